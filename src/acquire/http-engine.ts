@@ -1,0 +1,162 @@
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { FetchFailure } from './errors.ts';
+import { browserHeaders } from './headers.ts';
+import { BlockedDestinationError, checkUrl, guardedLookup, type NetworkPolicy } from './ssrf.ts';
+
+export interface HttpEngineOptions {
+  policy: NetworkPolicy;
+  /** Whole-fetch deadline, redirects included. */
+  timeoutMs: number;
+  /** Largest body accepted after decompression. */
+  maxBytes: number;
+  maxRedirects: number;
+}
+
+export interface HttpResponse {
+  /** URL of the last hop, after redirects. */
+  url: string;
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Every URL visited, first to last. */
+  chain: string[];
+}
+
+export interface FetchOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Fail rather than read a body larger than this (defaults to the engine's maxBytes). */
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function decompressor(encoding: string | undefined) {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    case 'zstd':
+      return createZstdDecompress();
+    default:
+      return undefined;
+  }
+}
+
+async function readLimited(body: Readable, encoding: string | undefined, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  const decoder = decompressor(encoding);
+  const stream: Readable = decoder ? body.pipe(decoder) : body;
+  if (decoder) body.on('error', (err) => decoder.destroy(err));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      // Counting decoded bytes also stops decompression bombs.
+      if (size > maxBytes) throw new FetchFailure('too-large', `page body exceeds the limit of ${maxBytes} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    body.destroy();
+    if (err instanceof FetchFailure) throw err;
+    if (signal.aborted) throw signal.reason;
+    throw new FetchFailure('network', `could not read the page body: ${(err as Error).message}`);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Plain HTTP acquisition on undici. Redirects are followed by hand so that every hop goes through
+ * the SSRF guard, and the dispatcher's lookup checks the very addresses it connects to.
+ */
+export class HttpEngine {
+  readonly #options: HttpEngineOptions;
+  readonly #dispatcher: Dispatcher;
+
+  constructor(options: HttpEngineOptions) {
+    this.#options = options;
+    this.#dispatcher = new Agent({
+      connect: { lookup: guardedLookup(options.policy), timeout: Math.min(options.timeoutMs, 10_000) },
+      keepAliveTimeout: 10_000,
+      connections: 64,
+    });
+  }
+
+  async fetch(input: string, opts: FetchOptions = {}): Promise<HttpResponse> {
+    const timeoutMs = opts.timeoutMs ?? this.#options.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const maxBytes = opts.maxBytes ?? this.#options.maxBytes;
+    const chain: string[] = [];
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw new FetchFailure('invalid-url', `"${input}" is not a valid URL`);
+    }
+    try {
+      for (let hop = 0; ; hop++) {
+        checkUrl(url, this.#options.policy);
+        chain.push(url.href);
+        const res = await request(url, {
+          method: 'GET',
+          headers: { ...browserHeaders(), ...opts.headers },
+          dispatcher: this.#dispatcher,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        const headers = flattenHeaders(res.headers);
+        const location = headers.location;
+        if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+          res.body.resume();
+          if (hop >= this.#options.maxRedirects) {
+            throw new FetchFailure('too-many-redirects', `more than ${this.#options.maxRedirects} redirects`, res.statusCode);
+          }
+          try {
+            url = new URL(location, url);
+          } catch {
+            throw new FetchFailure('network', `redirect to an invalid location "${location}"`, res.statusCode);
+          }
+          continue;
+        }
+        const body = await readLimited(res.body, headers['content-encoding'], maxBytes, signal);
+        return { url: url.href, statusCode: res.statusCode, headers, body, chain };
+      }
+    } catch (err) {
+      throw toFetchFailure(err, { timedOut: timeout.aborted, timeoutMs, callerAborted: opts.signal?.aborted ?? false });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+}
+
+function toFetchFailure(err: unknown, ctx: { timedOut: boolean; timeoutMs: number; callerAborted: boolean }): Error {
+  if (err instanceof FetchFailure) return err;
+  if (ctx.callerAborted) return err as Error;
+  if (ctx.timedOut) return new FetchFailure('timeout', `timed out after ${ctx.timeoutMs} ms`);
+  const chain = [err, (err as { cause?: unknown })?.cause];
+  for (const e of chain) if (e instanceof BlockedDestinationError) return new FetchFailure('blocked-destination', e.message);
+  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) {
+    return new FetchFailure('timeout', `timed out after ${ctx.timeoutMs} ms`);
+  }
+  const e = err as NodeJS.ErrnoException;
+  const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
+  const detail = code === 'ENOTFOUND' ? 'host name not found' : code === 'ECONNREFUSED' ? 'connection refused' : e.message;
+  return new FetchFailure('network', `network error: ${detail}`);
+}

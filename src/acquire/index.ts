@@ -1,0 +1,5 @@
+export { HttpEngine, type HttpEngineOptions, type HttpResponse, type FetchOptions } from './http-engine.ts';
+export { FetchFailure } from './errors.ts';
+export { decodeBody, charsetFromContentType, type Decoded } from './decode.ts';
+export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
+export { browserHeaders, BROWSER_USER_AGENT } from './headers.ts';

@@ -1,0 +1,15 @@
+import { PRICES_MICROS } from './prices.ts';
+
+/** Cost of one search query asking for `limit` results: per query plus per page of 10 asked for. */
+export function searchQueryCost(limit: number): number {
+  return PRICES_MICROS.searchQuery + PRICES_MICROS.searchResultsPage * Math.ceil(limit / 10);
+}
+
+/** Cost of one successful fetch, with the summary addition when a summary was produced. */
+export function fetchCost(opts: { summarised?: boolean; ocrPages?: number } = {}): number {
+  return (
+    PRICES_MICROS.fetch +
+    (opts.summarised ? PRICES_MICROS.summary : 0) +
+    PRICES_MICROS.pdfOcrPage * (opts.ocrPages ?? 0)
+  );
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { HttpEngine } from '../acquire/index.ts';
+import type { Config } from '../config.ts';
+import { ContentPool } from '../content/index.ts';
+import { buildApp } from '../http/index.ts';
+import type { Services } from '../ops/index.ts';
+import { KeyStore, LedgerStore, openDatabase, type Database } from '../store/index.ts';
+
+export interface Server {
+  app: FastifyInstance;
+  database: Database;
+  services: Services;
+  keys: KeyStore;
+  ledger: LedgerStore;
+  /** Base URL the server listens on. */
+  address: string;
+  /** A key created because none existed; shown once by the caller. */
+  createdKey?: string;
+  close(): Promise<void>;
+}
+
+/** Builds every room from the config and wires them together: the one place that knows them all. */
+export async function createServices(config: Config): Promise<{ services: Services; database: Database; keys: KeyStore; ledger: LedgerStore; close(): Promise<void> }> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const keys = new KeyStore(database.db);
+  const ledger = new LedgerStore(database.db);
+  const http = new HttpEngine({
+    policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+    timeoutMs: config.fetchTimeoutMs,
+    maxBytes: config.maxPageBytes,
+    maxRedirects: 10,
+  });
+  const content = new ContentPool(config.contentWorkers);
+  const services: Services = { config, http, content };
+  return {
+    services,
+    database,
+    keys,
+    ledger,
+    async close() {
+      await Promise.allSettled([http.close(), content.close()]);
+      await database.close();
+    },
+  };
+}
+
+export async function startServer(config: Config, opts: { logLevel?: string } = {}): Promise<Server> {
+  const built = await createServices(config);
+  for (const [i, key] of config.apiKeys.entries()) await built.keys.ensure(key, `env-${i + 1}`);
+  let createdKey: string | undefined;
+  if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
+
+  const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger }, opts);
+  const address = await app.listen({ port: config.port, host: config.host });
+  let closed = false;
+  return {
+    app,
+    address,
+    createdKey,
+    ...built,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await built.close();
+    },
+  };
+}

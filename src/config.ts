@@ -1,0 +1,126 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+/**
+ * Every setting of the service, read and validated once at start-up.
+ * Each field names the environment variable it comes from; the README's configuration table
+ * mirrors this file.
+ */
+export interface Config {
+  /** PORT: TCP port of the HTTP server. */
+  port: number;
+  /** HOST: interface the HTTP server binds. */
+  host: string;
+  /** WEBDATA_PUBLIC_URL: base of every public URL the service hands out (files, polling, WebSockets). */
+  publicUrl: string;
+  /** WEBDATA_DATA_DIR: SQLite file, artifacts and session profiles live here. */
+  dataDir: string;
+  /** WEBDATA_API_KEYS: keys accepted at start-up, each its own user. */
+  apiKeys: string[];
+  /** DATABASE_URL: empty for the embedded SQLite store, or a postgres:// URL to scale out. */
+  databaseUrl: string;
+  /** WEBDATA_ALLOW_PRIVATE_NETWORK: lets fetches reach loopback and private ranges (never link-local or metadata). */
+  allowPrivateNetwork: boolean;
+  /**
+   * WEBDATA_TEST_RESOLVE: test-only static name resolution, `host=ip,host=ip`. It exists so tests
+   * can give loopback servers real-looking host names (subdomains, registrable domains); the SSRF
+   * guard still checks every address it yields.
+   */
+  testResolve: Map<string, string>;
+  /** WEBDATA_FETCH_TIMEOUT_MS: whole-request deadline of one outbound HTTP fetch, redirects included. */
+  fetchTimeoutMs: number;
+  /** WEBDATA_MAX_PAGE_BYTES: largest decoded page body accepted from the web. */
+  maxPageBytes: number;
+  /** WEBDATA_MAX_REQUEST_BYTES: largest JSON body accepted by the API (413 beyond). */
+  maxRequestBytes: number;
+  /** WEBDATA_BATCH_MAX_URLS: most URLs in one synchronous /v1/scrape/batch. */
+  batchMaxUrls: number;
+  /** WEBDATA_BATCH_CONCURRENCY: URLs of one batch fetched at once. */
+  batchConcurrency: number;
+  /** WEBDATA_CONTENT_WORKERS: worker threads converting HTML to markdown. */
+  contentWorkers: number;
+  /** WEBDATA_MAX_INFLIGHT_PER_USER: concurrent API requests one user may have before 429. */
+  maxInflightPerUser: number;
+  /** WEBDATA_LOG_LEVEL: pino level of the server log. */
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function hostMap(env: Env, name: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const pair of list(env, name)) {
+    const [host, ip] = pair.split('=').map((s) => s.trim());
+    if (!host || !ip) throw new ConfigError(`${name} entries must look like host=ip, got "${pair}"`);
+    map.set(host.toLowerCase(), ip);
+  }
+  return map;
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name]?.trim() || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL?.trim() ?? '';
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be empty (embedded SQLite) or a postgres:// URL');
+  }
+  const apiKeys = list(env, 'WEBDATA_API_KEYS');
+  for (const key of apiKeys) {
+    if (key.length < 16) throw new ConfigError('WEBDATA_API_KEYS entries must be at least 16 characters long');
+  }
+  return {
+    port,
+    host: env.HOST?.trim() || '127.0.0.1',
+    publicUrl: url(env, 'WEBDATA_PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']),
+    dataDir: resolve(env.WEBDATA_DATA_DIR?.trim() || './data'),
+    apiKeys,
+    databaseUrl,
+    allowPrivateNetwork: bool(env, 'WEBDATA_ALLOW_PRIVATE_NETWORK', false),
+    testResolve: hostMap(env, 'WEBDATA_TEST_RESOLVE'),
+    fetchTimeoutMs: int(env, 'WEBDATA_FETCH_TIMEOUT_MS', 15_000, 100, 300_000),
+    maxPageBytes: int(env, 'WEBDATA_MAX_PAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxRequestBytes: int(env, 'WEBDATA_MAX_REQUEST_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    batchMaxUrls: int(env, 'WEBDATA_BATCH_MAX_URLS', 100, 1, 1000),
+    batchConcurrency: int(env, 'WEBDATA_BATCH_CONCURRENCY', 8, 1, 256),
+    contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
+    maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
+    logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+  };
+}

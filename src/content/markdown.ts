@@ -1,0 +1,57 @@
+import TurndownService from 'turndown';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+
+function fenceLanguage(node: HTMLElement): string {
+  const classes = `${node.getAttribute('class') ?? ''} ${node.querySelector('code')?.getAttribute('class') ?? ''}`;
+  const match = classes.match(/(?:^|\s)(?:language|lang|highlight-source)-([\w+#.-]+)/i);
+  return match?.[1]?.toLowerCase() ?? node.getAttribute('data-lang') ?? '';
+}
+
+function createService(): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+    hr: '---',
+  });
+  service.use(gfm);
+  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button', 'select', 'input', 'textarea'] as never);
+  // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
+  // language lives in a class on either element.
+  service.addRule('fencedPre', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const el = node as HTMLElement;
+      const code = (el.textContent ?? '').replace(/\n+$/, '');
+      const fence = code.includes('```') ? '~~~' : '```';
+      return `\n\n${fence}${fenceLanguage(el)}\n${code}\n${fence}\n\n`;
+    },
+  });
+  // Turndown pads list markers to four columns ("-   item"); one space is what people and
+  // LLM tokenizers expect, and nesting still works because continuation lines indent to the marker.
+  service.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node, options) => {
+      const parent = node.parentNode as HTMLElement | null;
+      let prefix = `${options.bulletListMarker} `;
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? 1);
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
+    },
+  });
+  return service;
+}
+
+let service: TurndownService | undefined;
+
+export function toMarkdown(root: Node | string): string {
+  service ??= createService();
+  return service
+    .turndown(root as never)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,33 @@
+import { Piscina } from 'piscina';
+import { convertHtml } from './convert.ts';
+import type { ConvertInput, ConvertOutput } from './types.ts';
+
+/**
+ * Runs HTML conversion off the event loop. Parsing and converting a large page takes tens of
+ * milliseconds of pure CPU; on the main thread that would stall every other request.
+ * With zero workers (tests of the pipeline itself, tiny deployments) it converts inline.
+ */
+export class ContentPool {
+  readonly #pool: Piscina | undefined;
+
+  constructor(workers: number) {
+    this.#pool =
+      workers > 0
+        ? new Piscina({
+            filename: new URL('./worker.ts', import.meta.url).href,
+            minThreads: 1,
+            maxThreads: workers,
+            idleTimeout: 60_000,
+          })
+        : undefined;
+  }
+
+  convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
+    if (!this.#pool) return Promise.resolve(convertHtml(input));
+    return this.#pool.run(input, { signal: signal ?? null });
+  }
+
+  async close(): Promise<void> {
+    await this.#pool?.destroy();
+  }
+}

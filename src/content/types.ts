@@ -1,0 +1,25 @@
+export type OutputFormat = 'markdown' | 'html';
+
+export interface ConvertInput {
+  html: string;
+  /** The page's final URL: relative links and images are made absolute against it (or its <base>). */
+  url: string;
+  format: OutputFormat;
+  onlyMainContent: boolean;
+}
+
+export interface PageMetadata {
+  title: string;
+  description: string;
+  canonicalUrl: string;
+}
+
+export interface ConvertOutput {
+  /** Markdown when format is markdown; the selected HTML when format is html. */
+  content: string;
+  metadata: PageMetadata;
+  /** Absolute http(s) links of the whole page, in document order, deduplicated. */
+  links: string[];
+  /** Characters of visible text in the converted content; used to judge thin pages. */
+  textLength: number;
+}

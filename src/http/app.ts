@@ -1,0 +1,58 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authPlugin } from './auth.ts';
+import type { RouteDeps } from './deps.ts';
+import { installErrorHandler } from './errors.ts';
+import { inflightPlugin } from './inflight.ts';
+import { healthRoutes } from './routes/health.ts';
+import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
+import { scrapeSingleRoutes } from './routes/scrape-single.ts';
+
+export interface AppOptions {
+  logLevel?: string;
+}
+
+/** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes];
+
+export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps.services;
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? config.logLevel },
+    bodyLimit: config.maxRequestBytes,
+    // Unknown fields are refused by name rather than silently dropped: a typo in an option
+    // should not quietly change what the caller gets.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    trustProxy: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandler(app);
+  // The docs UI registers its own routes; they are public like the document they show.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config as object), public: true };
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'webdata', version: '1', description: 'Self-hosted web data API' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authPlugin, { keys: deps.keys });
+  await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      for (const routes of apiRoutes) await api.register(routes, deps);
+    },
+    { prefix: '/api' },
+  );
+  return app;
+}

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** An error meant for the API user: its status, message and details are sent as they are. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(statusCode: number, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+}
+
+export function badRequest(field: string, message: string): ApiError {
+  return new ApiError(400, `${field}: ${message}`, { details: [{ field, message }] });
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError(404, `${what} not found`);
+}
+
+export function tooMany(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns one Ajv error into the field path a user wrote (`urls[3].type`) and a plain message. */
+function describeValidation(part: string, e: AjvError): ErrorDetail {
+  const segments = e.instancePath.split('/').filter(Boolean);
+  if (e.keyword === 'required') segments.push(String(e.params.missingProperty));
+  if (e.keyword === 'additionalProperties') segments.push(String(e.params.additionalProperty));
+  const field = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') || part;
+  let message = e.message ?? 'is invalid';
+  if (e.keyword === 'required') message = 'is required';
+  else if (e.keyword === 'additionalProperties') message = 'is not a known field';
+  else if (e.keyword === 'enum') message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  return { field, message };
+}
+
+/** The single place errors become responses: no stack trace or 500 ever leaves for bad input. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.code(err.statusCode).send({ success: false, error: err.message, ...(err.details ? { details: err.details } : {}) });
+    }
+    const fe = err as FastifyError;
+    if (fe.validation) {
+      const part = fe.validationContext ?? 'body';
+      const details = (fe.validation as AjvError[]).map((e) => describeValidation(part, e));
+      const first = details[0]!;
+      return reply.code(400).send({ success: false, error: `${first.field}: ${first.message}`, details });
+    }
+    if (fe.statusCode === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ success: false, error: 'request body is larger than the limit' });
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return reply.code(fe.statusCode).send({ success: false, error: fe.message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ success: false, error: 'internal error' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ success: false, error: `no route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { badRequest } from '../errors.ts';
+
+export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')], {
+  description: 'Output format; default markdown',
+});
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const Cost = Type.Number({ description: 'USD' });
+
+export const ErrorResponse = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String(),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
+
+export const SummaryObject = Type.Object({ query: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export const ProxyObject = Type.Object({ country: Type.String({ minLength: 2, maxLength: 2 }) }, { additionalProperties: false });
+
+export const Metadata = Type.Object({
+  title: Type.String(),
+  description: Type.String(),
+  canonicalUrl: Type.String(),
+  finalUrl: Type.String(),
+  contentType: Type.String(),
+  contentLength: Type.Number(),
+});
+
+/** A target URL must be absolute http(s); anything else is the caller's mistake, named by field. */
+export function requireHttpUrl(value: string, field: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest(field, `"${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(field, `scheme ${url.protocol} is not supported; use http or https`);
+  return url.href;
+}
+
+/**
+ * Fields the spec defines whose engines have not landed yet. Ignoring them would hand back
+ * something other than what was asked for, so they are refused by name.
+ */
+export function refuseUnsupported(body: Record<string, unknown>, fields: string[], prefix = ''): void {
+  for (const field of fields) {
+    if (body[field] !== undefined) throw badRequest(`${prefix}${field}`, 'is not supported yet by this server');
+  }
+}

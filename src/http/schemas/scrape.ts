@@ -1,0 +1,57 @@
+import { Type, type Static } from 'typebox';
+import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+
+const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')]);
+
+/** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */
+export const scrapeFields = {
+  type: Type.Optional(Format),
+  onlyMainContent: Type.Optional(Type.Boolean({ description: 'Remove navigation, ads and footers; default true' })),
+  extractMetadata: Type.Optional(Type.Boolean({ description: 'Add page metadata; default false' })),
+  summary: Type.Optional(SummaryObject),
+  pdfStrategy: Type.Optional(PdfStrategy),
+  actions: Type.Optional(Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }))),
+  proxy: Type.Optional(ProxyObject),
+};
+
+export const ScrapeSingleBody = Type.Object({ url: Type.String({ minLength: 1 }), ...scrapeFields }, { additionalProperties: false });
+export type ScrapeSingleBody = Static<typeof ScrapeSingleBody>;
+
+export const ScrapeBatchBody = Type.Object(
+  {
+    urls: Type.Array(Type.Union([Type.String({ minLength: 1 }), ScrapeSingleBody]), { minItems: 1 }),
+    type: Type.Optional(Format),
+    onlyMainContent: Type.Optional(Type.Boolean()),
+    extractMetadata: Type.Optional(Type.Boolean()),
+    summary: Type.Optional(SummaryObject),
+    pdfStrategy: Type.Optional(PdfStrategy),
+    proxy: Type.Optional(ProxyObject),
+  },
+  { additionalProperties: false },
+);
+export type ScrapeBatchBody = Static<typeof ScrapeBatchBody>;
+
+export const FetchResult = Type.Object({
+  url: Type.String(),
+  success: Type.Boolean(),
+  markdown: Type.Optional(Type.String()),
+  html: Type.Optional(Type.String()),
+  statusCode: Type.Number(),
+  metadata: Type.Optional(Metadata),
+  content: Type.Optional(Type.String()),
+  timestamp: Type.Optional(Timestamp),
+  cost: Cost,
+  error: Type.Optional(Type.String()),
+});
+
+export const BatchResponse = Type.Object({
+  results: Type.Array(FetchResult),
+  total: Type.Number(),
+  successful: Type.Number(),
+  failed: Type.Number(),
+  timestamp: Timestamp,
+  cost: Cost,
+});
+
+/** Fields of the scrape request that later engines (summary, PDF, browser, proxies) will serve. */
+export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'pdfStrategy', 'actions', 'proxy'];

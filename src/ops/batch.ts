@@ -1,0 +1,41 @@
+import pLimit from 'p-limit';
+import { microsToUsd, usdToMicros } from '../billing/index.ts';
+import type { OpContext } from './context.ts';
+import { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
+
+export interface BatchInput extends ScrapeOptions {
+  /** A URL, or an object carrying `url` plus single-scrape fields that override the batch's. */
+  urls: Array<string | ScrapeInput>;
+}
+
+export interface BatchResult {
+  results: ScrapeResult[];
+  total: number;
+  successful: number;
+  failed: number;
+  timestamp: string;
+  cost: number;
+}
+
+export function batchItems(input: BatchInput): ScrapeInput[] {
+  const shared: ScrapeOptions = { type: input.type, onlyMainContent: input.onlyMainContent, extractMetadata: input.extractMetadata };
+  return input.urls.map((item) => {
+    const own = typeof item === 'string' ? { url: item } : item;
+    const merged: ScrapeInput = { ...shared, url: own.url };
+    for (const [k, v] of Object.entries(own)) if (v !== undefined) (merged as unknown as Record<string, unknown>)[k] = v;
+    return merged;
+  });
+}
+
+export function summariseBatch(results: ScrapeResult[]): BatchResult {
+  const successful = results.filter((r) => r.success).length;
+  const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
+  return { results, total: results.length, successful, failed: results.length - successful, timestamp: new Date().toISOString(), cost: microsToUsd(micros) };
+}
+
+/** Scrapes every URL independently with bounded concurrency; results keep the input order. */
+export async function scrapeBatch(input: BatchInput, ctx: OpContext): Promise<BatchResult> {
+  const limit = pLimit(ctx.services.config.batchConcurrency);
+  const results = await Promise.all(batchItems(input).map((item) => limit(() => scrape(item, ctx))));
+  return summariseBatch(results);
+}

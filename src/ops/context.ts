@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { HttpEngine } from '../acquire/index.ts';
+import type { Meter } from '../billing/index.ts';
+import type { Config } from '../config.ts';
+import type { ContentPool } from '../content/index.ts';
+
+/** What every operation may use. Built once at start-up by the CLI and shared by routes and workers. */
+export interface Services {
+  config: Config;
+  http: HttpEngine;
+  content: ContentPool;
+}
+
+/** One call of an operation: who asks, how to stop, where charges go. */
+export interface OpContext {
+  userId: string;
+  signal: AbortSignal;
+  meter: Meter;
+  log: FastifyBaseLogger;
+  services: Services;
+}

@@ -1,0 +1,3 @@
+export type { OpContext, Services } from './context.ts';
+export { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult, type PageMetadataResult } from './scrape.ts';
+export { scrapeBatch, batchItems, summariseBatch, type BatchInput, type BatchResult } from './batch.ts';

@@ -1,0 +1,42 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/**
+ * Kysely's SqliteDialect speaks the better-sqlite3 interface. That package is a node-gyp addon,
+ * which we avoid (it would build against the machine's Node headers, not Node 24's), so this
+ * adapts the built-in node:sqlite to the same few methods. No published package does this for
+ * Kysely 0.29 on node:sqlite.
+ */
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #stmt: StatementSync;
+
+  constructor(stmt: StatementSync) {
+    this.#stmt = stmt;
+    this.reader = stmt.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#stmt.all(...(parameters as never[]));
+  }
+
+  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint } {
+    return this.#stmt.run(...(parameters as never[]));
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#stmt.iterate(...(parameters as never[])) as IterableIterator<unknown>;
+  }
+}
+
+export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+  const raw = new DatabaseSync(path);
+  // WAL lets readers (GET polls) proceed while a worker writes results; busy_timeout rides out
+  // the short write locks of a second process (a CLI `keys create` against a running server).
+  raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  return {
+    raw,
+    close: () => raw.close(),
+    prepare: (sql: string) => new NodeSqliteStatement(raw.prepare(sql)),
+  };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let site: FixtureSite;
+let open: TestServer;
+let closed: TestServer;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  open = await startTestServer();
+  closed = await startTestServer({ WEBDATA_ALLOW_PRIVATE_NETWORK: 'false', WEBDATA_TEST_RESOLVE: 'innocent.example=127.0.0.1' });
+});
+afterAll(async () => {
+  await open?.close();
+  await closed?.close();
+  await site?.close();
+});
+
+const scrapeOn = (t: TestServer, url: string) => t.api('POST', '/api/v1/scrape/single', { url }).then((r) => r.json);
+
+describe('SSRF guard through the API', () => {
+  it('refuses loopback when private networks are not allowed, in every spelling', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '2130706433', '0x7f.0.0.1', '017700000001', '[::1]', '[::ffff:127.0.0.1]', '0.0.0.0']) {
+      const json = await scrapeOn(closed, `http://${host}:${site.port}/article.html`);
+      expect(json.success, host).toBe(false);
+      expect(json.error, host).toMatch(/refused to fetch|loopback|unspecified/);
+      expect(json.cost).toBe(0);
+    }
+    expect(site.hits).toHaveLength(0);
+  });
+
+  it('refuses a name that resolves to loopback, after DNS', async () => {
+    const json = await scrapeOn(closed, `http://innocent.example:${site.port}/article.html`);
+    expect(json.success).toBe(false);
+    expect(json.error).toMatch(/innocent\.example: it resolves to 127\.0\.0\.1 is a loopback address/);
+    expect(site.hits).toHaveLength(0);
+  });
+
+  it('refuses link-local and metadata addresses even when private networks are allowed', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://metadata.google.internal/computeMetadata/v1/', 'http://[fd00:ec2::254]/']) {
+      const json = await scrapeOn(open, url);
+      expect(json.success, url).toBe(false);
+      expect(json.error, url).toMatch(/link-local|metadata/);
+    }
+  });
+
+  it('re-checks every redirect hop', async () => {
+    const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`);
+    expect(json.success).toBe(false);
+    expect(json.error).toMatch(/169\.254\.169\.254 is a link-local address/);
+    expect(json.statusCode).toBe(0);
+  });
+
+  it('refuses a redirect to a non-http scheme', async () => {
+    const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('file:///etc/passwd')}`);
+    expect(json.success).toBe(false);
+    expect(json.error).toMatch(/scheme file: is not allowed/);
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyStore, LedgerStore, openDatabase, type Database } from '../../src/store/index.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+
+/** The same store code on both backends: the embedded SQLite file and a real Postgres server. */
+const backends: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
+  [
+    'sqlite',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'webdata-store-'));
+      const database = await openDatabase({ databaseUrl: '', dataDir: dir });
+      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const pg = await createTestDatabase();
+      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
+      return { database, cleanup: () => pg.drop() };
+    },
+  ],
+];
+
+describe.each(backends)('store on %s', (_name, open) => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, cleanup } = await open());
+  });
+  afterAll(async () => {
+    await database?.close();
+    await cleanup?.();
+  });
+
+  it('creates, authenticates, lists and revokes keys, storing only hashes', async () => {
+    const keys = new KeyStore(database.db);
+    const { key, info } = await keys.create('alice');
+    expect(key).toMatch(/^wd_[\w-]{43}$/);
+    expect((await keys.authenticate(key))?.userId).toBe(info.userId);
+    expect(await keys.authenticate(`${key}x`)).toBeUndefined();
+    const listed = await keys.list();
+    expect(listed.map((k) => k.name)).toContain('alice');
+    expect(JSON.stringify(await database.db.selectFrom('api_keys').selectAll().execute())).not.toContain(key);
+    expect(await keys.revoke(info.prefix)).toBe(1);
+    expect(await keys.authenticate(key)).toBeUndefined();
+  });
+
+  it('ensures configured keys idempotently, each its own user', async () => {
+    const keys = new KeyStore(database.db);
+    const a = await keys.ensure('configured-key-aaaaaaaaaaaa', 'env-1');
+    const again = await keys.ensure('configured-key-aaaaaaaaaaaa', 'env-1');
+    const b = await keys.ensure('configured-key-bbbbbbbbbbbb', 'env-2');
+    expect(again.id).toBe(a.id);
+    expect(b.userId).not.toBe(a.userId);
+  });
+
+  it('records ledger rows in integer micro-dollars', async () => {
+    const ledger = new LedgerStore(database.db);
+    await ledger.record([
+      { userId: 'u1', operation: 'scrape', units: 1, costMicros: 2000 },
+      { userId: 'u1', operation: 'search', units: 1, costMicros: 8000, ref: 'job-1' },
+      { userId: 'u2', operation: 'map', units: 1, costMicros: 2000 },
+    ]);
+    const rows = await ledger.forUser('u1');
+    expect(rows.map((r) => [r.operation, r.costMicros, r.ref])).toEqual([
+      ['scrape', 2000, null],
+      ['search', 8000, 'job-1'],
+    ]);
+    expect(typeof rows[0]!.createdAt).toBe('number');
+  });
+});
