@@ -43,6 +43,29 @@ export interface Config {
   maxInflightPerUser: number;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
+  /** Browser engine and artifact settings (see BrowserConfig). */
+  browser: BrowserConfig;
+}
+
+export interface BrowserConfig {
+  /** WEBDATA_CHROMIUM_HEADLESS_PATH: executable of the headless pool (`browser` method). */
+  headlessPath: string;
+  /** WEBDATA_CHROMIUM_PATH: full Chromium, run headful under Xvfb for `browser-stealth`. */
+  chromiumPath: string;
+  /** WEBDATA_BROWSER_POOL_SIZE: headless browsers kept running. */
+  poolSize: number;
+  /** WEBDATA_STEALTH_POOL_SIZE: headful stealth browsers kept running once the first is needed. */
+  stealthPoolSize: number;
+  /** WEBDATA_BROWSER_MAX_PAGES: pages open at once across each pool; more requests queue. */
+  maxPages: number;
+  /** WEBDATA_BROWSER_QUEUE_WAIT_MS: longest a request waits for a page before 429. */
+  queueWaitMs: number;
+  /** WEBDATA_BROWSER_RECYCLE_PAGES: a browser is replaced after serving this many pages. */
+  recycleAfterPages: number;
+  /** WEBDATA_BROWSER_WARM: launch the headless pool at start instead of on first use. */
+  warm: boolean;
+  /** WEBDATA_ARTIFACT_TTL_HOURS: screenshots and PDFs are deleted this long after creation. */
+  artifactTtlHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +145,16 @@ export function loadConfig(env: Env = process.env): Config {
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+    browser: {
+      headlessPath: env.WEBDATA_CHROMIUM_HEADLESS_PATH?.trim() || '/usr/bin/chromium-headless-shell',
+      chromiumPath: env.WEBDATA_CHROMIUM_PATH?.trim() || '/usr/bin/chromium',
+      poolSize: int(env, 'WEBDATA_BROWSER_POOL_SIZE', 2, 1, 32),
+      stealthPoolSize: int(env, 'WEBDATA_STEALTH_POOL_SIZE', 1, 1, 8),
+      maxPages: int(env, 'WEBDATA_BROWSER_MAX_PAGES', 8, 1, 256),
+      queueWaitMs: int(env, 'WEBDATA_BROWSER_QUEUE_WAIT_MS', 10_000, 0, 120_000),
+      recycleAfterPages: int(env, 'WEBDATA_BROWSER_RECYCLE_PAGES', 200, 1, 100_000),
+      warm: bool(env, 'WEBDATA_BROWSER_WARM', false),
+      artifactTtlHours: int(env, 'WEBDATA_ARTIFACT_TTL_HOURS', 24, 1, 24 * 365),
+    },
   };
 }
