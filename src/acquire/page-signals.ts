@@ -89,3 +89,12 @@ export function needsJavaScript(html: string): string | undefined {
   if (text.length < 50 && /<script\b/i.test(html)) return 'almost no text and scripts';
   return undefined;
 }
+
+/**
+ * In a browser, whether a script app has not rendered yet: its root is still empty. The other
+ * signals of needsJavaScript stay true after rendering (a <noscript> stays in the DOM, a short
+ * page stays short), so they cannot tell a browser when to stop waiting.
+ */
+export function awaitingRender(html: string): boolean {
+  return APP_ROOT.test(html) && visibleText(html).length < THIN_TEXT;
+}

@@ -104,12 +104,12 @@ async function perform(page: Page, action: Action, env: ActionEnv): Promise<void
   }
 }
 
-/** Runs one action; a failure becomes an ActionError naming `index`. */
-export async function runAction(page: Page, action: Action, index: number, env: ActionEnv): Promise<void> {
+/** Runs one action; a failure becomes an ActionError naming `list[index]`. */
+export async function runAction(page: Page, action: Action, index: number, env: ActionEnv, list = 'actions'): Promise<void> {
   try {
     await perform(page, action, env);
   } catch (err) {
     if (page.isClosed()) throw err;
-    throw new ActionError(index, action.type, shortMessage(err));
+    throw new ActionError(list, index, action.type, shortMessage(err));
   }
 }

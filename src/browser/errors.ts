@@ -21,12 +21,12 @@ export class NavigationError extends Error {
   }
 }
 
-/** One action or step failed; `index` is its position in `actions`/`steps`. */
+/** One action or step failed; `index` is its position in `actions` or `steps` (the `list`). */
 export class ActionError extends Error {
   readonly index: number;
 
-  constructor(index: number, type: string, message: string) {
-    super(`step ${index} (${type}) failed: ${message}`);
+  constructor(list: string, index: number, type: string, message: string) {
+    super(`${list}[${index}] (${type}) failed: ${message}`);
     this.index = index;
   }
 }

@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HttpEngine } from '../acquire/index.ts';
+import { LocalArtifactStore } from '../artifacts/index.ts';
+import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
@@ -31,14 +34,20 @@ export async function createServices(config: Config): Promise<{ services: Servic
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
-  const services: Services = { config, http, content };
+  const browser = await BrowserEngine.start({
+    ...config.browser,
+    policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+    navigationTimeoutMs: config.fetchTimeoutMs,
+  });
+  const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
+  const services: Services = { config, http, content, browser, artifacts };
   return {
     services,
     database,
     keys,
     ledger,
     async close() {
-      await Promise.allSettled([http.close(), content.close()]);
+      await Promise.allSettled([http.close(), content.close(), browser.close(), artifacts.close()]);
       await database.close();
     },
   };

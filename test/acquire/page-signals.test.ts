@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { detectBlock, needsJavaScript } from '../../src/acquire/index.ts';
+import { awaitingRender, detectBlock, needsJavaScript } from '../../src/acquire/index.ts';
 
 const article = readFileSync(new URL('../fixtures/site/public/article.html', import.meta.url), 'utf8');
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -40,5 +40,13 @@ describe('needsJavaScript', () => {
     expect(needsJavaScript(article)).toBeUndefined();
     expect(needsJavaScript(page('Short', '<p>A short but complete page.</p>'))).toBeUndefined();
     expect(needsJavaScript(page('SSR', `<div id="root"><p>${'Rendered on the server. '.repeat(20)}</p></div><noscript>enable JavaScript</noscript>`))).toBeUndefined();
+  });
+});
+
+describe('awaitingRender', () => {
+  it('is true only while a script app root is empty', () => {
+    expect(awaitingRender(page('App', '<div id="app"></div><noscript>enable JavaScript</noscript>'))).toBe(true);
+    expect(awaitingRender(page('App', '<div id="app"><p>Rendered.</p></div><noscript>enable JavaScript</noscript>'))).toBe(false);
+    expect(awaitingRender(page('Tiny', '<p>ok</p><script>1</script>'))).toBe(false);
   });
 });

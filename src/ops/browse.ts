@@ -1,0 +1,105 @@
+import type { Page } from 'playwright-core';
+import { awaitingRender, detectBlock, type BlockVerdict } from '../acquire/index.ts';
+import { openUrl, runAction, type Action, type BrowserMethod, type PageEnv } from '../browser/index.ts';
+import type { OpContext } from './context.ts';
+
+/** How long a challenge page may take to clear itself, or a script app to render, after load. */
+const SETTLE_MS = 8_000;
+const POLL_MS = 150;
+
+export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth'];
+
+/** The page is a challenge or block page; escalation moves to the next method, or the call fails. */
+export class BlockedPageError extends Error {
+  readonly verdict: BlockVerdict;
+
+  constructor(verdict: BlockVerdict, message?: string) {
+    super(message ?? `the page is ${verdict.kind === 'challenge' ? 'an anti-bot challenge' : 'blocked by anti-bot protection'} (${verdict.reason})`);
+    this.verdict = verdict;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The page's HTML, or undefined while it is between documents (a challenge reloading itself). */
+async function contentNow(page: Page): Promise<string | undefined> {
+  try {
+    return await page.content();
+  } catch (err) {
+    if (page.isClosed()) throw err;
+    return undefined;
+  }
+}
+
+/**
+ * Waits while the page is a JavaScript challenge or an app that has not rendered yet, then
+ * returns its HTML; throws BlockedPageError if it is (still) a challenge or block page.
+ */
+export async function settledContent(page: Page): Promise<string> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const html = await contentNow(page);
+    if (html !== undefined) {
+      const verdict = detectBlock(html);
+      if (verdict?.kind === 'blocked') throw new BlockedPageError(verdict);
+      const waiting = verdict !== undefined || awaitingRender(html);
+      if (!waiting || Date.now() >= deadline) {
+        if (verdict) throw new BlockedPageError(verdict);
+        return html;
+      }
+    }
+    if (Date.now() >= deadline) throw new Error('the page did not settle');
+    await sleep(POLL_MS);
+  }
+}
+
+export interface BrowseRequest {
+  url: string;
+  actions?: Action[];
+  viewport?: { width: number; height: number };
+  /** Methods to try in order; the next one is tried only when the page is a challenge or block. */
+  methods?: BrowserMethod[];
+}
+
+export interface Opened {
+  page: Page;
+  env: PageEnv;
+  /** HTTP status of the page's current document (after a challenge's reload, the new one's). */
+  statusCode(): number;
+  /** The page's HTML once it settled, before any action ran. */
+  html: string;
+}
+
+/**
+ * Opens a URL in the browser, lets it settle, runs the actions, then hands the page to
+ * `capture`. A challenge or block page (at load, or thrown by `capture`) moves to the next
+ * method; after the last one it fails with a BlockedPageError naming the methods tried.
+ */
+export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (opened: Opened) => Promise<T>): Promise<{ value: T; method: BrowserMethod }> {
+  const methods = req.methods ?? BROWSER_METHODS;
+  let last: BlockedPageError | undefined;
+  for (const method of methods) {
+    try {
+      const value = await ctx.services.browser.run(
+        method,
+        async (page, env) => {
+          let status = 0;
+          page.on('response', (r) => {
+            if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) status = r.status();
+          });
+          status = await openUrl(page, req.url, env.guard, env.navigationTimeoutMs);
+          const html = await settledContent(page);
+          for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
+          return capture({ page, env, statusCode: () => status, html });
+        },
+        { signal: ctx.signal, viewport: req.viewport },
+      );
+      return { value, method };
+    } catch (err) {
+      if (!(err instanceof BlockedPageError)) throw err;
+      ctx.log.debug({ url: req.url, method, reason: err.verdict.reason }, 'page blocked; escalating');
+      last = err;
+    }
+  }
+  throw new BlockedPageError(last!.verdict, `${last!.message}; still blocked after trying ${methods.join(', ')}`);
+}
