@@ -13,3 +13,8 @@ export function fetchCost(opts: { summarised?: boolean; ocrPages?: number } = {}
     PRICES_MICROS.pdfOcrPage * (opts.ocrPages ?? 0)
   );
 }
+
+/** Cost of a sequence: per breakpoint captured (the spec's "per URL"), failed sequences included. */
+export function sequenceCost(breakpoints: number): number {
+  return PRICES_MICROS.sequenceBreakpoint * breakpoints;
+}

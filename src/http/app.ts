@@ -6,8 +6,11 @@ import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { filesRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { renderRoutes } from './routes/render.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
+import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 
 export interface AppOptions {
@@ -15,7 +18,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, scrapeSequenceRoutes, renderRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
@@ -48,6 +51,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   await app.register(authPlugin, { keys: deps.keys });
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
   await app.register(healthRoutes);
+  await app.register(filesRoutes, deps);
   await app.register(
     async (api) => {
       for (const routes of apiRoutes) await api.register(routes, deps);
