@@ -109,7 +109,7 @@ export async function runAction(page: Page, action: Action, index: number, env: 
   try {
     await perform(page, action, env);
   } catch (err) {
-    if (page.isClosed()) throw err;
+    if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
     throw new ActionError(list, index, action.type, shortMessage(err));
   }
 }

@@ -3,7 +3,7 @@ import { startEgressProxy, type EgressProxy, type NetworkPolicy } from '../acqui
 import type { BrowserConfig } from '../config.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
-import { pidsWithArgument } from './procs.ts';
+import { mainPidWithArgument } from './procs.ts';
 import { STEALTH_ARGS, STEALTH_IGNORED_DEFAULT_ARGS, STEALTH_LANGUAGES, STEALTH_LOCALE, stealthInitScript } from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
 
@@ -129,7 +129,10 @@ export class BrowserEngine {
   /** Main process ids of the live browsers of `method` (benchmarks, crash tests). */
   pids(method: BrowserMethod): Array<{ pid: number; active: number }> {
     const pool = method === 'browser' ? this.#headless : this.#stealth;
-    return pool.markers().flatMap(({ marker, active }) => pidsWithArgument(marker).map((pid) => ({ pid, active })));
+    return pool.markers().flatMap(({ marker, active }) => {
+      const pid = mainPidWithArgument(marker);
+      return pid ? [{ pid, active }] : [];
+    });
   }
 
   async close(): Promise<void> {

@@ -92,6 +92,8 @@ export class BrowserPool {
         try {
           return await this.#runOn(entry, fn, opts);
         } catch (err) {
+          // The error can reach us before the browser's 'disconnected' event does.
+          if (await entry.ready.then((b) => !b.isConnected(), () => false)) this.#lost(entry);
           if (attempt === 0 && entry.dead && !opts.signal?.aborted && !this.#closed) {
             this.#crashRetries++;
             this.#opts.onEvent?.('retry-after-crash', { pool: this.#opts.name });
@@ -142,23 +144,24 @@ export class BrowserPool {
     this.#entries.push(entry);
     entry.ready.then(
       (browser) => {
-        browser.on('disconnected', () => {
-          if (entry.dead) return;
-          entry.dead = true;
-          this.#remove(entry);
-          if (!entry.retiring && !this.#closed) {
-            this.#crashes++;
-            this.#opts.onEvent?.('browser-crashed', { pool: this.#opts.name });
-          }
-        });
+        browser.on('disconnected', () => this.#lost(entry));
         if (this.#closed) void browser.close().catch(() => {});
       },
-      () => {
-        entry.dead = true;
-        this.#remove(entry);
-      },
+      () => this.#lost(entry),
     );
     return entry;
+  }
+
+  /** The browser went away (or never came up): a crash unless we were closing it. */
+  #lost(entry: Entry): void {
+    if (entry.dead) return;
+    entry.dead = true;
+    this.#remove(entry);
+    if (entry.retiring || this.#closed) return;
+    this.#crashes++;
+    this.#opts.onEvent?.('browser-crashed', { pool: this.#opts.name });
+    // Reap what is left of it (Debian's wrapper script, orphaned children).
+    void entry.ready.then((b) => b.close()).catch(() => {});
   }
 
   #remove(entry: Entry): void {

@@ -1,6 +1,26 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Process ids whose command line contains `marker` (how pool browsers are told apart). */
+function argv(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The browser's main process among those whose command line holds `marker` (how pool browsers
+ * are told apart): not a Chromium child process (`--type=zygote` and the like inherit the
+ * switch) and not Debian's `/usr/bin/chromium*` shell wrapper, which runs Chromium as its child.
+ */
+export function mainPidWithArgument(marker: string): number | undefined {
+  return pidsWithArgument(marker).find((pid) => {
+    const args = argv(pid);
+    return !/(^|\/)(ba|da)?sh$/.test(args[0] ?? '') && !args.some((a) => a.startsWith('--type='));
+  });
+}
+
+/** Process ids whose command line contains `marker`. */
 export function pidsWithArgument(marker: string): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {

@@ -26,7 +26,7 @@ async function contentNow(page: Page): Promise<string | undefined> {
   try {
     return await page.content();
   } catch (err) {
-    if (page.isClosed()) throw err;
+    if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
     return undefined;
   }
 }

@@ -61,7 +61,7 @@ async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv): Prom
       else await runAction(page, step, i, env, 'steps');
     } catch (err) {
       // A dead browser is the pool's to handle: it re-runs the whole sequence on a fresh one.
-      if (page.isClosed()) throw err;
+      if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
       const text = err instanceof BlockedPageError ? `steps[${i}] (scrape) failed: ${err.message}` : message(err);
       return { captured, failedAtStepIndex: i, error: text };
     }
