@@ -105,6 +105,13 @@ describe('scrape actions', () => {
     expect(json.error).toMatch(/actions\[0\] \(navigate\) failed: .*169\.254\.169\.254.*link-local/);
   });
 
+  it('names the refusal when the browser is redirected to a forbidden address', async () => {
+    const { json } = await scrape({ url: `${site.origin}/redirect-to?url=http://169.254.169.254/latest/`, actions: [{ type: 'wait', milliseconds: 1 }] });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/refused to fetch 169\.254\.169\.254: 169\.254\.169\.254 is a link-local address/);
+  });
+
   it('rejects malformed actions with 400 naming the field', async () => {
     const missing = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'click' }] });
     expect(missing.status).toBe(400);
