@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
@@ -5,6 +6,8 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let site: FixtureSite;
 let t: TestServer;
+/** Profile directories of the browsers seen, which must be gone once the server closed. */
+const profiles = new Set<string>();
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -14,6 +17,8 @@ afterAll(async () => {
   await t?.close();
   await site?.close();
   expect(leftoverBrowserProcesses()).toEqual([]);
+  expect(profiles.size).toBeGreaterThanOrEqual(2);
+  for (const dir of profiles) expect(existsSync(dir)).toBe(false);
 });
 
 const engine = () => t.server.services.browser;
@@ -34,6 +39,10 @@ describe('browser pool', () => {
     // Each URL is fetched over HTTP, then opened by a browser: 8 hits mean every page is loading.
     const slowHits = () => site.hits.filter((h) => h.startsWith('/browser/slow-js')).length;
     await until(() => slowHits() >= 8 && engine().pids('browser').filter((p) => p.active > 0).length >= 2);
+    for (const { pid } of engine().pids('browser')) {
+      const dir = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').find((a) => a.startsWith('--user-data-dir='));
+      if (dir) profiles.add(dir.slice('--user-data-dir='.length));
+    }
     const before = engine().stats().browser;
     const victim = engine().pids('browser').find((p) => p.active > 0)!;
     process.kill(victim.pid, 'SIGKILL');
