@@ -63,8 +63,14 @@ const BLOCK_PHRASES: Array<[RegExp, string]> = [
   [/request unsuccessful\. incapsula/i, 'Incapsula block'],
 ];
 
-/** The page is a challenge or a block page rather than content, or undefined when it looks real. */
-export function detectBlock(html: string): BlockVerdict | undefined {
+/** Statuses bot walls answer with; with next to no content they are a wall, not the page. */
+const WALL_STATUSES = new Set([403, 429, 503]);
+
+/**
+ * The page is a challenge or a block page rather than content, or undefined when it looks real.
+ * `statusCode` is the document's HTTP status when known.
+ */
+export function detectBlock(html: string, statusCode = 200): BlockVerdict | undefined {
   const head = title(html);
   for (const [re, reason] of CHALLENGE_MARKERS) if (re.test(html)) return { kind: 'challenge', reason };
   const text = visibleText(html);
@@ -74,6 +80,7 @@ export function detectBlock(html: string): BlockVerdict | undefined {
   if (CAPTCHA_MARKERS.test(html) || /\bcaptcha\b/i.test(head)) return { kind: 'blocked', reason: 'captcha wall' };
   if (BLOCK_TITLES.test(head)) return { kind: 'blocked', reason: `block page ("${head}")` };
   for (const [re, reason] of BLOCK_PHRASES) if (re.test(text)) return { kind: 'blocked', reason };
+  if (WALL_STATUSES.has(statusCode) && text.length < THIN_TEXT) return { kind: 'blocked', reason: `HTTP ${statusCode} with almost no content` };
   return undefined;
 }
 

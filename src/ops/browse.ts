@@ -12,10 +12,13 @@ export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth'];
 /** The page is a challenge or block page; escalation moves to the next method, or the call fails. */
 export class BlockedPageError extends Error {
   readonly verdict: BlockVerdict;
+  /** HTTP status of the blocked document. */
+  readonly statusCode: number;
 
-  constructor(verdict: BlockVerdict, message?: string) {
+  constructor(verdict: BlockVerdict, statusCode: number, message?: string) {
     super(message ?? `the page is ${verdict.kind === 'challenge' ? 'an anti-bot challenge' : 'blocked by anti-bot protection'} (${verdict.reason})`);
     this.verdict = verdict;
+    this.statusCode = statusCode;
   }
 }
 
@@ -34,17 +37,18 @@ async function contentNow(page: Page): Promise<string | undefined> {
 /**
  * Waits while the page is a JavaScript challenge or an app that has not rendered yet, then
  * returns its HTML; throws BlockedPageError if it is (still) a challenge or block page.
+ * `statusCode` reads the current document's HTTP status (it changes when a challenge reloads).
  */
-export async function settledContent(page: Page): Promise<string> {
+export async function settledContent(page: Page, statusCode: () => number = () => 200): Promise<string> {
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
     const html = await contentNow(page);
     if (html !== undefined) {
-      const verdict = detectBlock(html);
-      if (verdict?.kind === 'blocked') throw new BlockedPageError(verdict);
+      const verdict = detectBlock(html, statusCode());
+      if (verdict?.kind === 'blocked') throw new BlockedPageError(verdict, statusCode());
       const waiting = verdict !== undefined || awaitingRender(html);
       if (!waiting || Date.now() >= deadline) {
-        if (verdict) throw new BlockedPageError(verdict);
+        if (verdict) throw new BlockedPageError(verdict, statusCode());
         return html;
       }
     }
@@ -88,7 +92,7 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
             if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) status = r.status();
           });
           status = await openUrl(page, req.url, env.guard, env.navigationTimeoutMs);
-          const html = await settledContent(page);
+          const html = await settledContent(page, () => status);
           for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
           return capture({ page, env, statusCode: () => status, html });
         },
@@ -101,5 +105,5 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
       last = err;
     }
   }
-  throw new BlockedPageError(last!.verdict, `${last!.message}; still blocked after trying ${methods.join(', ')}`);
+  throw new BlockedPageError(last!.verdict, last!.statusCode, `${last!.message}; still blocked after trying ${methods.join(', ')}`);
 }

@@ -41,9 +41,10 @@ async function render(source: { html: string } | { url: string }, opts: PdfOptio
       async (page: Page, env) => {
         if ('html' in source) await setHtml(page, source.html, timeoutMs);
         else {
-          await openUrl(page, source.url, env.guard, timeoutMs);
+          const status = await openUrl(page, source.url, env.guard, timeoutMs);
           // A challenge or block page is never printed as if it were the page.
-          await settledContent(page);
+          await settledContent(page, () => status);
+          if (status >= 400) throw new Error(`the page answered HTTP ${status}`);
         }
         return page.pdf({
           format: opts.pageSize ?? 'A4',

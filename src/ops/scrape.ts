@@ -2,7 +2,7 @@ import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpRespon
 import { BrowserBusyError, type Action } from '../browser/index.ts';
 import { fetchCost, microsToUsd } from '../billing/index.ts';
 import type { OutputFormat } from '../content/index.ts';
-import { browse, settledContent } from './browse.ts';
+import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
 
 export interface ScrapeOptions {
@@ -99,7 +99,7 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
     const { value } = await browse({ url: input.url, actions: input.actions }, ctx, async (opened) => {
       const { page } = opened;
       // Actions can lead to a wall of their own (a form that answers with a captcha).
-      const html = input.actions.length > 0 ? await settledContent(page) : opened.html;
+      const html = input.actions.length > 0 ? await settledContent(page, opened.statusCode) : opened.html;
       return { html, finalUrl: page.url(), statusCode: opened.statusCode() };
     });
     if (value.statusCode >= 400) return failure(input.url, new Error(`the page answered HTTP ${value.statusCode}`), value.statusCode);
@@ -124,7 +124,7 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
     };
   } catch (err) {
     if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
-    return failure(input.url, err);
+    return failure(input.url, err, err instanceof BlockedPageError ? err.statusCode : 0);
   }
 }
 
@@ -133,7 +133,7 @@ function escalationReason(res: HttpResponse): string | undefined {
   const contentType = res.headers['content-type'] ?? '';
   if (bodyKind(contentType, res.body) !== 'html') return undefined;
   const { text } = decodeBody(res.body, contentType, true);
-  const verdict = detectBlock(text);
+  const verdict = detectBlock(text, res.statusCode);
   if (verdict) return verdict.reason;
   return res.statusCode < 400 ? needsJavaScript(text) : undefined;
 }

@@ -32,7 +32,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function screenshot(input: ScreenshotInput, ctx: OpContext): Promise<ScreenshotResult> {
   const viewport = { width: input.width ?? 1920, height: input.height ?? 1080 };
   try {
-    const { value: png } = await browse({ url: input.url, actions: input.actions, viewport }, ctx, async ({ page }) => {
+    const { value: png } = await browse({ url: input.url, actions: input.actions, viewport }, ctx, async ({ page, statusCode }) => {
+      if (statusCode() >= 400) throw new Error(`the page answered HTTP ${statusCode()}`);
       if (input.waitFor) await sleep(input.waitFor);
       if (!input.selector) return page.screenshot({ type: 'png', fullPage: input.fullPage ?? true });
       const element = page.locator(input.selector).first();

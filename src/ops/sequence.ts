@@ -53,11 +53,11 @@ interface Run {
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Runs the steps on the opened page; a failing step ends the run, keeping what was captured. */
-async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv): Promise<Run> {
+async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, statusCode: () => number): Promise<Run> {
   const captured: Captured[] = [];
   for (const [i, step] of steps.entries()) {
     try {
-      if (step.type === 'scrape') captured.push({ stepIndex: i, url: page.url(), html: await settledContent(page) });
+      if (step.type === 'scrape') captured.push({ stepIndex: i, url: page.url(), html: await settledContent(page, statusCode) });
       else await runAction(page, step, i, env, 'steps');
     } catch (err) {
       // A dead browser is the pool's to handle: it re-runs the whole sequence on a fresh one.
@@ -81,7 +81,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   let run: Run;
   let method: BrowserMethod = BROWSER_METHODS[0]!;
   try {
-    const out = await browse({ url: input.startUrl }, ctx, ({ page, env }) => runSteps(page, input.steps, env));
+    const out = await browse({ url: input.startUrl }, ctx, ({ page, env, statusCode }) => runSteps(page, input.steps, env, statusCode));
     run = out.value;
     method = out.method;
   } catch (err) {

@@ -20,6 +20,13 @@ describe('detectBlock', () => {
     expect(detectBlock(page('Attention Required! | Cloudflare', '<p>Sorry, you have been blocked</p>'))?.kind).toBe('blocked');
   });
 
+  it('treats an almost empty 403, 429 or 503 as a wall, but not a 404 or a full 403 page', () => {
+    expect(detectBlock(page('', '<p>Request rejected.</p>'), 403)).toEqual({ kind: 'blocked', reason: 'HTTP 403 with almost no content' });
+    expect(detectBlock(page('', ''), 429)?.kind).toBe('blocked');
+    expect(detectBlock(page('Not here', '<p>Request rejected.</p>'), 404)).toBeUndefined();
+    expect(detectBlock(page('Members only', `<p>${'This archive is for members. '.repeat(20)}</p>`), 403)).toBeUndefined();
+  });
+
   it('leaves real pages alone, including long ones that mention captchas or access', () => {
     expect(detectBlock(article)).toBeUndefined();
     const essay = page('On captchas', `<article><h1>Why captcha walls fail</h1><p>${'Access denied pages and unusual traffic from your computer network are common. '.repeat(60)}</p></article>`);

@@ -98,6 +98,23 @@ describe('POST /v1/scrape/sequence', () => {
     expect(json.cost).toBe(0.002);
   });
 
+  it('runs the whole sequence in browser-stealth when the start page turns the headless browser away', async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/bot-check`, steps: [{ type: 'scrape' }] });
+    expect(json.success).toBe(true);
+    expect(json.method).toBe('browser-stealth');
+    expect(json.data[0].markdown).toContain('The members area lists every tide pool survey');
+  });
+
+  it('fails at step 0 when the start page cannot be opened, at no cost', async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/always-blocked`, steps: [{ type: 'scrape' }] });
+    expect(json.success).toBe(false);
+    expect(json.failedAtStepIndex).toBe(0);
+    expect(json.completedBreakpoints).toBe(0);
+    expect(json.data).toEqual([]);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/^opening startUrl failed: .*captcha wall/);
+  });
+
   it('validates steps: at least one, known kinds, waitForSelector at most 30 s', async () => {
     const empty = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/`, steps: [] });
     expect(empty.status).toBe(400);
@@ -154,6 +171,13 @@ describe('POST /v1/screenshot', () => {
     expect(small.json.error).toMatch(/^width/);
     const tall = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/`, height: 5000 });
     expect(tall.status).toBe(400);
+  });
+
+  it('fails a page that answers with an HTTP error, at no cost', async () => {
+    const { json } = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/status/404` });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toBe('the page answered HTTP 404');
   });
 
   it('fails at no cost when the selector matches nothing visible', async () => {

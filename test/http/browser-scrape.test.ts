@@ -62,6 +62,18 @@ describe('scrape escalation to the browser', () => {
     expect(json.error).toMatch(/captcha wall.*still blocked after trying browser, browser-stealth/);
   });
 
+  it('treats an almost empty 403 as a wall: escalates, then fails with the status, at no cost', async () => {
+    const hits = () => site.hits.filter((h) => h === '/browser/rejected').length;
+    const before = hits();
+    const { json } = await scrape({ url: `${site.origin}/browser/rejected` });
+    expect(json.success).toBe(false);
+    expect(json.statusCode).toBe(403);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/HTTP 403 with almost no content.*still blocked after trying browser, browser-stealth/);
+    // HTTP, then the headless browser, then the stealth browser.
+    expect(hits() - before).toBe(3);
+  });
+
   it('refuses subresources and fetches to a forbidden address through the egress proxy', async () => {
     const { json } = await scrape({ url: `${site.origin}/browser/leaky`, actions: [{ type: 'waitForSelector', selector: '#status:not(:empty):not(:has-text("pending"))', timeout: 5000 }] });
     expect(json.success).toBe(true);
