@@ -11,7 +11,8 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
   // A suite that failed to load has no failed test of its own; it still fails the run.
-  const failed = Math.max(r.numFailedTests + r.numFailedTestSuites, Number(process.argv[2]) === 0 ? 0 : 1);
+  const unloaded = r.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
+  const failed = Math.max(r.numFailedTests + unloaded, Number(process.argv[2]) === 0 ? 0 : 1);
   console.log(`vitest: ${r.numPassedTests} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$report" "$status" 2>/dev/null || echo "vitest: 0 passed, 1 failed"
 rm -f "$report"
