@@ -5,7 +5,7 @@ import type { SearchHit, SerpPage } from './types.ts';
 
 const SNIPPET = '.b_caption p, p[class^="b_lineclamp"], .b_algoSlug, .b_snippet';
 const BING_HOST = /(^|\.)bing\.(com|net)$/;
-const INTERNAL_PATH = /^\/(search|ck\/a|aclk|images|videos|news\/search|maps|shop|travel|copilotsearch)(\/|$)/;
+const INTERNAL_PATH = /^\/(search|ck\/a|aclk|images\/search|videos\/search|news\/search|shop|travel\/search|copilotsearch|maps)$/;
 
 /**
  * Bing wraps result links in `/ck/a?...&u=a1<base64url>`; the target is the base64url text after
@@ -27,12 +27,13 @@ export function isBingInternal(url: URL, engineHost?: string): boolean {
 
 export function parseBingSerp(html: string, pageUrl: string): SearchHit[] {
   const doc = parseDocument(html);
+  const engineHost = httpUrl(pageUrl)?.host;
   const hits: SearchHit[] = [];
   for (const item of doc.querySelectorAll('li.b_algo')) {
     const link = item.querySelector('h2 a[href]');
     if (!link) continue;
     const url = decodeBingHref(link.getAttribute('href')!, pageUrl);
-    if (!url) continue;
+    if (!url || isBingInternal(url, engineHost)) continue;
     hits.push({ url: url.href, title: text(link), description: text(item.querySelector(SNIPPET)) });
   }
   return hits;

@@ -1,16 +1,14 @@
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused } from './errors.ts';
-import { bingRefusal, isBingInternal, parseBingSerp } from './bing-serp.ts';
+import { bingRefusal, parseBingSerp } from './bing-serp.ts';
 import type { EngineQuery, FetchPage, SearchEngine } from './types.ts';
 
 const PAGE_SIZE = 10;
 
 /** Bing's results page, `cc` for the country and `first` (1-based) to page. */
 export function bingSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }): SearchEngine {
-  const engineHost = new URL(opts.baseUrl).host;
   return {
     name: 'bing',
-    isInternal: (url) => isBingInternal(url, engineHost),
     async *pages(q: EngineQuery, signal: AbortSignal) {
       for (let first = 1; ; first += PAGE_SIZE) {
         const url = new URL('/search', opts.baseUrl);

@@ -4,7 +4,8 @@ import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 
 /**
  * Pages through an engine until `limit` results are in hand or the engine runs out, keeping only
- * results that are real outside links, inside the domain filters, and not seen before.
+ * absolute http(s) links inside the domain filters that were not seen before. (The SERP parsers
+ * already dropped ads and the engine's own links.)
  */
 export async function collect(engine: SearchEngine, q: EngineQuery, signal: AbortSignal): Promise<SearchHit[]> {
   const out: SearchHit[] = [];
@@ -20,7 +21,7 @@ export async function collect(engine: SearchEngine, q: EngineQuery, signal: Abor
       if (!seenRaw.has(hit.url)) novel++;
       seenRaw.add(hit.url);
       const url = httpUrl(hit.url);
-      if (!url || engine.isInternal?.(url) || !allowedByDomains(url, q.includeDomains, q.excludeDomains)) continue;
+      if (!url || !allowedByDomains(url, q.includeDomains, q.excludeDomains)) continue;
       // A text fragment (`#:~:text=`) only highlights a passage: the page is the same.
       if (url.hash.startsWith('#:~:')) url.hash = '';
       const key = url.href.replace(/#.*$/, '');

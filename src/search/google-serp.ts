@@ -4,8 +4,8 @@ import type { SearchHit, SerpPage } from './types.ts';
 /**
  * Parser for Google's results page, on linkedom. Google's markup changes often and its class
  * names are generated, so organic results are found by what has stayed stable across the desktop,
- * mobile and no-JavaScript pages we keep: a link wrapping the result's heading (an `h3`, or a
- * `role=heading` element on mobile). Ads live in their own blocks and are skipped by them.
+ * mobile and no-JavaScript pages we keep: a link wrapping the result's heading. Ads live in their
+ * own blocks and are skipped by them.
  */
 
 const AD_BLOCKS = '#tads, #tadsb, #bottomads, [data-text-ad], .uEierd, [aria-label="Ads"], [aria-label="Sponsored"]';
@@ -14,7 +14,10 @@ const RESULT_BLOCK = '.tF2Cxc, .g, .Gx5Zad, .MjjYud';
 const SNIPPET = '.VwiC3b, .BNeawe.s3v9rd';
 
 const GOOGLE_HOST = /(^|\.)google(usercontent)?\.[a-z.]+$/;
-const INTERNAL_PATH = /^\/(search|url|aclk|sorry|imgres|webhp|preferences|setprefs|advanced_search|httpservice|intl\/[^/]+\/policies)(\/|$)/;
+/** Google's own machinery; its pages about search (`/search/howsearchworks/`) are real results. */
+const INTERNAL_PATH = /^\/(search|url|aclk|imgres|preferences|setprefs)$|^\/(sorry|httpservice)\//;
+/** The hosts that serve Google's results pages (not its many product subdomains). */
+const SEARCH_HOST = /^(www\.)?google\.[a-z.]+$/;
 
 /** Google's `/url?q=` (no-JS) and `/url?url=` redirects carry the real target; ads go through `/aclk`. */
 export function decodeGoogleHref(href: string, pageUrl: string): URL | undefined {
@@ -26,27 +29,35 @@ export function decodeGoogleHref(href: string, pageUrl: string): URL | undefined
   return url;
 }
 
-/** A link into Google's own machinery rather than to a result: its result pages, redirects, ads, tools. */
+/** A link into Google's own machinery rather than to a page: its result pages, redirects, ads, cache. */
 export function isGoogleInternal(url: URL, engineHost?: string): boolean {
   const h = url.hostname.toLowerCase();
-  if (h.startsWith('translate.google.') || h === 'webcache.googleusercontent.com' || h.startsWith('consent.google.')) return true;
-  return (GOOGLE_HOST.test(h) || url.host === engineHost) && INTERNAL_PATH.test(url.pathname);
+  if (h === 'webcache.googleusercontent.com' || h.startsWith('consent.google.')) return true;
+  return (SEARCH_HOST.test(h) || url.host === engineHost) && INTERNAL_PATH.test(url.pathname);
 }
 
+/** The innermost snippet element: on the basic page the outer ones also hold the sitelinks row. */
 function snippetOf(block: Element | null, link: Element): string {
   if (!block) return '';
-  for (const el of block.querySelectorAll(SNIPPET)) if (!link.contains(el) && text(el)) return text(el);
+  for (const el of block.querySelectorAll(SNIPPET)) {
+    if (link.contains(el) || el.querySelector(SNIPPET) || (el.matches('.s3v9rd') && el.querySelector('a'))) continue;
+    if (text(el)) return text(el);
+  }
   return '';
 }
 
 export function parseGoogleSerp(html: string, pageUrl: string): SearchHit[] {
   const doc = parseDocument(html);
+  const engineHost = httpUrl(pageUrl)?.host;
+  // Desktop pages title organic results with `h3` and use `role=heading` for carousels (videos,
+  // top stories); the mobile page has no `h3` at all, and there `role=heading` is the title.
+  const headingSelector = doc.querySelector('a[href] h3') ? 'h3' : '[role="heading"]';
   const hits: SearchHit[] = [];
   for (const link of doc.querySelectorAll('a[href]')) {
-    const heading = link.querySelector('h3') ?? link.querySelector('[role="heading"]');
+    const heading = link.querySelector(headingSelector);
     if (!heading || link.closest(AD_BLOCKS)) continue;
     const url = decodeGoogleHref(link.getAttribute('href')!, pageUrl);
-    if (!url) continue;
+    if (!url || isGoogleInternal(url, engineHost)) continue;
     hits.push({ url: url.href, title: text(heading), description: snippetOf(link.closest(RESULT_BLOCK), link) });
   }
   return hits;

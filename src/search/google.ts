@@ -1,6 +1,6 @@
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused } from './errors.ts';
-import { googleRefusal, isGoogleInternal, parseGoogleSerp } from './google-serp.ts';
+import { googleRefusal, parseGoogleSerp } from './google-serp.ts';
 import { requestJson } from './json-client.ts';
 import type { EngineQuery, FetchPage, SearchEngine, SearchHit } from './types.ts';
 
@@ -8,10 +8,8 @@ const PAGE_SIZE = 10;
 
 /** Google's results page, `gl` for the country and `start` to page. */
 export function googleSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }): SearchEngine {
-  const engineHost = new URL(opts.baseUrl).host;
   return {
     name: 'google',
-    isInternal: (url) => isGoogleInternal(url, engineHost),
     async *pages(q: EngineQuery, signal: AbortSignal) {
       for (let start = 0; ; start += PAGE_SIZE) {
         const url = new URL('/search', opts.baseUrl);

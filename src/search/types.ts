@@ -28,8 +28,6 @@ export interface EngineQuery {
 export interface SearchEngine {
   readonly name: EngineName;
   pages(query: EngineQuery, signal: AbortSignal): AsyncIterable<SearchHit[]>;
-  /** Whether a URL belongs to the engine's own machinery (its result pages, redirects, ads). */
-  isInternal?(url: URL): boolean;
 }
 
 /** A results page as fetched from a SERP engine. */
