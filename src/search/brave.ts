@@ -14,7 +14,7 @@ interface BraveAnswer {
 
 /** Brave marks the matched words with <strong> and escapes entities; the API returns plain text. */
 function plain(html: string | undefined): string {
-  return html ? text(parseDocument(`<!doctype html><body>${html}</body>`).body) : '';
+  return html ? text(parseDocument(`<!doctype html><html><body>${html}</body></html>`).body) : '';
 }
 
 export function braveEngine(opts: { baseUrl: string; apiKey: string }): SearchEngine {
