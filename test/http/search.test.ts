@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBingSerpServer } from '../fixtures/bing-serp-server.ts';
 import { BRAVE_TEST_KEY, startBraveSearchServer } from '../fixtures/brave-search-server.ts';
 import type { EngineServer } from '../fixtures/engine-server.ts';
+import { GOOGLE_CSE_TEST_CX, GOOGLE_CSE_TEST_KEY, startGoogleCseServer } from '../fixtures/google-cse-server.ts';
 import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { OPENAI_TEST_KEY, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY, startPerplexitySearchServer } from '../fixtures/perplexity-search-server.ts';
@@ -234,6 +235,41 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
     expect(res.json.results[0].results).toHaveLength(10);
     expect(res.json.results[1]).toMatchObject({ success: false, cost: 0, error: 'brave did not answer within 1500 ms' });
     expect(res.json).toMatchObject({ successful: 1, failed: 1, cost: 0.008 });
+  });
+});
+
+describe('POST /api/v1/search on google through the Custom Search JSON API', () => {
+  let cse: EngineServer;
+  let withCse: TestServer;
+  beforeAll(async () => {
+    cse = await startGoogleCseServer();
+    withCse = await startTestServer({ GOOGLE_CSE_KEY: GOOGLE_CSE_TEST_KEY, GOOGLE_CSE_CX: GOOGLE_CSE_TEST_CX, WEBDATA_GOOGLE_CSE_URL: `${cse.origin}/customsearch/v1` });
+  });
+  afterAll(async () => {
+    await withCse?.close();
+    await cse?.close();
+  });
+
+  it('uses the API instead of the results page when both settings are present, 10 per call with start=', async () => {
+    const res = await withCse.api('POST', '/api/v1/search', { queries: ['react', 'quota test'], limit: 20, location: 'NL', includeDomains: ['github.com', 'react.dev'] });
+    const calls = cse.requests.filter((r) => r.query.get('q')?.startsWith('react'));
+    expect(calls.map((r) => [r.query.get('key'), r.query.get('cx'), r.query.get('q'), r.query.get('num'), r.query.get('start'), r.query.get('gl')])).toEqual([
+      [GOOGLE_CSE_TEST_KEY, GOOGLE_CSE_TEST_CX, 'react site:github.com OR site:react.dev', '10', '1', 'nl'],
+      [GOOGLE_CSE_TEST_KEY, GOOGLE_CSE_TEST_CX, 'react site:github.com OR site:react.dev', '10', '11', 'nl'],
+    ]);
+    const [ok, quota] = res.json.results;
+    // The API ran out after 15 results; 6 of them are on the two domains.
+    expect(ok.results.map((r: { url: string }) => r.url)).toEqual([
+      'https://github.com/result-0',
+      'https://react.dev/result-2',
+      'https://github.com/result-5',
+      'https://react.dev/result-7',
+      'https://github.com/result-10',
+      'https://react.dev/result-12',
+    ]);
+    expect(ok).toMatchObject({ success: true, cost: 0.009 });
+    expect(quota).toMatchObject({ success: false, cost: 0 });
+    expect(quota.error).toMatch(/^google refused the query: rate limited \(HTTP 429\): Quota exceeded/);
   });
 });
 
