@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
 import type { Services } from '../ops/index.ts';
+import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { KeyStore, LedgerStore, openDatabase, type Database } from '../store/index.ts';
 
 export interface Server {
@@ -31,7 +32,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
-  const services: Services = { config, http, content };
+  const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
+  const services: Services = { config, http, content, search };
   return {
     services,
     database,

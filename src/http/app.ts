@@ -9,13 +9,14 @@ import { inflightPlugin } from './inflight.ts';
 import { healthRoutes } from './routes/health.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
+import { searchRoutes } from './routes/search.ts';
 
 export interface AppOptions {
   logLevel?: string;
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
