@@ -43,6 +43,10 @@ export interface Config {
   maxInflightPerUser: number;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
+  /** WEBDATA_MAP_TIMEOUT_MS: deadline of one /v1/map; what was found by then is the answer. */
+  mapTimeoutMs: number;
+  /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
+  mapMaxRequests: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+    mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
+    mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
   };
 }

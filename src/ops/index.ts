@@ -1,3 +1,4 @@
 export type { OpContext, Services } from './context.ts';
 export { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult, type PageMetadataResult } from './scrape.ts';
 export { scrapeBatch, batchItems, summariseBatch, type BatchInput, type BatchResult } from './batch.ts';
+export { mapSite, type MapInput, type MapResult } from './map.ts';
