@@ -61,13 +61,14 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
   const inScope = siteScope(start, input.includeSubdomains);
   const fetcher = new BudgetedFetcher(http, limits, signal);
   const normOpts = { ignoreQuery: input.ignoreQueryParameters };
-  const startUrl = normalizeUrl(input.url, undefined, normOpts)!;
+  const startUrl = normalizeUrl(input.url, undefined, normOpts)!.href;
   const found = new Map<string, string>();
 
   /** Keeps a URL when it is an in-scope page; answers its normalised form when kept. */
   const add = (raw: string, base: string | undefined, text = ''): string | undefined => {
-    const href = normalizeUrl(raw, base, normOpts);
-    if (!href || !inScope(new URL(href)) || !isPageUrl(href)) return undefined;
+    const url = normalizeUrl(raw, base, normOpts);
+    if (!url || !inScope(url) || !isPageUrl(url)) return undefined;
+    const href = url.href;
     const words = text.trim();
     const known = found.get(href);
     if (known === undefined) {

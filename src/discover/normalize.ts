@@ -18,7 +18,7 @@ function isTracking(name: string): boolean {
  * parameters, the rest sorted (or no query at all); no trailing slash except the root's.
  * Path case is kept: servers may tell /Page from /page.
  */
-export function normalizeUrl(raw: string, base: string | URL | undefined, opts: NormalizeOptions): string | undefined {
+export function normalizeUrl(raw: string, base: string | URL | undefined, opts: NormalizeOptions): URL | undefined {
   let url: URL;
   try {
     url = new URL(raw.trim(), base);
@@ -35,7 +35,7 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
     url.search = new URLSearchParams(kept).toString();
   }
   if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
-  return url.href;
+  return url;
 }
 
 // Files that are not pages a reader would visit: media, styles, scripts, fonts, archives, feeds.
@@ -49,8 +49,8 @@ const ASSET_EXTENSIONS = new Set([
 ]);
 
 /** True for URLs that name a page (HTML, or a document such as a PDF) rather than an asset. */
-export function isPageUrl(href: string): boolean {
-  const path = new URL(href).pathname;
+export function isPageUrl(url: URL): boolean {
+  const path = url.pathname;
   const last = path.slice(path.lastIndexOf('/') + 1);
   const dot = last.lastIndexOf('.');
   if (dot <= 0) return true;

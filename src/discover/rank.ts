@@ -18,12 +18,21 @@ export function words(s: string): string[] {
     .filter(Boolean);
 }
 
-function decodedPath(url: URL): string {
-  try {
-    return decodeURIComponent(url.pathname);
-  } catch {
-    return url.pathname;
+/** Path and query of a normalised href, split without a second URL parse (50,000 of them add up). */
+function pathAndQuery(href: string): { path: string; query: string } {
+  const slash = href.indexOf('/', href.indexOf('//') + 2);
+  const rest = slash < 0 ? '/' : href.slice(slash);
+  const q = rest.indexOf('?');
+  const rawPath = q < 0 ? rest : rest.slice(0, q);
+  let path = rawPath;
+  if (rawPath.includes('%')) {
+    try {
+      path = decodeURIComponent(rawPath);
+    } catch {
+      // A malformed escape stays as written.
+    }
   }
+  return { path, query: q < 0 ? '' : rest.slice(q + 1) };
 }
 
 /** How well one query word matches one word of a URL or title, 0 to 1. */
@@ -58,8 +67,19 @@ function containsPhrase(ws: string[], terms: string[]): boolean {
   return false;
 }
 
-function depth(url: URL): number {
-  return url.pathname.split('/').filter(Boolean).length;
+function depth(path: string): number {
+  let n = 0;
+  for (let i = 0; i < path.length; i++) if (path[i] === '/' && i + 1 < path.length && path[i + 1] !== '/') n++;
+  return n;
+}
+
+/**
+ * Every way a query word can match (see wordMatch) needs its first four letters, or the whole
+ * word when shorter, somewhere in the text: a cheap test that spares most URLs the tokenizer.
+ */
+function mayMatch(haystack: string, stems: string[]): boolean {
+  for (const stem of stems) if (haystack.includes(stem)) return true;
+  return false;
 }
 
 /**
@@ -67,11 +87,12 @@ function depth(url: URL): number {
  * (the last segment weighs most) or in the site's own words for it, scaled by the share of query
  * words matched, with a bonus when the words appear together in order. 0 means unrelated.
  */
-export function relevance(c: Candidate, url: URL, terms: string[]): number {
-  const segments = decodedPath(url).split('/').filter(Boolean);
+export function relevance(c: Candidate, terms: string[]): number {
+  const { path: rawPath, query: rawQuery } = pathAndQuery(c.url);
+  const segments = rawPath.split('/').filter(Boolean);
   const last = words(segments.at(-1) ?? '');
   const path = words(segments.join(' '));
-  const query = words(url.search);
+  const query = words(rawQuery);
   const text = words(c.text);
   let sum = 0;
   let matched = 0;
@@ -88,8 +109,10 @@ export function relevance(c: Candidate, url: URL, terms: string[]): number {
   return (sum / terms.length) * coverage + phrase;
 }
 
-function byDepthThenText(a: { url: URL; href: string }, b: { url: URL; href: string }): number {
-  return depth(a.url) - depth(b.url) || (a.href < b.href ? -1 : a.href > b.href ? 1 : 0);
+interface Ranked {
+  href: string;
+  depth: number;
+  score: number;
 }
 
 /**
@@ -100,16 +123,20 @@ function byDepthThenText(a: { url: URL; href: string }, b: { url: URL; href: str
 export function rankCandidates(candidates: Iterable<Candidate>, opts: { search?: string; startUrl: string; limit: number }): string[] {
   const home = new URL('/', opts.startUrl).href;
   const terms = opts.search ? [...new Set(words(opts.search))] : [];
-  const scored: { url: URL; href: string; score: number }[] = [];
+  const stems = terms.map((t) => t.slice(0, 4));
+  const ranked: Ranked[] = [];
   for (const c of candidates) {
-    const url = new URL(c.url);
+    const { path, query } = pathAndQuery(c.url);
+    const at = { href: c.url, depth: depth(path), score: 0 };
     if (terms.length === 0) {
-      scored.push({ url, href: c.url, score: c.url === home ? 2 : c.url === opts.startUrl ? 1 : 0 });
-      continue;
+      at.score = c.url === home ? 2 : c.url === opts.startUrl ? 1 : 0;
+    } else {
+      if (!mayMatch(`${path}?${query}`.toLowerCase(), stems) && !mayMatch(c.text.toLowerCase(), stems)) continue;
+      at.score = relevance(c, terms);
+      if (at.score === 0) continue;
     }
-    const score = relevance(c, url, terms);
-    if (score > 0) scored.push({ url, href: c.url, score });
+    ranked.push(at);
   }
-  scored.sort((a, b) => b.score - a.score || byDepthThenText(a, b));
-  return scored.slice(0, opts.limit).map((s) => s.href);
+  ranked.sort((a, b) => b.score - a.score || a.depth - b.depth || (a.href < b.href ? -1 : a.href > b.href ? 1 : 0));
+  return ranked.slice(0, opts.limit).map((r) => r.href);
 }

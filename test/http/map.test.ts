@@ -140,6 +140,20 @@ describe('POST /v1/map', () => {
     expect(nothing.json.error).toMatch(/404/);
   });
 
+  it('answers with what it found when the deadline passes', async () => {
+    const quick = await startTestServer({ WEBDATA_TEST_RESOLVE: 'slow.test=127.0.0.1', WEBDATA_MAP_TIMEOUT_MS: '1000' });
+    try {
+      const started = Date.now();
+      const { json } = await quick.api('POST', '/api/v1/map', { url: sites.url('slow.test') });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(json.success).toBe(true);
+      expect(paths(json.links, 'slow.test')).toEqual(['/', '/first', '/second']);
+      expect(sites.hits).toContain('slow.test/sitemap-hangs.xml');
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('refuses bad input by field', async () => {
     expect((await map({})).json.error).toMatch(/^url/);
     expect((await map({ url: 'ftp://x.test/' })).json.error).toMatch(/^url/);
