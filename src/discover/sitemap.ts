@@ -110,7 +110,7 @@ class SitemapReader {
 
   #local(name: string): string {
     const colon = name.indexOf(':');
-    if (colon < 0) return this.#rootPrefix ? name : name.toLowerCase();
+    if (colon < 0) return name.toLowerCase();
     return name.slice(0, colon) === this.#rootPrefix ? name.slice(colon + 1).toLowerCase() : name.toLowerCase();
   }
 

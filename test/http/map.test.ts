@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_SET, startMapSites, type MapSites } from '../fixtures/map-sites/server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
 
 let sites: MapSites;
 let t: TestServer;
@@ -152,6 +152,16 @@ describe('POST /v1/map', () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it('writes one ledger row per successful map and none for a failed one', async () => {
+    const user = (await t.server.keys.authenticate(TEST_KEY_2))!.userId;
+    const before = (await t.server.ledger.forUser(user)).length;
+    const ok = await t.api('POST', '/api/v1/map', { url: sites.url('search.test') }, TEST_KEY_2);
+    const failed = await t.api('POST', '/api/v1/map', { url: 'http://127.0.0.1:1/' }, TEST_KEY_2);
+    expect([ok.json.cost, failed.json.cost]).toEqual([0.002, 0]);
+    const rows = (await t.server.ledger.forUser(user)).slice(before);
+    expect(rows.map((r) => [r.operation, r.units, r.costMicros])).toEqual([['map', 1, 2000]]);
   });
 
   it('refuses bad input by field', async () => {
