@@ -56,42 +56,47 @@ async function mapIt(http: HttpEngine, origin: string): Promise<number> {
   return result.links.length;
 }
 
-async function child(mode: string, origin: string, files: string[]): Promise<void> {
+/**
+ * One side of the comparison in a fresh process. `rounds` 0 runs the work once, cold, for peak
+ * RSS alone: repeated rounds would measure how lazily V8 collects garbage rather than the work.
+ */
+async function child(mode: string, origin: string, files: string[], rounds: number): Promise<void> {
   const http = engine();
   const run = () => (mode === 'map' ? mapIt(http, origin) : baseline(http, origin, files));
-  await run();
+  let count = await run();
   const times: number[] = [];
-  let count = 0;
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
     count = await run();
     times.push(performance.now() - t0);
   }
   await http.close();
   times.sort((a, b) => a - b);
-  const out = { mode, count, medianMs: times[Math.floor(times.length / 2)]!, minMs: times[0]!, maxRssMB: process.resourceUsage().maxRSS / 1024 };
+  const out = { mode, count, medianMs: times[Math.floor(times.length / 2)] ?? 0, maxRssMB: process.resourceUsage().maxRSS / 1024 };
   process.stdout.write(JSON.stringify(out));
 }
 
 async function main(): Promise<void> {
-  const [mode, origin, files] = process.argv.slice(2);
-  if (mode) return child(mode, origin!, JSON.parse(files!));
+  const [mode, origin, files, rounds] = process.argv.slice(2);
+  if (mode) return child(mode, origin!, JSON.parse(files!), Number(rounds));
   const site = await startBenchSite();
   try {
     // The fixture server lives in this process, so children run asynchronously beside it.
     const run = promisify(execFile);
-    const runChild = async (m: string) => JSON.parse((await run(process.execPath, [import.meta.filename, m, site.origin, JSON.stringify(site.files)])).stdout);
+    const runChild = async (m: string, rounds: number) => JSON.parse((await run(process.execPath, [import.meta.filename, m, site.origin, JSON.stringify(site.files), String(rounds)])).stdout);
     // An idle child (imports only) shows what every process pays before doing any work.
     const idle = Number((await run(process.execPath, ['-e', 'import("htmlparser2").then(()=>import("undici")).then(()=>process.stdout.write(String(process.resourceUsage().maxRSS/1024)))'])).stdout);
-    const base = await runChild('baseline');
-    const mapped = await runChild('map');
+    const base = await runChild('baseline', ROUNDS);
+    const mapped = await runChild('map', ROUNDS);
+    const baseMem = await runChild('baseline', 0);
+    const mapMem = await runChild('map', 0);
     const fmt = (n: number) => n.toFixed(1);
     console.log(`sitemap index: ${site.files.length - 1} children (gzip and plain), 50,000 URLs; map limit 5000, search "${KEYWORD}"; ${ROUNDS} rounds, median`);
-    console.log(`baseline (download + XML parse): ${base.count} URLs, ${fmt(base.medianMs)} ms, peak RSS ${fmt(base.maxRssMB)} MB`);
-    console.log(`map (discover + rank):           ${mapped.count} links, ${fmt(mapped.medianMs)} ms, peak RSS ${fmt(mapped.maxRssMB)} MB`);
+    console.log(`baseline (download + XML parse): ${base.count} URLs, ${fmt(base.medianMs)} ms warm; one cold run peaks at ${fmt(baseMem.maxRssMB)} MB RSS`);
+    console.log(`map (discover + rank):           ${mapped.count} links, ${fmt(mapped.medianMs)} ms warm; one cold run peaks at ${fmt(mapMem.maxRssMB)} MB RSS`);
     console.log(`idle process RSS: ${fmt(idle)} MB`);
     console.log(`time ratio map/baseline: ${(mapped.medianMs / base.medianMs).toFixed(2)}x`);
-    console.log(`peak RSS ratio map/baseline: ${(mapped.maxRssMB / base.maxRssMB).toFixed(2)}x (above idle: ${((mapped.maxRssMB - idle) / (base.maxRssMB - idle)).toFixed(2)}x)`);
+    console.log(`peak RSS ratio map/baseline: ${(mapMem.maxRssMB / baseMem.maxRssMB).toFixed(2)}x (above idle: ${((mapMem.maxRssMB - idle) / (baseMem.maxRssMB - idle)).toFixed(2)}x)`);
   } finally {
     await site.close();
   }
