@@ -139,7 +139,11 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
   };
 
   if (page) {
-    if (inScope(new URL(page.url))) add(startUrl, undefined);
+    // The start URL, and where it redirected to (a language or login-free landing page).
+    if (inScope(new URL(page.url))) {
+      add(startUrl, undefined);
+      add(page.url, undefined);
+    }
     if (isHtml(page)) {
       for (const feed of readPage(page, 0).feeds) queueSitemap(feed, 0);
     } else {
