@@ -49,6 +49,10 @@ export interface Config {
   logLevel: string;
   /** Search engines' endpoints and keys. */
   search: SearchSettings;
+  /** WEBDATA_MAP_TIMEOUT_MS: deadline of one /v1/map; what was found by then is the answer. */
+  mapTimeoutMs: number;
+  /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
+  mapMaxRequests: number;
 }
 
 /** Where each search engine is reached; an engine without its key answers every query with an error naming it. */
@@ -185,5 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
     search: searchSettings(env),
+    mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
+    mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
   };
 }

@@ -7,6 +7,7 @@ import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mapRoutes } from './routes/map.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -16,7 +17,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;

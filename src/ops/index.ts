@@ -15,3 +15,4 @@ export {
   type SearchQueryResult,
   type SearchResult,
 } from './search.ts';
+export { mapSite, type MapInput, type MapResult } from './map.ts';
