@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { keysCommand } from './keys.ts';
+import { scrapeCommand } from './scrape.ts';
 import { startServer } from './server.ts';
 
 const HELP = `webdata: self-hosted web data service
@@ -8,6 +9,8 @@ const HELP = `webdata: self-hosted web data service
   webdata keys create --name NAME  create a user with a new API key (printed once)
   webdata keys list                list keys (prefix, name, state)
   webdata keys revoke ID|PREFIX    revoke a key
+  webdata scrape URL [--html] [--all] [--metadata] [--json]
+                                   fetch one page in-process and print it
 
 Settings come from the environment; see README.md.`;
 
@@ -46,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'serve') return serve(config);
   if (command === 'keys') return keysCommand(config, rest);
+  if (command === 'scrape') return scrapeCommand(config, rest);
   console.error(`unknown command "${command}"\n\n${HELP}`);
   process.exit(2);
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
 import type { Services } from '../ops/index.ts';
+import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { KeyStore, LedgerStore, openDatabase, type Database } from '../store/index.ts';
 
 export interface Server {
@@ -34,13 +35,14 @@ export async function createServices(config: Config): Promise<{ services: Servic
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
+  const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
   const browser = await BrowserEngine.start({
     ...config.browser,
     policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
     navigationTimeoutMs: config.fetchTimeoutMs,
   });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
-  const services: Services = { config, http, content, browser, artifacts };
+  const services: Services = { config, http, content, search, browser, artifacts };
   return {
     services,
     database,

@@ -8,17 +8,19 @@ import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { filesRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mapRoutes } from './routes/map.ts';
 import { renderRoutes } from './routes/render.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
+import { searchRoutes } from './routes/search.ts';
 
 export interface AppOptions {
   logLevel?: string;
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, scrapeSequenceRoutes, renderRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, scrapeSequenceRoutes, renderRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;

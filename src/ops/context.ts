@@ -5,6 +5,7 @@ import type { BrowserEngine } from '../browser/index.ts';
 import type { Meter } from '../billing/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
+import type { SearchEngines } from '../search/index.ts';
 
 /** What every operation may use. Built once at start-up by the CLI and shared by routes and workers. */
 export interface Services {
@@ -13,6 +14,7 @@ export interface Services {
   content: ContentPool;
   browser: BrowserEngine;
   artifacts: ArtifactStore;
+  search: SearchEngines;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */

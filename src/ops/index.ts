@@ -5,3 +5,18 @@ export { sequence, type SequenceInput, type SequenceResult, type SequenceStep, t
 export { screenshot, type ScreenshotInput, type ScreenshotResult } from './screenshot.ts';
 export { pdfFromHtml, pdfFromUrl, PDF_TIMEOUT_MS, type PdfOptions, type PdfResult } from './pdf.ts';
 export { openArtifact } from './files.ts';
+export {
+  search,
+  searchQuery,
+  searchItems,
+  summariseSearch,
+  normaliseSearchInput,
+  SearchInputError,
+  DEFAULT_SEARCH_LIMIT,
+  type SearchInput,
+  type SearchOptions,
+  type SearchQueryInput,
+  type SearchQueryResult,
+  type SearchResult,
+} from './search.ts';
+export { mapSite, type MapInput, type MapResult } from './map.ts';

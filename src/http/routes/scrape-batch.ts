@@ -27,10 +27,10 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
         if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
         refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
         checkSteps(item.actions, `urls[${i}].actions`);
-        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, actions: item.actions };
+        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, pdfStrategy: item.pdfStrategy, actions: item.actions };
       });
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata }, ctx),
+        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy }, ctx),
       );
     },
   );

@@ -23,7 +23,7 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       const url = requireHttpUrl(body.url, 'url');
       checkSteps(body.actions, 'actions');
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, actions: body.actions }, ctx),
+        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, actions: body.actions }, ctx),
       );
     },
   );

@@ -2,7 +2,9 @@ import { Type, type Static } from 'typebox';
 import { Actions } from './actions.ts';
 import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
 
-const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')]);
+const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
+  description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
+});
 
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */
 export const scrapeFields = {
@@ -54,5 +56,5 @@ export const BatchResponse = Type.Object({
   cost: Cost,
 });
 
-/** Fields of the scrape request that later engines (summary, PDF, proxies) will serve. */
-export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'pdfStrategy', 'proxy'];
+/** Fields of the scrape request that later engines (summary, proxies) will serve. */
+export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'proxy'];
