@@ -14,10 +14,8 @@ export const STEALTH_ARGS = [
   '--disable-blink-features=AutomationControlled',
   `--lang=${STEALTH_LOCALE}`,
   '--window-size=1366,768',
-  '--start-maximized',
-  '--disable-infobars',
+  // No keyring on a server: without this Chromium may wait on one at start.
   '--password-store=basic',
-  '--use-mock-keychain',
 ];
 
 export const STEALTH_IGNORED_DEFAULT_ARGS = ['--enable-automation'];

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { awaitingRender, detectBlock, type BlockVerdict } from '../acquire/index.ts';
+import { awaitingRender, BlockedDestinationError, detectBlock, type BlockVerdict } from '../acquire/index.ts';
 import { openUrl, runAction, type Action, type BrowserMethod, type PageEnv } from '../browser/index.ts';
 import type { OpContext } from './context.ts';
 
@@ -34,15 +34,41 @@ async function contentNow(page: Page): Promise<string | undefined> {
   }
 }
 
+/** What is known of the page's current document (it changes when a challenge reloads). */
+export interface DocumentState {
+  statusCode(): number;
+  /** Why the egress proxy refused the current document, when it did. */
+  refusal(): string | undefined;
+}
+
+const PLAIN_DOCUMENT: DocumentState = { statusCode: () => 200, refusal: () => undefined };
+
+/** Follows the main frame's documents: their HTTP status, and whether the egress proxy refused one. */
+export function trackDocument(page: Page, env: PageEnv): DocumentState {
+  let status = 0;
+  let refused: string | undefined;
+  page.on('response', (r) => {
+    if (!r.request().isNavigationRequest() || r.frame() !== page.mainFrame()) return;
+    status = r.status();
+    // A page's own script or a click can lead the page somewhere the proxy refuses.
+    const host = new URL(r.url()).hostname.replace(/^\[|\]$/g, '');
+    refused = r.headers()['x-webdata-blocked'] ? (env.guard.proxy.refusals().findLast((m) => m.includes(host)) ?? `refused to fetch ${r.url()}`) : undefined;
+  });
+  return { statusCode: () => status, refusal: () => refused };
+}
+
 /**
  * Waits while the page is a JavaScript challenge or an app that has not rendered yet, then
- * returns its HTML; throws BlockedPageError if it is (still) a challenge or block page.
- * `statusCode` reads the current document's HTTP status (it changes when a challenge reloads).
+ * returns its HTML; throws BlockedPageError if it is (still) a challenge or block page, and
+ * BlockedDestinationError if the page navigated somewhere the SSRF guard refused.
  */
-export async function settledContent(page: Page, statusCode: () => number = () => 200): Promise<string> {
+export async function settledContent(page: Page, doc: DocumentState = PLAIN_DOCUMENT): Promise<string> {
+  const statusCode = doc.statusCode;
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
     const html = await contentNow(page);
+    const refusal = doc.refusal();
+    if (refusal) throw new BlockedDestinationError(refusal);
     if (html !== undefined) {
       const verdict = detectBlock(html, statusCode());
       if (verdict?.kind === 'blocked') throw new BlockedPageError(verdict, statusCode());
@@ -65,11 +91,9 @@ export interface BrowseRequest {
   methods?: BrowserMethod[];
 }
 
-export interface Opened {
+export interface Opened extends DocumentState {
   page: Page;
   env: PageEnv;
-  /** HTTP status of the page's current document (after a challenge's reload, the new one's). */
-  statusCode(): number;
   /** The page's HTML once it settled, before any action ran. */
   html: string;
 }
@@ -87,14 +111,11 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
       const value = await ctx.services.browser.run(
         method,
         async (page, env) => {
-          let status = 0;
-          page.on('response', (r) => {
-            if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) status = r.status();
-          });
-          status = await openUrl(page, req.url, env.guard, env.navigationTimeoutMs);
-          const html = await settledContent(page, () => status);
+          const doc = trackDocument(page, env);
+          await openUrl(page, req.url, env.guard, env.navigationTimeoutMs);
+          const html = await settledContent(page, doc);
           for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
-          return capture({ page, env, statusCode: () => status, html });
+          return capture({ page, env, html, ...doc });
         },
         { signal: ctx.signal, viewport: req.viewport },
       );

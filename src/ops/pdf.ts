@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { BrowserBusyError, openUrl, setHtml } from '../browser/index.ts';
-import { settledContent } from './browse.ts';
+import { settledContent, trackDocument } from './browse.ts';
 import type { OpContext } from './context.ts';
 
 export type PageSize = 'A4' | 'Letter' | 'Legal';
@@ -41,10 +41,11 @@ async function render(source: { html: string } | { url: string }, opts: PdfOptio
       async (page: Page, env) => {
         if ('html' in source) await setHtml(page, source.html, timeoutMs);
         else {
-          const status = await openUrl(page, source.url, env.guard, timeoutMs);
+          const doc = trackDocument(page, env);
+          await openUrl(page, source.url, env.guard, timeoutMs);
           // A challenge or block page is never printed as if it were the page.
-          await settledContent(page, () => status);
-          if (status >= 400) throw new Error(`the page answered HTTP ${status}`);
+          await settledContent(page, doc);
+          if (doc.statusCode() >= 400) throw new Error(`the page answered HTTP ${doc.statusCode()}`);
         }
         return page.pdf({
           format: opts.pageSize ?? 'A4',

@@ -115,7 +115,7 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
     const { value } = await browse({ url: input.url, actions: input.actions }, ctx, async (opened) => {
       const { page } = opened;
       // Actions can lead to a wall of their own (a form that answers with a captcha).
-      const html = input.actions.length > 0 ? await settledContent(page, opened.statusCode) : opened.html;
+      const html = input.actions.length > 0 ? await settledContent(page, opened) : opened.html;
       return { html, finalUrl: page.url(), statusCode: opened.statusCode() };
     });
     if (value.statusCode >= 400) return failure(input.url, new Error(`the page answered HTTP ${value.statusCode}`), value.statusCode);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { microsToUsd, sequenceCost } from '../billing/index.ts';
 import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserMethod } from '../browser/index.ts';
 import type { OutputFormat } from '../content/index.ts';
-import { BROWSER_METHODS, BlockedPageError, browse, settledContent } from './browse.ts';
+import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
 import type { OpContext } from './context.ts';
 import type { PageMetadataResult } from './scrape.ts';
 
@@ -53,11 +53,11 @@ interface Run {
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Runs the steps on the opened page; a failing step ends the run, keeping what was captured. */
-async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, statusCode: () => number): Promise<Run> {
+async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: DocumentState): Promise<Run> {
   const captured: Captured[] = [];
   for (const [i, step] of steps.entries()) {
     try {
-      if (step.type === 'scrape') captured.push({ stepIndex: i, url: page.url(), html: await settledContent(page, statusCode) });
+      if (step.type === 'scrape') captured.push({ stepIndex: i, url: page.url(), html: await settledContent(page, doc) });
       else await runAction(page, step, i, env, 'steps');
     } catch (err) {
       // A dead browser is the pool's to handle: it re-runs the whole sequence on a fresh one.
@@ -81,7 +81,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   let run: Run;
   let method: BrowserMethod = BROWSER_METHODS[0]!;
   try {
-    const out = await browse({ url: input.startUrl }, ctx, ({ page, env, statusCode }) => runSteps(page, input.steps, env, statusCode));
+    const out = await browse({ url: input.startUrl }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened));
     run = out.value;
     method = out.method;
   } catch (err) {

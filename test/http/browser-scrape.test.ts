@@ -124,6 +124,13 @@ describe('scrape actions', () => {
     expect(json.error).toMatch(/refused to fetch 169\.254\.169\.254: 169\.254\.169\.254 is a link-local address/);
   });
 
+  it("names the refusal when the page's own script navigates to a forbidden address", async () => {
+    const { json } = await scrape({ url: `${site.origin}/browser/wanders-off`, actions: [{ type: 'wait', milliseconds: 600 }] });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/^refused to fetch 169\.254\.169\.254: .*link-local/);
+  });
+
   it('rejects malformed actions with 400 naming the field', async () => {
     const missing = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'click' }] });
     expect(missing.status).toBe(400);
