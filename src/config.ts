@@ -43,6 +43,27 @@ export interface Config {
   maxInflightPerUser: number;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
+  /** Remote browser sessions (WEBDATA_SESSION_*, WEBDATA_DEFAULT_BROWSER, WEBDATA_CHROMIUM_*). */
+  sessions: SessionConfig;
+}
+
+export interface SessionConfig {
+  /** WEBDATA_DEFAULT_BROWSER: engine used when a create request names none. */
+  defaultBrowser: string;
+  /** WEBDATA_CHROMIUM_HEADLESS: browser binary of headless sessions. */
+  chromiumHeadless: string;
+  /** WEBDATA_CHROMIUM_VISIBLE: browser binary of visible sessions (run under their own Xvfb). */
+  chromiumVisible: string;
+  /** WEBDATA_SESSION_IDLE_TIMEOUT_MS: a session with no CDP or VNC traffic this long is closed. */
+  idleTimeoutMs: number;
+  /** WEBDATA_SESSION_MAX_LIFETIME_MS: longest an active session runs before it is closed. */
+  maxLifetimeMs: number;
+  /** WEBDATA_SESSIONS_MAX: active sessions this instance runs at once. */
+  maxSessions: number;
+  /** WEBDATA_SESSIONS_MAX_PER_USER: active sessions one user may have on this instance. */
+  maxSessionsPerUser: number;
+  /** WEBDATA_SESSION_WARM_SPARES: headless browsers kept launched so a create need not wait for one. */
+  warmSpares: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +143,15 @@ export function loadConfig(env: Env = process.env): Config {
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+    sessions: {
+      defaultBrowser: env.WEBDATA_DEFAULT_BROWSER?.trim() || 'chromium',
+      chromiumHeadless: env.WEBDATA_CHROMIUM_HEADLESS?.trim() || '/usr/bin/chromium-headless-shell',
+      chromiumVisible: env.WEBDATA_CHROMIUM_VISIBLE?.trim() || '/usr/bin/chromium',
+      idleTimeoutMs: int(env, 'WEBDATA_SESSION_IDLE_TIMEOUT_MS', 5 * 60_000, 500, 24 * 3_600_000),
+      maxLifetimeMs: int(env, 'WEBDATA_SESSION_MAX_LIFETIME_MS', 60 * 60_000, 1_000, 7 * 24 * 3_600_000),
+      maxSessions: int(env, 'WEBDATA_SESSIONS_MAX', 8, 1, 1_000),
+      maxSessionsPerUser: int(env, 'WEBDATA_SESSIONS_MAX_PER_USER', 3, 1, 1_000),
+      warmSpares: int(env, 'WEBDATA_SESSION_WARM_SPARES', 1, 0, 8),
+    },
   };
 }

@@ -44,7 +44,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const server = await startServer(config, { logLevel: 'silent' });
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${config.port}`;
   return {
     server,
     base,
