@@ -13,7 +13,7 @@ export interface Config {
   host: string;
   /** WEBDATA_PUBLIC_URL: base of every public URL the service hands out (files, polling, WebSockets). */
   publicUrl: string;
-  /** WEBDATA_DATA_DIR: SQLite file, artifacts and session profiles live here. */
+  /** WEBDATA_DATA_DIR: SQLite file and artifacts live here. */
   dataDir: string;
   /** WEBDATA_API_KEYS: keys accepted at start-up, each its own user. */
   apiKeys: string[];

@@ -13,3 +13,4 @@ export {
 } from './manager.ts';
 export { bridgeCdp, bridgeVnc } from './bridge.ts';
 export { markedGroups } from './reap.ts';
+export { groupPids } from './processes.ts';
