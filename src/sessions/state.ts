@@ -67,22 +67,41 @@ async function withOriginPage<T>(cdp: CdpConnection, ownTargets: Set<string>, wo
   }
 }
 
+const READ_LOCAL_STORAGE = 'JSON.stringify([location.origin, Object.entries(localStorage)])';
+
+/** The localStorage of the page's current origin, or undefined if the page is no longer on `origin`. */
+async function readLocalStorage(cdp: CdpConnection, sessionId: string, origin: string): Promise<Array<{ name: string; value: string }> | undefined> {
+  const { result } = await cdp.send<{ result: { value?: string } }>('Runtime.evaluate', { expression: READ_LOCAL_STORAGE, returnByValue: true }, sessionId);
+  const [at, entries] = JSON.parse(result.value ?? '["", []]') as [string, Array<[string, string]>];
+  return at === origin ? entries.map(([name, value]) => ({ name, value })) : undefined;
+}
+
 export async function saveState(cdp: CdpConnection, origins: Iterable<string>, ownTargets: Set<string>): Promise<StorageState> {
   const { cookies } = await cdp.send<{ cookies: CdpCookie[] }>('Storage.getCookies');
-  const list = [...origins];
+  const left = new Set(origins);
   const saved: StorageState['origins'] = [];
-  if (list.length) {
+  const keep = (origin: string, localStorage: Array<{ name: string; value: string }> | undefined) => {
+    if (!localStorage) return;
+    left.delete(origin);
+    if (localStorage.length) saved.push({ origin, localStorage });
+  };
+  // An origin still open in a page is read there: much cheaper than loading it in a new page.
+  const { targetInfos } = await cdp.send<{ targetInfos: Array<{ targetId: string; type: string; url: string }> }>('Target.getTargets');
+  for (const info of targetInfos) {
+    if (info.type !== 'page' || ownTargets.has(info.targetId) || !/^https?:/.test(info.url)) continue;
+    const origin = new URL(info.url).origin;
+    if (!left.has(origin)) continue;
+    try {
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: info.targetId, flatten: true });
+      keep(origin, await readLocalStorage(cdp, sessionId, origin));
+      await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+    } catch {
+      // The page went away or navigated meanwhile; the hidden page below reads the origin instead.
+    }
+  }
+  if (left.size) {
     await withOriginPage(cdp, ownTargets, async (visit) => {
-      for (const origin of list) {
-        const sid = await visit(origin);
-        const { result } = await cdp.send<{ result: { value?: string } }>(
-          'Runtime.evaluate',
-          { expression: 'JSON.stringify(Object.entries(localStorage))', returnByValue: true },
-          sid,
-        );
-        const entries = JSON.parse(result.value ?? '[]') as Array<[string, string]>;
-        if (entries.length) saved.push({ origin, localStorage: entries.map(([name, value]) => ({ name, value })) });
-      }
+      for (const origin of [...left]) keep(origin, await readLocalStorage(cdp, await visit(origin), origin));
     });
   }
   return { cookies: cookies.map(toParam), origins: saved };

@@ -64,10 +64,14 @@ describe('browser sessions over CDP', () => {
       document.cookie = 'tab=only-this-session; path=/';
       localStorage.setItem('greeting', 'hello again');
     });
+    // A second origin (same server by another name): the first is no longer open in any page at
+    // close, so its storage must be read through the service's hidden page.
+    await page.goto(`http://localhost:${site.port}/session/app`);
+    await page.evaluate(() => localStorage.setItem('other', 'origin'));
     await browser.close();
 
     const details = await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`);
-    expect(details.json).toMatchObject({ status: 'active', headless: true, proxy: true, lastUrl: `${site.origin}/session/app`, closeReason: null, hasStorageState: false });
+    expect(details.json).toMatchObject({ status: 'active', headless: true, proxy: true, lastUrl: `http://localhost:${site.port}/session/app`, closeReason: null, hasStorageState: false });
     expect(details.json.wsUrl).toBe(created.json.wsUrl);
 
     const closed = await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`);
@@ -103,6 +107,8 @@ describe('browser sessions over CDP', () => {
     expect(seen.greeting).toBe('hello again');
     expect(seen.cookie).toContain('flavour=oatmeal');
     expect(seen.cookie).toContain('tab=only-this-session');
+    await page.goto(`http://localhost:${site.port}/session/app`);
+    expect(await page.evaluate(() => [localStorage.getItem('other'), localStorage.getItem('greeting')])).toEqual(['origin', null]);
     await browser.disconnect();
 
     const closed = await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`);
