@@ -6,7 +6,7 @@ const MAX_PAYLOAD = 256 * 1024 * 1024;
 
 /**
  * The transparent CDP proxy: every frame from the client goes to the session's browser and back,
- * untouched, so Playwright's connectOverCDP and Puppeteer's connect both speak to it as if it
+ * untouched (but for Browser.close, below), so Playwright's connectOverCDP and Puppeteer's connect both speak to it as if it
  * were the browser. Frames sent before the upstream opens are held, in order.
  */
 export function bridgeCdp(manager: SessionManager, live: LiveSession, client: WebSocket): void {
@@ -21,6 +21,11 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
   live.connections.add(end);
   client.on('message', (data, isBinary) => {
     manager.touch(live);
+    if (!isBinary && closesBrowser(data)) {
+      client.send(JSON.stringify({ id: (JSON.parse(String(data)) as { id: number }).id, result: {} }));
+      manager.closeFromClient(live);
+      return;
+    }
     if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
     else held.push([data, isBinary]);
   });
@@ -35,6 +40,17 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
   client.on('error', end);
   upstream.on('close', end);
   upstream.on('error', end);
+}
+
+/**
+ * `Browser.close` from a client (Puppeteer's browser.close()) ends the session the way DELETE
+ * does, saving its state, instead of killing the browser under it and losing the state.
+ */
+function closesBrowser(data: WebSocket.RawData): boolean {
+  const text = String(data);
+  if (!text.includes('"Browser.close"')) return false;
+  const msg = JSON.parse(text) as { method?: string; sessionId?: string };
+  return msg.method === 'Browser.close' && !msg.sessionId;
 }
 
 /** The live-view bridge: WebSocket frames to and from x11vnc's socket, one viewer per connection. */

@@ -349,6 +349,11 @@ export class SessionManager {
     return live;
   }
 
+  /** A client asked the browser to close: a manual close, state saved. */
+  closeFromClient(live: LiveSession): void {
+    void this.#close(live, 'manual');
+  }
+
   /** CDP or VNC traffic: what keeps a session from timing out. */
   touch(live: LiveSession): void {
     live.lastActivityAt = Date.now();

@@ -20,6 +20,7 @@ async function start(): Promise<TestServer> {
     PORT: String(port),
     WEBDATA_DATA_DIR: dataDir,
     WEBDATA_SESSION_IDLE_TIMEOUT_MS: '1000',
+    WEBDATA_SESSION_MAX_LIFETIME_MS: '6000',
     WEBDATA_SESSION_WARM_SPARES: '0',
   });
   roots.add(server.server.services.sessions.runtimeRoot);
@@ -68,6 +69,23 @@ describe('session lifecycle', () => {
     expect(charges[0]!.costMicros).toBe(Math.round(closed.totalCost * 1e6));
     // Billed per started second at 2,000 micro-dollars a minute.
     expect(charges[0]!.costMicros).toBe(Math.ceil((charges[0]!.units * 2000) / 60));
+  });
+
+  it('ends a busy session at its maximum lifetime', async () => {
+    const created = (await t.api('POST', '/api/v1/browser-sandbox/session', {})).json;
+    const browser = await chromium.connectOverCDP(created.wsUrl);
+    const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+    const started = Date.now();
+    let status = 'active';
+    while (status === 'active' && Date.now() - started < 15_000) {
+      await page.evaluate(() => 1).catch(() => undefined);
+      await sleep(200);
+      status = (await t.api('GET', `/api/v1/browser-sandbox/session/${created.sessionId}`)).json.status;
+    }
+    const details = (await t.api('GET', `/api/v1/browser-sandbox/session/${created.sessionId}`)).json;
+    expect(details).toMatchObject({ status: 'closed', closeReason: 'timeout' });
+    expect(Date.parse(details.closedAt) - Date.parse(details.createdAt)).toBeGreaterThanOrEqual(6000);
+    await browser.close();
   });
 
   it('closes with error, at start-up, the sessions a dead process left active', async () => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
+import { SessionStore } from '../../src/store/index.ts';
 import { freePort, startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { leftoverSessionProcesses, upgradeStatus, waitFor } from './helpers.ts';
@@ -109,12 +110,19 @@ describe('browser sessions over CDP', () => {
     expect(seen.cookie).toContain('tab=only-this-session');
     await page.goto(`http://localhost:${site.port}/session/app`);
     expect(await page.evaluate(() => [localStorage.getItem('other'), localStorage.getItem('greeting')])).toEqual(['origin', null]);
-    await browser.disconnect();
-
-    const closed = await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`);
-    expect(closed.json).toMatchObject({ status: 'closed', closeReason: 'manual' });
+    await page.evaluate(() => localStorage.setItem('other', 'changed'));
+    // Puppeteer's browser.close() ends the session like DELETE: state saved, closeReason manual.
+    await browser.close();
+    const closed = await waitFor(async () => {
+      const d = (await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`)).json;
+      return d.status === 'closed' && d;
+    });
+    expect(closed).toMatchObject({ status: 'closed', closeReason: 'manual', hasStorageState: true });
+    expect((await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`)).json).toEqual(closed);
+    const saved = JSON.parse((await new SessionStore(t.server.database.db).get(sessionId))!.storage_state!);
+    expect(saved.origins).toContainEqual({ origin: `http://localhost:${site.port}`, localStorage: [{ name: 'other', value: 'changed' }] });
     // Both active periods are billed, each per started second.
-    expect(closed.json.totalCost).toBeGreaterThan(first.json.totalCost);
+    expect(closed.totalCost).toBeGreaterThan(first.json.totalCost);
   });
 
   it("keeps one user's session from every other user, and refuses wrong tokens at upgrade", async () => {
