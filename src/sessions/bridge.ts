@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import WebSocket from 'ws';
-import type { LiveSession, SessionManager } from './manager.ts';
+import type { SessionManager } from './manager.ts';
+import type { LiveSession } from './types.ts';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 

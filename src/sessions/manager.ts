@@ -3,17 +3,17 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { Meter, microsToUsd } from '../billing/index.ts';
+import { Meter } from '../billing/index.ts';
 import type { SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
-import { billedSeconds, costPerMinUsd, periodMicros } from './billing.ts';
+import { billedSeconds, periodMicros } from './billing.ts';
 import { launchChromium, type RunningBrowser } from './chromium.ts';
 import { groupPids } from './processes.ts';
 import { RUNTIME_MARKER, killMarked } from './reap.ts';
 import { restoreState, saveState, type StorageState } from './state.ts';
+import { SessionError, type CloseReason, type CreateOptions, type LiveSession, type PublicSession, type SessionCreated, type SessionDetails } from './types.ts';
+import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
 import { VncPipeline } from './vnc.ts';
-
-export type CloseReason = 'manual' | 'timeout' | 'error';
 
 /** Engines this build can run. camoufox and lightpanda are named by the spec but not installed here. */
 export const KNOWN_BROWSERS = ['chromium', 'camoufox', 'lightpanda'] as const;
@@ -21,97 +21,6 @@ const RUNNABLE_BROWSERS = ['chromium'];
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
-
-export interface CreateOptions {
-  width: number;
-  height: number;
-  headless: boolean;
-  proxy: boolean;
-  browser?: string;
-}
-
-export interface SessionCreated {
-  sessionId: string;
-  wsUrl: string;
-  liveViewUrl: string | null;
-  browser: string;
-  createdAt: string;
-  width: number;
-  height: number;
-  costPerMin: number;
-}
-
-export interface SessionDetails {
-  sessionId: string;
-  status: 'active' | 'closed';
-  width: number;
-  height: number;
-  headless: boolean;
-  proxy: boolean;
-  browser: string;
-  wsUrl: string;
-  liveViewUrl: string | null;
-  totalCost: number;
-  hasStorageState: boolean;
-  lastUrl: string | null;
-  closeReason: CloseReason | null;
-  closedAt: string | null;
-  createdAt: string;
-  lastActivityAt: string;
-}
-
-export interface PublicSession {
-  sessionId: string;
-  browser: string;
-  headless: boolean;
-  width: number;
-  height: number;
-  createdAt: string;
-  lastActivityAt: string;
-}
-
-/** A refusal the HTTP layer turns into its status code. */
-export class SessionError extends Error {
-  readonly kind: 'bad-request' | 'not-found' | 'conflict' | 'capacity' | 'unavailable';
-  readonly field?: string;
-  readonly retryAfterSeconds?: number;
-
-  constructor(kind: SessionError['kind'], message: string, opts: { field?: string; retryAfterSeconds?: number } = {}) {
-    super(message);
-    this.kind = kind;
-    this.field = opts.field;
-    this.retryAfterSeconds = opts.retryAfterSeconds;
-  }
-}
-
-/** A session whose browser runs in this process. */
-export interface LiveSession {
-  readonly id: string;
-  readonly userId: string;
-  readonly browser: string;
-  readonly headless: boolean;
-  readonly proxy: boolean;
-  readonly width: number;
-  readonly height: number;
-  readonly createdAt: number;
-  readonly startedAt: number;
-  readonly billedMicros: number;
-  readonly tokenHash: Buffer;
-  readonly token: string;
-  readonly running: RunningBrowser;
-  lastActivityAt: number;
-  persistedActivityAt: number;
-  lastUrl: string | null;
-  hasStorageState: boolean;
-  readonly origins: Set<string>;
-  /** Targets the service opened itself (storage save/restore); never reported as visited. */
-  readonly ownTargets: Set<string>;
-  /** Ends the client connections proxied to this session. */
-  readonly connections: Set<() => void>;
-  vnc: VncPipeline | undefined;
-  closedAt: number | undefined;
-  closing: Promise<void> | undefined;
-}
 
 export interface SessionManagerOptions {
   config: SessionConfig;
@@ -128,10 +37,6 @@ const PERSIST_ACTIVITY_EVERY_MS = 30_000;
 
 function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -244,7 +149,7 @@ export class SessionManager {
         billed_micros: 0,
       });
       this.#live.set(live.id, live);
-      return this.#created(live);
+      return createdView(this.#o.publicUrl, live);
     } catch (err) {
       await running?.dispose();
       throw err;
@@ -294,7 +199,7 @@ export class SessionManager {
       });
       if (!reopened) throw new SessionError('conflict', 'session was resumed by another request');
       this.#live.set(id, live);
-      return this.#created(live);
+      return createdView(this.#o.publicUrl, live);
     } catch (err) {
       await running?.dispose();
       throw err;
@@ -305,8 +210,8 @@ export class SessionManager {
 
   async get(userId: string, id: string): Promise<SessionDetails> {
     const live = this.#live.get(id);
-    if (live && live.userId === userId) return this.#liveDetails(live);
-    return this.#rowDetails(await this.#owned(userId, id));
+    if (live && live.userId === userId) return liveDetails(this.#o.publicUrl, live);
+    return rowDetails(this.#o.publicUrl, await this.#owned(userId, id));
   }
 
   /** Closes a session (saving its storage) and returns its final details; closing a closed one changes nothing. */
@@ -320,21 +225,11 @@ export class SessionManager {
     if (row.status === 'active') {
       throw new SessionError('conflict', `session runs on another instance (${row.instance_url}); send the request there`);
     }
-    return this.#rowDetails(row);
+    return rowDetails(this.#o.publicUrl, row);
   }
 
   listPublic(): { sessions: PublicSession[]; count: number; capacity: number; warmSpares: number } {
-    const sessions = [...this.#live.values()]
-      .filter((l) => !l.closing)
-      .map((l) => ({
-        sessionId: l.id,
-        browser: l.browser,
-        headless: l.headless,
-        width: l.width,
-        height: l.height,
-        createdAt: iso(l.createdAt),
-        lastActivityAt: iso(l.lastActivityAt),
-      }));
+    const sessions = [...this.#live.values()].filter((l) => !l.closing).map(publicView);
     return { sessions, count: sessions.length, capacity: this.#o.config.maxSessions, warmSpares: this.#spares.length };
   }
 
@@ -555,69 +450,5 @@ export class SessionManager {
     const row = await this.#o.store.get(id);
     if (!row || row.user_id !== userId) throw new SessionError('not-found', 'session not found');
     return row;
-  }
-
-  #urls(id: string, token: string | undefined, headless: boolean): { wsUrl: string; liveViewUrl: string | null } {
-    const base = this.#o.publicUrl;
-    const wsBase = base.replace(/^http/, 'ws');
-    const query = `sessionId=${encodeURIComponent(id)}${token ? `&token=${token}` : ''}`;
-    return { wsUrl: `${wsBase}/browser-sandbox-ws?${query}`, liveViewUrl: headless ? null : `${base}/live-view?${query}` };
-  }
-
-  #created(live: LiveSession): SessionCreated {
-    return {
-      sessionId: live.id,
-      ...this.#urls(live.id, live.token, live.headless),
-      browser: live.browser,
-      createdAt: iso(live.createdAt),
-      width: live.width,
-      height: live.height,
-      costPerMin: costPerMinUsd(live.headless),
-    };
-  }
-
-  #liveDetails(live: LiveSession): SessionDetails {
-    const until = live.closedAt ?? Date.now();
-    return {
-      sessionId: live.id,
-      status: 'active',
-      width: live.width,
-      height: live.height,
-      headless: live.headless,
-      proxy: live.proxy,
-      browser: live.browser,
-      ...this.#urls(live.id, live.token, live.headless),
-      totalCost: microsToUsd(live.billedMicros + periodMicros(until - live.startedAt, live.headless)),
-      hasStorageState: live.hasStorageState,
-      lastUrl: live.lastUrl,
-      closeReason: null,
-      closedAt: null,
-      createdAt: iso(live.createdAt),
-      lastActivityAt: iso(live.lastActivityAt),
-    };
-  }
-
-  /** Details from the store: a closed session, or one running on another instance (no token then). */
-  #rowDetails(row: SessionRow): SessionDetails {
-    const headless = row.headless === 1;
-    const active = row.status === 'active';
-    const accrued = active ? periodMicros(Date.now() - row.started_at, headless) : 0;
-    return {
-      sessionId: row.id,
-      status: active ? 'active' : 'closed',
-      width: row.width,
-      height: row.height,
-      headless,
-      proxy: row.proxy === 1,
-      browser: row.browser,
-      ...this.#urls(row.id, undefined, headless),
-      totalCost: microsToUsd(row.billed_micros + accrued),
-      hasStorageState: row.storage_state !== null,
-      lastUrl: row.last_url,
-      closeReason: (row.close_reason as CloseReason | null) ?? null,
-      closedAt: row.closed_at === null ? null : iso(row.closed_at),
-      createdAt: iso(row.created_at),
-      lastActivityAt: iso(row.last_activity_at),
-    };
   }
 }
