@@ -60,6 +60,11 @@ describe('browser sessions over CDP', () => {
     await page.goto(`${site.origin}/session/app`);
     await page.click('#b');
     expect(await page.textContent('#b')).toBe('clicked');
+    // The session's browser goes out through the SSRF egress proxy: metadata addresses are refused.
+    const metadata = await page.goto('http://169.254.169.254/latest/meta-data/');
+    expect(metadata?.status()).toBe(403);
+    expect(metadata?.headers()['x-webdata-blocked']).toBe('1');
+    await page.goto(`${site.origin}/session/app`);
     await page.evaluate(() => {
       document.cookie = 'flavour=oatmeal; path=/; max-age=3600';
       document.cookie = 'tab=only-this-session; path=/';
