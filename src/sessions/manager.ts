@@ -159,6 +159,8 @@ export class SessionManager {
   }
 
   async resume(userId: string, id: string): Promise<SessionCreated> {
+    // A close still saving its state finishes first, so the resume starts from that state.
+    await this.#live.get(id)?.closing;
     const row = await this.#owned(userId, id);
     if (row.status === 'active') throw new SessionError('conflict', 'session is active; close it before resuming');
     if (!row.storage_state) throw new SessionError('conflict', 'session has no saved state to resume');
@@ -326,7 +328,7 @@ export class SessionManager {
       });
     } catch (err) {
       this.#log.error({ err }, 'session browser failed to start');
-      throw new SessionError('unavailable', `browser could not be started: ${(err as Error).message}`);
+      throw new SessionError('unavailable', 'the session browser could not be started; try again later');
     }
   }
 
@@ -419,7 +421,8 @@ export class SessionManager {
       } catch (err) {
         this.#log.error({ err, sessionId: live.id }, 'session close could not be recorded');
       } finally {
-        this.#live.delete(live.id);
+        // A resume may already have put a new browser under this id.
+        if (this.#live.get(live.id) === live) this.#live.delete(live.id);
         this.#fillSpares();
       }
     })();
