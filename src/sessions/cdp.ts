@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import WebSocket from 'ws';
+import type { Readable, Writable } from 'node:stream';
 
 interface Pending {
   resolve(value: any): void;
@@ -7,33 +7,34 @@ interface Pending {
 }
 
 /**
- * The service's own control connection to a session's browser: a bare CDP client over one
- * WebSocket. Hand-written because the library clients (Playwright's connectOverCDP, Puppeteer's
- * connect) attach to every page and change its settings as they go; this connection must stay
- * passive beside the user's own client and only watch targets and read or write storage.
+ * The service's own control connection to a session's browser: a bare CDP client over the
+ * browser's debugging pipe (fd 3 in, fd 4 out, NUL-terminated JSON messages). The pipe ties the
+ * browser's life to this process: if the service dies, even by SIGKILL, the pipe closes and
+ * Chromium exits, so no orphan browser outlives a crash.
  *
- * Events are emitted as `method` with `(params, sessionId)`; `close` when the socket ends.
+ * Hand-written because the library clients (Playwright's connectOverCDP, Puppeteer's connect)
+ * attach to every page and change its settings as they go; this connection must stay passive
+ * beside the user's own client and only watch targets and read or write storage.
+ *
+ * Events are emitted as `method` with `(params, sessionId)`; `close` when the pipe ends.
  */
 export class CdpConnection extends EventEmitter {
-  readonly #ws: WebSocket;
+  readonly #out: Writable;
+  readonly #in: Readable;
   readonly #pending = new Map<number, Pending>();
+  #buffered = '';
   #nextId = 1;
   #closed = false;
 
-  private constructor(ws: WebSocket) {
+  constructor(toBrowser: Writable, fromBrowser: Readable) {
     super();
-    this.#ws = ws;
-    ws.on('message', (data) => this.#onMessage(String(data)));
-    ws.on('close', () => this.#onClose());
-    ws.on('error', () => ws.terminate());
-  }
-
-  static connect(url: string, timeoutMs = 10_000): Promise<CdpConnection> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, handshakeTimeout: timeoutMs });
-      ws.once('open', () => resolve(new CdpConnection(ws)));
-      ws.once('error', reject);
-    });
+    this.#out = toBrowser;
+    this.#in = fromBrowser;
+    fromBrowser.setEncoding('utf8');
+    fromBrowser.on('data', (chunk: string) => this.#onData(chunk));
+    fromBrowser.on('close', () => this.#onClose());
+    fromBrowser.on('error', () => this.#onClose());
+    toBrowser.on('error', () => this.#onClose());
   }
 
   get closed(): boolean {
@@ -45,12 +46,23 @@ export class CdpConnection extends EventEmitter {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+      this.#out.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
     });
   }
 
   close(): void {
-    this.#ws.close();
+    this.#out.destroy();
+    this.#in.destroy();
+  }
+
+  #onData(chunk: string): void {
+    this.#buffered += chunk;
+    let end: number;
+    while ((end = this.#buffered.indexOf('\0')) >= 0) {
+      const message = this.#buffered.slice(0, end);
+      this.#buffered = this.#buffered.slice(end + 1);
+      this.#onMessage(message);
+    }
   }
 
   #onMessage(text: string): void {

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { CdpConnection } from './cdp.ts';
 import { spawnGroup, type Group } from './processes.ts';
 import { startXvfb, type Display } from './xvfb.ts';
@@ -22,7 +23,7 @@ export interface LaunchOptions {
 export interface RunningBrowser {
   /** The browser's own DevTools endpoint (loopback; only the service connects to it). */
   wsEndpoint: string;
-  /** The service's control connection; it closing means the browser is gone. */
+  /** The service's control connection (the debugging pipe); it closing means the browser is gone. */
   control: CdpConnection;
   dir: string;
   display: Display | undefined;
@@ -35,6 +36,8 @@ const DEVTOOLS_LINE = /DevTools listening on (ws:\/\/\S+)/;
 
 function chromiumArgs(o: LaunchOptions, profile: string): string[] {
   const args = [
+    // The pipe is the service's control connection; the port serves the user's CDP client.
+    '--remote-debugging-pipe',
     '--remote-debugging-port=0',
     `--user-data-dir=${profile}`,
     `--proxy-server=${o.proxyUrl}`,
@@ -107,10 +110,10 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, TMPDIR: tmp, HOME: dir };
     if (display) env.DISPLAY = display.name;
     else delete env.DISPLAY;
-    const browser = spawnGroup(o.executable, chromiumArgs(o, profile), { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const browser = spawnGroup(o.executable, chromiumArgs(o, profile), { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     groups.unshift(browser);
+    control = new CdpConnection(browser.child.stdio[3] as Writable, browser.child.stdio[4] as Readable);
     const wsEndpoint = await waitForEndpoint(browser, timeoutMs);
-    control = await CdpConnection.connect(wsEndpoint, timeoutMs);
     return { wsEndpoint, control, dir, display, groups, dispose };
   } catch (err) {
     await dispose();

@@ -9,9 +9,11 @@ export interface Display {
 /**
  * Starts a virtual X display of the given size. Xvfb picks a free display number itself and
  * reports it on a pipe (-displayfd), so concurrent sessions never race for the same number.
+ * `-terminate` ends it when its last client (the browser) goes, so it cannot outlive a browser
+ * that died with a crashed service.
  */
 export async function startXvfb(width: number, height: number, env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<Display> {
-  const group = spawnGroup('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'], {
+  const group = spawnGroup('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-terminate'], {
     env,
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
