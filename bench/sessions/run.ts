@@ -151,10 +151,10 @@ for (const headless of [true, false]) {
   for (const id of ids) idle[headless ? 'headless' : 'visible']!.push(await pss(await server.services.sessions.processIds(id)));
   for (const id of ids) await api('DELETE', `/v1/browser-sandbox/session/${id}`);
 }
-const directIdle = await launchDirect();
+const directIdle = [await launchDirect(), await launchDirect(), await launchDirect()];
 await sleep(1500);
-const directPss = await pss(await groupPids(directIdle.pgid));
-await directIdle.kill();
+const directPss = (await Promise.all(directIdle.map(async (b) => pss(await groupPids(b.pgid))))).reduce((a, b) => a + b, 0) / directIdle.length;
+for (const b of directIdle) await b.kill();
 
 await server.close();
 await site.close();
