@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
@@ -175,6 +177,34 @@ describe('browser sessions over CDP', () => {
       await t.api('DELETE', `/api/v1/browser-sandbox/session/${mine.sessionId}`);
       await t.api('DELETE', `/api/v1/browser-sandbox/session/${theirs.sessionId}`, undefined, TEST_KEY_2);
     }
+  });
+
+  it('refuses CDP commands that reach into the host or around the egress proxy', async () => {
+    const created = (await t.api('POST', '/api/v1/browser-sandbox/session', {})).json;
+    const browser = await chromium.connectOverCDP(created.wsUrl);
+    try {
+      const context = browser.contexts()[0]!;
+      const page = context.pages()[0] ?? (await context.newPage());
+      await expect(page.goto('file:///etc/hostname')).rejects.toThrow(/only http, https/);
+      const cdp = await browser.newBrowserCDPSession();
+      await expect(cdp.send('Target.createTarget', { url: 'file:///etc/hostname' })).rejects.toThrow(/only http, https/);
+      await expect(cdp.send('Target.createBrowserContext', { proxyServer: 'http://203.0.113.9:8080' })).rejects.toThrow(/proxyServer/);
+      await expect(cdp.send('Target.setRemoteLocations', { locations: [{ host: '127.0.0.1', port: 9222 }] })).rejects.toThrow(/debugging endpoints/);
+      const pageCdp = await context.newCDPSession(page);
+      await expect(pageCdp.send('DOM.setFileInputFiles', { files: ['/etc/hostname'], backendNodeId: 1 })).rejects.toThrow(/not allowed/);
+      // The session still works for everything else.
+      await page.goto(`${site.origin}/session/app`);
+      expect(await page.textContent('#h')).toBe('Hello session');
+    } finally {
+      await browser.close();
+    }
+    // A frame the policy cannot parse never reaches the browser: the connection is closed.
+    const ws = new WebSocket(created.wsUrl);
+    await once(ws, 'open');
+    ws.send('{"id":1,"method":"Page.navigate","params":{"url":"file:///etc/hostname"},}');
+    const [code] = (await once(ws, 'close')) as [number];
+    expect(code).toBe(1007);
+    await t.api('DELETE', `/api/v1/browser-sandbox/session/${created.sessionId}`);
   });
 
   it('validates the create request', async () => {
