@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpEngine } from '../acquire/index.ts';
+import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
 import type { Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
-import { KeyStore, LedgerStore, openDatabase, type Database } from '../store/index.ts';
+import { SessionManager } from '../sessions/index.ts';
+import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -33,13 +34,25 @@ export async function createServices(config: Config): Promise<{ services: Servic
   });
   const content = new ContentPool(config.contentWorkers);
   const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
-  const services: Services = { config, http, content, search };
+  // One egress proxy serves every session browser; it applies the same SSRF policy as fetches.
+  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
+  const sessions = new SessionManager({
+    config: config.sessions,
+    publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
+    store: new SessionStore(database.db),
+    ledger,
+    proxyUrl: egress.url,
+  });
+  const services: Services = { config, http, content, search, sessions };
   return {
     services,
     database,
     keys,
     ledger,
     async close() {
+      await sessions.shutdown();
+      await egress.close();
       await Promise.allSettled([http.close(), content.close()]);
       await database.close();
     },
@@ -53,6 +66,7 @@ export async function startServer(config: Config, opts: { logLevel?: string } = 
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
 
   const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger }, opts);
+  await built.services.sessions.start(app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   let closed = false;
   return {
