@@ -13,7 +13,7 @@ export interface Config {
   host: string;
   /** WEBDATA_PUBLIC_URL: base of every public URL the service hands out (files, polling, WebSockets). */
   publicUrl: string;
-  /** WEBDATA_DATA_DIR: SQLite file, artifacts and session profiles live here. */
+  /** WEBDATA_DATA_DIR: SQLite file and artifacts live here. */
   dataDir: string;
   /** WEBDATA_API_KEYS: keys accepted at start-up, each its own user. */
   apiKeys: string[];
@@ -53,6 +53,8 @@ export interface Config {
   mapTimeoutMs: number;
   /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
   mapMaxRequests: number;
+  /** Remote browser sessions (WEBDATA_SESSION_*, WEBDATA_DEFAULT_BROWSER, WEBDATA_CHROMIUM_*). */
+  sessions: SessionConfig;
   /** Browser engine and artifact settings (see BrowserConfig). */
   browser: BrowserConfig;
 }
@@ -84,10 +86,29 @@ export interface SearchSettings {
   braveApiKey: string;
 }
 
+export interface SessionConfig {
+  /** WEBDATA_DEFAULT_BROWSER: engine used when a create request names none. */
+  defaultBrowser: string;
+  /** WEBDATA_CHROMIUM_HEADLESS: browser binary of headless sessions. */
+  chromiumHeadless: string;
+  /** WEBDATA_CHROMIUM_VISIBLE: browser binary of visible sessions (run under their own Xvfb). */
+  chromiumVisible: string;
+  /** WEBDATA_SESSION_IDLE_TIMEOUT_MS: a session with no CDP or VNC traffic this long is closed. */
+  idleTimeoutMs: number;
+  /** WEBDATA_SESSION_MAX_LIFETIME_MS: longest an active session runs before it is closed. */
+  maxLifetimeMs: number;
+  /** WEBDATA_SESSIONS_MAX: active sessions this instance runs at once. */
+  maxSessions: number;
+  /** WEBDATA_SESSIONS_MAX_PER_USER: active sessions one user may have on this instance. */
+  maxSessionsPerUser: number;
+  /** WEBDATA_SESSION_WARM_SPARES: headless browsers kept launched so a create need not wait for one. */
+  warmSpares: number;
+}
+
 export interface BrowserConfig {
-  /** WEBDATA_CHROMIUM_HEADLESS_PATH: executable of the headless pool (`browser` method). */
+  /** WEBDATA_CHROMIUM_HEADLESS (shared with sessions): executable of the headless pool (`browser` method). */
   headlessPath: string;
-  /** WEBDATA_CHROMIUM_PATH: full Chromium, run headful under Xvfb for `browser-stealth`. */
+  /** WEBDATA_CHROMIUM_VISIBLE (shared with sessions): full Chromium, run headful under Xvfb for `browser-stealth`. */
   chromiumPath: string;
   /** WEBDATA_BROWSER_POOL_SIZE: headless browsers kept running. */
   poolSize: number;
@@ -214,9 +235,19 @@ export function loadConfig(env: Env = process.env): Config {
     search: searchSettings(env),
     mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
     mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
+    sessions: {
+      defaultBrowser: env.WEBDATA_DEFAULT_BROWSER?.trim() || 'chromium',
+      chromiumHeadless: env.WEBDATA_CHROMIUM_HEADLESS?.trim() || '/usr/bin/chromium-headless-shell',
+      chromiumVisible: env.WEBDATA_CHROMIUM_VISIBLE?.trim() || '/usr/bin/chromium',
+      idleTimeoutMs: int(env, 'WEBDATA_SESSION_IDLE_TIMEOUT_MS', 5 * 60_000, 500, 24 * 3_600_000),
+      maxLifetimeMs: int(env, 'WEBDATA_SESSION_MAX_LIFETIME_MS', 60 * 60_000, 1_000, 7 * 24 * 3_600_000),
+      maxSessions: int(env, 'WEBDATA_SESSIONS_MAX', 8, 1, 1_000),
+      maxSessionsPerUser: int(env, 'WEBDATA_SESSIONS_MAX_PER_USER', 3, 1, 1_000),
+      warmSpares: int(env, 'WEBDATA_SESSION_WARM_SPARES', 1, 0, 8),
+    },
     browser: {
-      headlessPath: env.WEBDATA_CHROMIUM_HEADLESS_PATH?.trim() || '/usr/bin/chromium-headless-shell',
-      chromiumPath: env.WEBDATA_CHROMIUM_PATH?.trim() || '/usr/bin/chromium',
+      headlessPath: env.WEBDATA_CHROMIUM_HEADLESS?.trim() || '/usr/bin/chromium-headless-shell',
+      chromiumPath: env.WEBDATA_CHROMIUM_VISIBLE?.trim() || '/usr/bin/chromium',
       poolSize: int(env, 'WEBDATA_BROWSER_POOL_SIZE', 2, 1, 32),
       stealthPoolSize: int(env, 'WEBDATA_STEALTH_POOL_SIZE', 1, 1, 8),
       maxPages: int(env, 'WEBDATA_BROWSER_MAX_PAGES', 8, 1, 256),

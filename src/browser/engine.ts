@@ -12,6 +12,8 @@ export type BrowserMethod = 'browser' | 'browser-stealth';
 
 export interface BrowserEngineOptions extends BrowserConfig {
   policy: NetworkPolicy;
+  /** An egress proxy to share (the caller closes it); without one the engine starts its own. */
+  proxy?: EgressProxy;
   /** Deadline of one navigation. */
   navigationTimeoutMs: number;
   onEvent?(event: string, detail: Record<string, unknown>): void;
@@ -52,13 +54,15 @@ function baseArgs(proxy: EgressProxy): string[] {
 export class BrowserEngine {
   readonly #opts: BrowserEngineOptions;
   readonly #proxy: EgressProxy;
+  readonly #ownsProxy: boolean;
   readonly #headless: BrowserPool;
   readonly #stealth: BrowserPool;
   #xvfb: Promise<Xvfb> | undefined;
 
-  private constructor(opts: BrowserEngineOptions, proxy: EgressProxy) {
+  private constructor(opts: BrowserEngineOptions, proxy: EgressProxy, ownsProxy: boolean) {
     this.#opts = opts;
     this.#proxy = proxy;
+    this.#ownsProxy = ownsProxy;
     const common = { maxPages: opts.maxPages, queueWaitMs: opts.queueWaitMs, recycleAfterPages: opts.recycleAfterPages, onEvent: opts.onEvent };
     this.#headless = new BrowserPool({
       ...common,
@@ -80,8 +84,8 @@ export class BrowserEngine {
   }
 
   static async start(opts: BrowserEngineOptions): Promise<BrowserEngine> {
-    const proxy = await startEgressProxy(opts.policy);
-    const engine = new BrowserEngine(opts, proxy);
+    const proxy = opts.proxy ?? (await startEgressProxy(opts.policy));
+    const engine = new BrowserEngine(opts, proxy, !opts.proxy);
     if (opts.warm) await engine.#headless.warm();
     return engine;
   }
@@ -139,6 +143,6 @@ export class BrowserEngine {
     await Promise.allSettled([this.#headless.close(), this.#stealth.close()]);
     const xvfb = await this.#xvfb?.catch(() => undefined);
     await xvfb?.close();
-    await this.#proxy.close();
+    if (this.#ownsProxy) await this.#proxy.close();
   }
 }

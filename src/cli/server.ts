@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HttpEngine } from '../acquire/index.ts';
+import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
@@ -8,7 +8,8 @@ import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
 import type { Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
-import { KeyStore, LedgerStore, openDatabase, type Database } from '../store/index.ts';
+import { SessionManager } from '../sessions/index.ts';
+import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -36,20 +37,33 @@ export async function createServices(config: Config): Promise<{ services: Servic
   });
   const content = new ContentPool(config.contentWorkers);
   const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
+  // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
+  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
+  const sessions = new SessionManager({
+    config: config.sessions,
+    publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
+    store: new SessionStore(database.db),
+    ledger,
+    proxyUrl: egress.url,
+  });
   const browser = await BrowserEngine.start({
     ...config.browser,
     policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
     navigationTimeoutMs: config.fetchTimeoutMs,
+    proxy: egress,
   });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
-  const services: Services = { config, http, content, search, browser, artifacts };
+  const services: Services = { config, http, content, search, sessions, browser, artifacts };
   return {
     services,
     database,
     keys,
     ledger,
     async close() {
-      await Promise.allSettled([http.close(), content.close(), browser.close(), artifacts.close()]);
+      await Promise.allSettled([sessions.shutdown(), browser.close()]);
+      await egress.close();
+      await Promise.allSettled([http.close(), content.close(), artifacts.close()]);
       await database.close();
     },
   };
@@ -62,6 +76,7 @@ export async function startServer(config: Config, opts: { logLevel?: string } = 
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
 
   const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger }, opts);
+  await built.services.sessions.start(app.log);
   const address = await app.listen({ port: config.port, host: config.host });
   let closed = false;
   return {

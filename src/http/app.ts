@@ -7,6 +7,7 @@ import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { filesRoutes } from './routes/files.ts';
+import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mapRoutes } from './routes/map.ts';
 import { renderRoutes } from './routes/render.ts';
@@ -14,13 +15,14 @@ import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { searchRoutes } from './routes/search.ts';
+import { sessionSocketRoutes } from './routes/session-sockets.ts';
 
 export interface AppOptions {
   logLevel?: string;
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, scrapeSequenceRoutes, renderRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
@@ -53,6 +55,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   await app.register(authPlugin, { keys: deps.keys });
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
   await app.register(healthRoutes);
+  await app.register(sessionSocketRoutes, deps);
   await app.register(filesRoutes, deps);
   await app.register(
     async (api) => {
