@@ -1,6 +1,6 @@
-import { FetchFailure } from '../acquire/index.ts';
+import { FetchFailure, isoCountry } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
-import { collect, isoCountry, normaliseDomain, SearchEngineError, type EngineName, type SearchHit } from '../search/index.ts';
+import { collect, normaliseDomain, SearchEngineError, type EngineName, type SearchHit } from '../search/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface SearchOptions {

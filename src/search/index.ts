@@ -12,7 +12,6 @@ export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type S
 export { SearchEngineError } from './errors.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
-export { isoCountry } from './countries.ts';
 export { normaliseDomain } from './domains.ts';
 export { parseGoogleSerp, googleRefusal, decodeGoogleHref } from './google-serp.ts';
 export { parseBingSerp, bingRefusal, decodeBingHref } from './bing-serp.ts';
