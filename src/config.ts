@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { parseProxyUrls } from './acquire/geo-proxy.ts';
 
 /**
  * Every setting of the service, read and validated once at start-up.
@@ -27,6 +28,12 @@ export interface Config {
    * guard still checks every address it yields.
    */
   testResolve: Map<string, string>;
+  /**
+   * WEBDATA_PROXY_URLS: upstream HTTP(S) forward proxies for the `proxy` parameter,
+   * `us=http://user:pass@host:port,de=...`, keyed by upper-case country code; `*` is the default
+   * for other countries and for sessions with `proxy: true`.
+   */
+  proxyUrls: Map<string, URL>;
   /** WEBDATA_FETCH_TIMEOUT_MS: whole-request deadline of one outbound HTTP fetch, redirects included. */
   fetchTimeoutMs: number;
   /** WEBDATA_MAX_PAGE_BYTES: largest decoded page body accepted from the web. */
@@ -164,6 +171,14 @@ function hostMap(env: Env, name: string): Map<string, string> {
   return map;
 }
 
+function proxyTable(env: Env, name: string): Map<string, URL> {
+  try {
+    return parseProxyUrls(env[name] ?? '');
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
+}
+
 function url(env: Env, name: string, fallback: string, protocols: string[]): string {
   const raw = env[name]?.trim() || fallback;
   let parsed: URL;
@@ -222,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     allowPrivateNetwork: bool(env, 'WEBDATA_ALLOW_PRIVATE_NETWORK', false),
     testResolve: hostMap(env, 'WEBDATA_TEST_RESOLVE'),
+    proxyUrls: proxyTable(env, 'WEBDATA_PROXY_URLS'),
     fetchTimeoutMs: int(env, 'WEBDATA_FETCH_TIMEOUT_MS', 15_000, 100, 300_000),
     maxPageBytes: int(env, 'WEBDATA_MAX_PAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestBytes: int(env, 'WEBDATA_MAX_REQUEST_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { FetchFailure } from './errors.ts';
+import type { ProxyRoute } from './geo-proxy.ts';
 import { browserHeaders } from './headers.ts';
-import { BlockedDestinationError, checkUrl, guardedLookup, type NetworkPolicy } from './ssrf.ts';
+import { BlockedDestinationError, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
 
 export interface HttpEngineOptions {
   policy: NetworkPolicy;
@@ -30,6 +31,8 @@ export interface FetchOptions {
   /** Fail rather than read a body larger than this (defaults to the engine's maxBytes). */
   maxBytes?: number;
   timeoutMs?: number;
+  /** Send through this upstream forward proxy (a geo proxy) instead of going direct. */
+  proxy?: ProxyRoute;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -80,11 +83,16 @@ async function readLimited(body: Readable, encoding: string | undefined, maxByte
 
 /**
  * Plain HTTP acquisition on undici. Redirects are followed by hand so that every hop goes through
- * the SSRF guard, and the dispatcher's lookup checks the very addresses it connects to.
+ * the SSRF guard, and the dispatcher's lookup checks the very addresses it connects to. Through
+ * an upstream proxy (absolute form for http://, CONNECT for https://) the proxy resolves names
+ * itself, so each hop's name is resolved and judged here first; a name whose answers change
+ * between our lookup and the proxy's (DNS rebinding) is the window that remains.
  */
 export class HttpEngine {
   readonly #options: HttpEngineOptions;
   readonly #dispatcher: Dispatcher;
+  /** One ProxyAgent per upstream route, made on first use and kept for its connections. */
+  readonly #proxied = new Map<string, Dispatcher>();
 
   constructor(options: HttpEngineOptions) {
     this.#options = options;
@@ -110,11 +118,12 @@ export class HttpEngine {
     try {
       for (let hop = 0; ; hop++) {
         checkUrl(url, this.#options.policy);
+        if (opts.proxy) await resolveChecked(url.hostname, this.#options.policy);
         chain.push(url.href);
         const res = await request(url, {
           method: 'GET',
           headers: { ...browserHeaders(), ...opts.headers },
-          dispatcher: this.#dispatcher,
+          dispatcher: opts.proxy ? this.#proxyDispatcher(opts.proxy) : this.#dispatcher,
           signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
@@ -141,8 +150,17 @@ export class HttpEngine {
     }
   }
 
+  #proxyDispatcher(route: ProxyRoute): Dispatcher {
+    let dispatcher = this.#proxied.get(route.name);
+    if (!dispatcher) {
+      dispatcher = new ProxyAgent({ uri: route.upstream.href, connectTimeout: Math.min(this.#options.timeoutMs, 10_000), keepAliveTimeout: 10_000, connections: 64 });
+      this.#proxied.set(route.name, dispatcher);
+    }
+    return dispatcher;
+  }
+
   async close(): Promise<void> {
-    await this.#dispatcher.close();
+    await Promise.all([this.#dispatcher.close(), ...[...this.#proxied.values()].map((d) => d.close())]);
   }
 }
 

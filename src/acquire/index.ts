@@ -5,3 +5,5 @@ export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resol
 export { browserHeaders, BROWSER_USER_AGENT } from './headers.ts';
 export { awaitingRender, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
 export { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
+export { isoCountry } from './countries.ts';
+export { defaultProxyRoute, parseProxyUrls, proxyCountryRefusal, proxyRouteFor, type ProxyRoute, type ProxyTable } from './geo-proxy.ts';

@@ -1,0 +1,61 @@
+import { isoCountry } from './countries.ts';
+
+/**
+ * The operator's upstream forward proxies, keyed by an upper-case ISO 3166-1 alpha-2 code, or by
+ * `*` for the default used for countries without their own entry and for sessions with a proxy.
+ */
+export type ProxyTable = ReadonlyMap<string, URL>;
+
+/** The upstream proxy one request goes through; `name` is the table key that chose it. */
+export interface ProxyRoute {
+  name: string;
+  upstream: URL;
+}
+
+export const DEFAULT_PROXY_ROUTE = '*';
+
+/** Parses `us=http://user:pass@host:port,de=...,*=...`; throws with a message naming the bad entry. */
+export function parseProxyUrls(raw: string): Map<string, URL> {
+  const table = new Map<string, URL>();
+  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const key = entry.slice(0, Math.max(at, 0)).trim();
+    const value = entry.slice(at + 1).trim();
+    if (at < 0 || !key || !value) throw new Error(`entries must look like country=url, got "${entry}"`);
+    const name = key === DEFAULT_PROXY_ROUTE ? key : isoCountry(key);
+    if (!name) throw new Error(`"${key}" is not an ISO 3166-1 alpha-2 country code or *`);
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new Error(`the proxy of ${key} is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the proxy of ${key} must be an http:// or https:// forward proxy`);
+    if (table.has(name)) throw new Error(`${key} is listed twice`);
+    table.set(name, url);
+  }
+  return table;
+}
+
+/** The route for `country`: its own proxy, else the default one, else none. */
+export function proxyRouteFor(table: ProxyTable, country: string): ProxyRoute | undefined {
+  const code = isoCountry(country);
+  const name = code && table.has(code) ? code : table.has(DEFAULT_PROXY_ROUTE) ? DEFAULT_PROXY_ROUTE : undefined;
+  return name ? { name, upstream: table.get(name)! } : undefined;
+}
+
+/** The `*` route, used by sessions that ask for a proxy without naming a country. */
+export function defaultProxyRoute(table: ProxyTable): ProxyRoute | undefined {
+  const upstream = table.get(DEFAULT_PROXY_ROUTE);
+  return upstream ? { name: DEFAULT_PROXY_ROUTE, upstream } : undefined;
+}
+
+/** Why a request for `country` cannot be served, for the caller to see; undefined when it can. */
+export function proxyCountryRefusal(table: ProxyTable, country: string): string | undefined {
+  if (!isoCountry(country)) return `"${country}" is not an ISO 3166-1 alpha-2 country code`;
+  if (proxyRouteFor(table, country)) return undefined;
+  const countries = [...table.keys()].map((k) => k.toLowerCase()).sort();
+  return countries.length === 0
+    ? 'no geo proxy is configured on this server (WEBDATA_PROXY_URLS is empty)'
+    : `no proxy is configured for "${country.toLowerCase()}"; configured countries: ${countries.join(', ')}`;
+}
