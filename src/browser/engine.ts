@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { startEgressProxy, type EgressProxy, type NetworkPolicy } from '../acquire/index.ts';
+import { startEgressProxy, type EgressProxy, type NetworkPolicy, type ProxyRoute } from '../acquire/index.ts';
 import type { BrowserConfig } from '../config.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
@@ -22,6 +22,8 @@ export interface BrowserEngineOptions extends BrowserConfig {
 export interface PageRun {
   signal?: AbortSignal;
   viewport?: { width: number; height: number };
+  /** The page's requests leave through this upstream proxy (a geo proxy) after the egress proxy's checks. */
+  proxy?: ProxyRoute;
 }
 
 /** What the page callback gets besides the page: the SSRF guard and the navigation deadline. */
@@ -119,6 +121,13 @@ export class BrowserEngine {
       method === 'browser'
         ? { viewport: opts.viewport ?? { width: 1280, height: 800 } }
         : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE };
+    if (opts.proxy) {
+      // The context talks to the egress proxy's listener for this route, which checks every
+      // destination before handing the request to the upstream proxy.
+      const server = this.#proxy.routeUrl(opts.proxy.name);
+      if (!server) throw new Error(`no egress route for proxy ${opts.proxy.name}`);
+      context.proxy = { server };
+    }
     const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: this.#proxy }, navigationTimeoutMs: this.#opts.navigationTimeoutMs };
     return pool.run(async (page) => {
       page.setDefaultTimeout(this.#opts.navigationTimeoutMs);

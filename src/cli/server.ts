@@ -38,7 +38,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const content = new ContentPool(config.contentWorkers);
   const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
-  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
+  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls);
   const sessions = new SessionManager({
     config: config.sessions,
     publicUrl: config.publicUrl,
@@ -46,6 +46,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     store: new SessionStore(database.db),
     ledger,
     proxyUrl: egress.url,
+    upstreamProxyUrl: egress.routeUrl('*'),
   });
   const browser = await BrowserEngine.start({
     ...config.browser,

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { awaitingRender, BlockedDestinationError, detectBlock, type BlockVerdict } from '../acquire/index.ts';
+import { awaitingRender, BlockedDestinationError, detectBlock, type BlockVerdict, type ProxyRoute } from '../acquire/index.ts';
 import { openUrl, runAction, type Action, type BrowserMethod, type PageEnv } from '../browser/index.ts';
 import type { OpContext } from './context.ts';
 
@@ -89,6 +89,8 @@ export interface BrowseRequest {
   viewport?: { width: number; height: number };
   /** Methods to try in order; the next one is tried only when the page is a challenge or block. */
   methods?: BrowserMethod[];
+  /** Upstream (geo) proxy the page's requests leave through. */
+  proxy?: ProxyRoute;
 }
 
 export interface Opened extends DocumentState {
@@ -117,7 +119,7 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
           for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
           return capture({ page, env, html, ...doc });
         },
-        { signal: ctx.signal, viewport: req.viewport },
+        { signal: ctx.signal, viewport: req.viewport, proxy: req.proxy },
       );
       return { value, method };
     } catch (err) {

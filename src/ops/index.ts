@@ -5,6 +5,7 @@ export { sequence, type SequenceInput, type SequenceResult, type SequenceStep, t
 export { screenshot, type ScreenshotInput, type ScreenshotResult } from './screenshot.ts';
 export { pdfFromHtml, pdfFromUrl, PDF_TIMEOUT_MS, type PdfOptions, type PdfResult } from './pdf.ts';
 export { openArtifact } from './files.ts';
+export { proxyRefusal, type ProxyRequest } from './proxy.ts';
 export {
   search,
   searchQuery,

@@ -1,9 +1,10 @@
-import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpResponse } from '../acquire/index.ts';
+import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpResponse, type ProxyRoute } from '../acquire/index.ts';
 import { BrowserBusyError, type Action } from '../browser/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
 import type { OutputFormat, PdfStrategy } from '../content/index.ts';
 import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
 export interface ScrapeOptions {
   type?: OutputFormat;
@@ -11,6 +12,8 @@ export interface ScrapeOptions {
   extractMetadata?: boolean;
   /** How PDFs are read: `ocr` (default, as the spec says), `local` text layer only, `auto`. */
   pdfStrategy?: PdfStrategy;
+  /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
+  proxy?: ProxyRequest;
 }
 
 export interface ScrapeInput extends ScrapeOptions {
@@ -19,7 +22,7 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions'>> & { actions: Action[] };
+type FullInput = Required<Omit<ScrapeInput, 'actions' | 'proxy'>> & { actions: Action[]; route?: ProxyRoute };
 
 export interface PageMetadataResult {
   title: string;
@@ -112,7 +115,7 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
 /** Converts HTML a browser rendered, like an HTTP page. */
 async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeResult> {
   try {
-    const { value } = await browse({ url: input.url, actions: input.actions }, ctx, async (opened) => {
+    const { value } = await browse({ url: input.url, actions: input.actions, proxy: input.route }, ctx, async (opened) => {
       const { page } = opened;
       // Actions can lead to a wall of their own (a form that answers with a captcha).
       const html = input.actions.length > 0 ? await settledContent(page, opened) : opened.html;
@@ -161,6 +164,12 @@ function escalationReason(res: HttpResponse): string | undefined {
  * Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
  */
 export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<ScrapeResult> {
+  let route: ProxyRoute | undefined;
+  try {
+    route = proxyRoute(ctx, input.proxy);
+  } catch (err) {
+    return failure(input.url, err);
+  }
   const full: FullInput = {
     url: input.url,
     type: input.type ?? 'markdown',
@@ -168,11 +177,12 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: input.pdfStrategy ?? 'ocr',
     actions: input.actions ?? [],
+    route,
   };
   if (full.actions.length > 0) return browserScrape(full, ctx);
   let res: HttpResponse;
   try {
-    res = await ctx.services.http.fetch(full.url, { signal: ctx.signal });
+    res = await ctx.services.http.fetch(full.url, { signal: ctx.signal, proxy: route });
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     return failure(full.url, err);

@@ -3,6 +3,7 @@ import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { ACTION_TIMEOUT_MS, BrowserBusyError, type Action } from '../browser/index.ts';
 import { browse } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
 export interface ScreenshotInput {
   url: string;
@@ -13,6 +14,8 @@ export interface ScreenshotInput {
   /** Extra wait in ms after the page (and its actions) settled. */
   waitFor?: number;
   actions?: Action[];
+  /** Geo-targeted: the page's requests leave through that country's proxy. */
+  proxy?: ProxyRequest;
 }
 
 export interface ScreenshotResult {
@@ -32,7 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function screenshot(input: ScreenshotInput, ctx: OpContext): Promise<ScreenshotResult> {
   const viewport = { width: input.width ?? 1920, height: input.height ?? 1080 };
   try {
-    const { value: png } = await browse({ url: input.url, actions: input.actions, viewport }, ctx, async ({ page, statusCode }) => {
+    const { value: png } = await browse({ url: input.url, actions: input.actions, viewport, proxy: proxyRoute(ctx, input.proxy) }, ctx, async ({ page, statusCode }) => {
       if (statusCode() >= 400) throw new Error(`the page answered HTTP ${statusCode()}`);
       if (input.waitFor) await sleep(input.waitFor);
       if (!input.selector) return page.screenshot({ type: 'png', fullPage: input.fullPage ?? true });

@@ -4,6 +4,7 @@ import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserM
 import type { OutputFormat } from '../content/index.ts';
 import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { proxyRoute, type ProxyRequest } from './proxy.ts';
 import type { PageMetadataResult } from './scrape.ts';
 
 export type SequenceStep = Action | { type: 'scrape' };
@@ -15,6 +16,8 @@ export interface SequenceInput {
   extractMetadata?: boolean;
   /** Main content only at each breakpoint; default true, like scrape. */
   onlyMainContent?: boolean;
+  /** Geo-targeted: the browser's requests leave through that country's proxy. */
+  proxy?: ProxyRequest;
 }
 
 export interface Breakpoint {
@@ -81,7 +84,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   let run: Run;
   let method: BrowserMethod = BROWSER_METHODS[0]!;
   try {
-    const out = await browse({ url: input.startUrl }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened));
+    const out = await browse({ url: input.startUrl, proxy: proxyRoute(ctx, input.proxy) }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened));
     run = out.value;
     method = out.method;
   } catch (err) {

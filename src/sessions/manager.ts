@@ -30,6 +30,11 @@ export interface SessionManagerOptions {
   ledger: LedgerStore;
   /** URL of the SSRF egress proxy every session browser is pointed at. */
   proxyUrl: string;
+  /**
+   * The egress proxy's listener that goes on through the operator's default (`*`) upstream
+   * proxy, for sessions with `proxy: true`; absent when no default upstream is configured.
+   */
+  upstreamProxyUrl?: string;
 }
 
 const SAVE_TIMEOUT_MS = 10_000;
@@ -124,7 +129,8 @@ export class SessionManager {
     const release = this.#reserve(userId);
     let running: RunningBrowser | undefined;
     try {
-      running = await this.#launch(opts.headless, opts.width, opts.height);
+      if (opts.proxy && !this.proxyAvailable) throw new SessionError('bad-request', 'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)', { field: 'proxy' });
+      running = await this.#launch(opts.headless, opts.width, opts.height, opts.proxy);
       const now = Date.now();
       const live = this.#liveSession({ id: randomUUID(), userId, ...opts, browser, createdAt: now, startedAt: now, billedMicros: 0, running });
       await this.#watch(live);
@@ -169,7 +175,8 @@ export class SessionManager {
     const release = this.#reserve(userId);
     let running: RunningBrowser | undefined;
     try {
-      running = await this.#launch(headless, row.width, row.height);
+      if (row.proxy === 1 && !this.proxyAvailable) throw new SessionError('unavailable', 'the session ran through an upstream proxy and none is configured now');
+      running = await this.#launch(headless, row.width, row.height, row.proxy === 1);
       const state = JSON.parse(row.storage_state) as StorageState;
       const now = Date.now();
       const live = this.#liveSession({
@@ -304,17 +311,23 @@ export class SessionManager {
     };
   }
 
-  async #launch(headless: boolean, width: number, height: number): Promise<RunningBrowser> {
-    if (headless && width === DEFAULT_WIDTH && height === DEFAULT_HEIGHT) {
+  /** Whether sessions can go through an upstream proxy; a create that does not say gets one when it can. */
+  get proxyAvailable(): boolean {
+    return this.#o.upstreamProxyUrl !== undefined;
+  }
+
+  async #launch(headless: boolean, width: number, height: number, proxy: boolean): Promise<RunningBrowser> {
+    // Spares are launched for the default request (`proxy` is true when an upstream exists).
+    if (headless && width === DEFAULT_WIDTH && height === DEFAULT_HEIGHT && proxy === this.proxyAvailable) {
       const spare = this.#spares.shift();
       this.#fillSpares();
       if (spare && !spare.control.closed) return spare;
       await spare?.dispose();
     }
-    return this.#launchFresh(headless, width, height);
+    return this.#launchFresh(headless, width, height, proxy);
   }
 
-  async #launchFresh(headless: boolean, width: number, height: number): Promise<RunningBrowser> {
+  async #launchFresh(headless: boolean, width: number, height: number, proxy: boolean): Promise<RunningBrowser> {
     const { chromiumHeadless, chromiumVisible } = this.#o.config;
     try {
       return await launchChromium({
@@ -322,7 +335,7 @@ export class SessionManager {
         headless,
         width,
         height,
-        proxyUrl: this.#o.proxyUrl,
+        proxyUrl: proxy && this.#o.upstreamProxyUrl ? this.#o.upstreamProxyUrl : this.#o.proxyUrl,
         root: this.#root,
         env: { [RUNTIME_MARKER]: this.#root },
       });
@@ -335,7 +348,7 @@ export class SessionManager {
   #fillSpares(): void {
     while (!this.#stopping && this.#spares.length + this.#sparesLaunching < this.#o.config.warmSpares) {
       this.#sparesLaunching++;
-      this.#launchFresh(true, DEFAULT_WIDTH, DEFAULT_HEIGHT)
+      this.#launchFresh(true, DEFAULT_WIDTH, DEFAULT_HEIGHT, this.proxyAvailable)
         .then(async (spare) => {
           if (this.#stopping) return spare.dispose();
           spare.control.once('close', () => {

@@ -79,7 +79,7 @@ describe('browser sessions over CDP', () => {
     await browser.close();
 
     const details = await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`);
-    expect(details.json).toMatchObject({ status: 'active', headless: true, proxy: true, lastUrl: `http://localhost:${site.port}/session/app`, closeReason: null, hasStorageState: false });
+    expect(details.json).toMatchObject({ status: 'active', headless: true, proxy: false, lastUrl: `http://localhost:${site.port}/session/app`, closeReason: null, hasStorageState: false });
     expect(details.json.wsUrl).toBe(created.json.wsUrl);
 
     const closed = await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`);

@@ -44,7 +44,8 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
           width: body.width ?? DEFAULT_WIDTH,
           height: body.height ?? DEFAULT_HEIGHT,
           headless: body.headless ?? true,
-          proxy: body.proxy ?? true,
+          // The spec's default is true; a server with no default upstream proxy defaults to direct.
+          proxy: body.proxy ?? sessions.proxyAvailable,
           browser: body.browser,
         }),
       );

@@ -3,7 +3,7 @@ import { pdfFromHtml, pdfFromUrl, screenshot } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { runOp } from '../op-context.ts';
 import { checkSteps } from '../schemas/actions.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import { ErrorResponse, requireHttpUrl, requireProxy } from '../schemas/common.ts';
 import { PdfHtmlBody, PdfResponse, PdfUrlBody, ScreenshotBody, ScreenshotResponse } from '../schemas/render.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
@@ -15,11 +15,11 @@ export const renderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, de
     { schema: { tags: ['render'], summary: 'Capture a page or one element as a PNG', body: ScreenshotBody, response: { 200: ScreenshotResponse, ...errors } } },
     async (request, reply) => {
       const body = request.body;
-      refuseUnsupported(body, ['proxy']);
       const url = requireHttpUrl(body.url, 'url');
       checkSteps(body.actions, 'actions');
+      const proxy = requireProxy(deps.services.config, body.proxy);
       const { fullPage, selector, width, height, waitFor, actions } = body;
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) => screenshot({ url, fullPage, selector, width, height, waitFor, actions }, ctx));
+      return runOp(deps.services, deps.ledger, request, reply, (ctx) => screenshot({ url, fullPage, selector, width, height, waitFor, actions, proxy }, ctx));
     },
   );
   app.post(

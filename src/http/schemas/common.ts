@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import type { Config } from '../../config.ts';
+import { proxyRefusal, type ProxyRequest } from '../../ops/index.ts';
 import { badRequest } from '../errors.ts';
 
 export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')], {
@@ -16,7 +18,17 @@ export const ErrorResponse = Type.Object({
 });
 
 export const SummaryObject = Type.Object({ query: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-export const ProxyObject = Type.Object({ country: Type.String({ minLength: 2, maxLength: 2 }) }, { additionalProperties: false });
+export const ProxyObject = Type.Object(
+  { country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code, any case; must have a proxy configured (WEBDATA_PROXY_URLS)' }) },
+  { additionalProperties: false, description: 'Geo-targeted request through an upstream proxy of that country' },
+);
+
+/** A proxy object this server can serve, or a 400 naming `<prefix>proxy.country` and what is configured. */
+export function requireProxy(config: Config, proxy: ProxyRequest | undefined, prefix = ''): ProxyRequest | undefined {
+  const refusal = proxyRefusal(config, proxy);
+  if (refusal) throw badRequest(`${prefix}proxy.country`, refusal);
+  return proxy;
+}
 
 export const Metadata = Type.Object({
   title: Type.String(),

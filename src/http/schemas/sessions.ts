@@ -11,7 +11,12 @@ export const SessionCreateBody = Type.Object(
         description: 'Engine; default WEBDATA_DEFAULT_BROWSER (chromium). Engines not installed on the server are refused with 400.',
       }),
     ),
-    proxy: Type.Optional(Type.Boolean({ description: 'Geo proxy wanted; default true. Reported back as requested (no upstream geo proxy is configured).' })),
+    proxy: Type.Optional(
+      Type.Boolean({
+        description:
+          "Go out through the server's default upstream proxy (the * entry of WEBDATA_PROXY_URLS); default true when one is configured, else false. true without one is refused with 400.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
