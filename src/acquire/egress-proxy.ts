@@ -35,6 +35,7 @@ export interface EgressProxy {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 const MAX_REFUSALS_KEPT = 200;
 const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
+const UPSTREAM_AUTH_FAILED = 'the upstream proxy refused its credentials (HTTP 407)';
 
 function refusalMessage(err: unknown): string | undefined {
   if (err instanceof BlockedDestinationError) return err.message;
@@ -92,6 +93,12 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     const onResponse = (up: IncomingMessage) => {
+      // The browser would take a 407 for the egress proxy asking it for credentials.
+      if (upstream && up.statusCode === 407) {
+        up.resume();
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(UPSTREAM_AUTH_FAILED);
+        return;
+      }
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
       res.writeHead(up.statusCode ?? 502, up.statusMessage, out);

@@ -129,6 +129,10 @@ export class HttpEngine {
           bodyTimeout: timeoutMs,
         });
         const headers = flattenHeaders(res.headers);
+        if (opts.proxy && res.statusCode === 407) {
+          res.body.resume();
+          throw new FetchFailure('network', 'the upstream proxy refused its credentials (HTTP 407)');
+        }
         const location = headers.location;
         if (REDIRECT_STATUSES.has(res.statusCode) && location) {
           res.body.resume();

@@ -9,7 +9,7 @@ let site: FixtureSite;
 let provider: GeoProxyProvider;
 /** us and de have their own exits; `*` (every other country, and sessions) exits in NL. */
 let t: TestServer;
-/** Only us is configured, no default. */
+/** Only us is configured, no default, with a password the provider does not accept. */
 let usOnly: TestServer;
 
 beforeAll(async () => {
@@ -21,7 +21,9 @@ beforeAll(async () => {
     // A name that resolves to the metadata address, as a rebinding attacker's would.
     WEBDATA_TEST_RESOLVE: 'metadata-alias.test=169.254.169.254',
   });
-  usOnly = await startTestServer({ WEBDATA_PROXY_URLS: `us=${provider.urls.US}` });
+  const wrong = new URL(provider.urls.US!);
+  wrong.password = 'not-the-password';
+  usOnly = await startTestServer({ WEBDATA_PROXY_URLS: `us=${wrong.href}` });
 });
 afterAll(async () => {
   await t?.close();
@@ -190,6 +192,17 @@ describe('countries without a proxy', () => {
     const session = await usOnly.api('POST', '/api/v1/browser-sandbox/session', { proxy: true });
     expect(session.status).toBe(400);
     expect(session.json.details[0].field).toBe('proxy');
+  });
+
+  it('fails a fetch whose upstream proxy refuses the credentials, at no cost and without going direct', async () => {
+    const before = site.hits.length;
+    for (const url of [`${site.origin}/geo/where?case=refused`, `https://localhost:${site.port}/geo/where`]) {
+      const { json } = await usOnly.api('POST', '/api/v1/scrape/single', { url, proxy: { country: 'us' } });
+      expect(json.success, url).toBe(false);
+      expect(json.cost).toBe(0);
+      expect(json.error, url).toMatch(/407/);
+    }
+    expect(site.hits.length).toBe(before);
   });
 
   it('says none is configured when WEBDATA_PROXY_URLS is empty', async () => {
