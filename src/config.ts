@@ -49,6 +49,8 @@ export interface Config {
   logLevel: string;
   /** Search engines' endpoints and keys. */
   search: SearchSettings;
+  /** LLM summaries of fetched pages (the `summary` request field). */
+  summary: SummarySettings;
   /** WEBDATA_MAP_TIMEOUT_MS: deadline of one /v1/map; what was found by then is the answer. */
   mapTimeoutMs: number;
   /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
@@ -84,6 +86,20 @@ export interface SearchSettings {
   /** BRAVE_BASE_URL, BRAVE_API_KEY: the brave engine (Web Search API). */
   braveBaseUrl: string;
   braveApiKey: string;
+}
+
+/** The OpenAI-compatible Responses API that writes `summary` answers; the same endpoint and key as the chatgpt engine. */
+export interface SummarySettings {
+  /** OPENAI_BASE_URL: API base; requests go to `{baseUrl}/responses`. */
+  baseUrl: string;
+  /** OPENAI_API_KEY: empty turns summaries off (requests asking for one answer 400). */
+  apiKey: string;
+  /** WEBDATA_SUMMARY_MODEL: model that writes summaries. */
+  model: string;
+  /** WEBDATA_SUMMARY_MAX_INPUT_CHARS: page markdown sent to the model is cut to this many characters. */
+  maxInputChars: number;
+  /** WEBDATA_SUMMARY_TIMEOUT_MS: deadline of one summary call. */
+  timeoutMs: number;
 }
 
 export interface SessionConfig {
@@ -233,6 +249,13 @@ export function loadConfig(env: Env = process.env): Config {
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
     search: searchSettings(env),
+    summary: {
+      baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
+      apiKey: secret(env, 'OPENAI_API_KEY'),
+      model: env.WEBDATA_SUMMARY_MODEL?.trim() || 'gpt-5-mini',
+      maxInputChars: int(env, 'WEBDATA_SUMMARY_MAX_INPUT_CHARS', 100_000, 1_000, 2_000_000),
+      timeoutMs: int(env, 'WEBDATA_SUMMARY_TIMEOUT_MS', 60_000, 100, 600_000),
+    },
     mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
     mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
     sessions: {

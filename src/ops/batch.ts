@@ -19,7 +19,7 @@ export interface BatchResult {
 }
 
 export function batchItems(input: BatchInput): ScrapeInput[] {
-  const shared: ScrapeOptions = { type: input.type, onlyMainContent: input.onlyMainContent, extractMetadata: input.extractMetadata, pdfStrategy: input.pdfStrategy };
+  const shared: ScrapeOptions = { type: input.type, onlyMainContent: input.onlyMainContent, extractMetadata: input.extractMetadata, pdfStrategy: input.pdfStrategy, summary: input.summary };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;
     const merged: ScrapeInput = { ...shared, url: own.url };

@@ -10,6 +10,7 @@ import type { EngineName, FetchPage, SearchEngine } from './types.ts';
 
 export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
 export { SearchEngineError } from './errors.ts';
+export { requestJson } from './json-client.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
 export { isoCountry } from './countries.ts';

@@ -3,7 +3,7 @@ import { scrapeBatch, type ScrapeInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { runOp } from '../op-context.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import { checkSummary, ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
 import { checkSteps } from '../schemas/actions.ts';
 import { BatchResponse, ScrapeBatchBody, UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
 
@@ -23,14 +23,24 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       const body = request.body;
       if (body.urls.length > max) throw badRequest('urls', `at most ${max} URLs per synchronous batch (got ${body.urls.length}); use /v1/scrape/async/batch for more`);
       refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
+      checkSummary(body.summary, deps.services.config, 'summary');
       const urls: ScrapeInput[] = body.urls.map((item, i) => {
         if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
         refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
         checkSteps(item.actions, `urls[${i}].actions`);
-        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, pdfStrategy: item.pdfStrategy, actions: item.actions };
+        checkSummary(item.summary, deps.services.config, `urls[${i}].summary`);
+        return {
+          url: requireHttpUrl(item.url, `urls[${i}].url`),
+          type: item.type,
+          onlyMainContent: item.onlyMainContent,
+          extractMetadata: item.extractMetadata,
+          pdfStrategy: item.pdfStrategy,
+          actions: item.actions,
+          summary: item.summary,
+        };
       });
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy }, ctx),
+        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, summary: body.summary }, ctx),
       );
     },
   );

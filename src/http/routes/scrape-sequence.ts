@@ -3,7 +3,7 @@ import { sequence } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { runOp } from '../op-context.ts';
 import { checkSteps } from '../schemas/actions.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import { checkSummary, ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
 import { SequenceBody, SequenceResponse, UNSUPPORTED_SEQUENCE_FIELDS } from '../schemas/sequence.ts';
 
 export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -22,8 +22,9 @@ export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
       refuseUnsupported(body, UNSUPPORTED_SEQUENCE_FIELDS);
       const startUrl = requireHttpUrl(body.startUrl, 'startUrl');
       checkSteps(body.steps, 'steps');
+      checkSummary(body.summary, deps.services.config, 'summary');
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        sequence({ startUrl, steps: body.steps, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata }, ctx),
+        sequence({ startUrl, steps: body.steps, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, summary: body.summary }, ctx),
       );
     },
   );

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { scrape } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { runOp } from '../op-context.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import { checkSummary, ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
 import { checkSteps } from '../schemas/actions.ts';
 import { FetchResult, ScrapeSingleBody, UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
 
@@ -22,8 +22,9 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
       const url = requireHttpUrl(body.url, 'url');
       checkSteps(body.actions, 'actions');
+      checkSummary(body.summary, deps.services.config, 'summary');
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, actions: body.actions }, ctx),
+        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, actions: body.actions, summary: body.summary }, ctx),
       );
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { Config } from '../../config.ts';
 import { badRequest } from '../errors.ts';
 
 export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')], {
@@ -37,6 +38,16 @@ export function requireHttpUrl(value: string, field: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(field, `scheme ${url.protocol} is not supported; use http or https`);
   return url.href;
+}
+
+/**
+ * A summary needs an LLM: without one configured the request is refused up front, naming the
+ * field, rather than accepted to fail on every page.
+ */
+export function checkSummary(summary: { query: string } | undefined, config: Config, field: string): void {
+  if (summary === undefined) return;
+  if (!summary.query.trim()) throw badRequest(`${field}.query`, 'must not be blank');
+  if (!config.summary.apiKey) throw badRequest(field, 'this server has no LLM configured: set OPENAI_API_KEY');
 }
 
 /**

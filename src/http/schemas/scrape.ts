@@ -56,5 +56,5 @@ export const BatchResponse = Type.Object({
   cost: Cost,
 });
 
-/** Fields of the scrape request that later engines (summary, proxies) will serve. */
-export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'proxy'];
+/** Fields of the scrape request that later engines (proxies) will serve. */
+export const UNSUPPORTED_SCRAPE_FIELDS = ['proxy'];

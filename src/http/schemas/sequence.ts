@@ -38,4 +38,4 @@ export const SequenceResponse = Type.Object({
 });
 
 /** Sequence fields whose engines have not landed yet. */
-export const UNSUPPORTED_SEQUENCE_FIELDS = ['summary', 'proxy'];
+export const UNSUPPORTED_SEQUENCE_FIELDS = ['proxy'];
