@@ -6,7 +6,7 @@ import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
-import type { Services } from '../ops/index.ts';
+import { stealthPageFetcher, type Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
@@ -36,7 +36,6 @@ export async function createServices(config: Config): Promise<{ services: Servic
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
-  const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
   const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
   const sessions = new SessionManager({
@@ -53,6 +52,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,
   });
+  const search = createSearchEngines(config.search, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
   const services: Services = { config, http, content, search, sessions, browser, artifacts };
   return {
