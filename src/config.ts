@@ -43,6 +43,16 @@ export interface Config {
   maxInflightPerUser: number;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
+  /** WEBDATA_JOB_TTL_SECONDS: how long an async job and its results live after it is created. */
+  jobTtlSeconds: number;
+  /** WEBDATA_JOB_SWEEP_SECONDS: how often expired jobs are deleted from the store. */
+  jobSweepSeconds: number;
+  /** WEBDATA_JOB_CONCURRENCY: job items one process runs at once. */
+  jobConcurrency: number;
+  /** WEBDATA_JOB_HEARTBEAT_SECONDS: Postgres only; a worker silent this long has its item handed to another. */
+  jobHeartbeatSeconds: number;
+  /** WEBDATA_WORKER: whether `webdata serve` also runs job items (false: only `webdata worker` processes do). */
+  runWorker: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +132,10 @@ export function loadConfig(env: Env = process.env): Config {
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+    jobTtlSeconds: int(env, 'WEBDATA_JOB_TTL_SECONDS', 24 * 60 * 60, 1, 365 * 24 * 60 * 60),
+    jobSweepSeconds: int(env, 'WEBDATA_JOB_SWEEP_SECONDS', 60, 1, 24 * 60 * 60),
+    jobConcurrency: int(env, 'WEBDATA_JOB_CONCURRENCY', 8, 1, 256),
+    jobHeartbeatSeconds: int(env, 'WEBDATA_JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
+    runWorker: bool(env, 'WEBDATA_WORKER', true),
   };
 }

@@ -7,6 +7,8 @@ import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { healthRoutes } from './routes/health.ts';
+import { jobStartRoutes } from './routes/jobs-start.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 
@@ -15,7 +17,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, jobStartRoutes, jobRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { JobType } from '../../jobs/index.ts';
+import { batchItems, type ScrapeInput } from '../../ops/index.ts';
+import type { RouteDeps } from '../deps.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import {
+  ASYNC_BATCH_MAX_URLS,
+  AsyncBatchBody,
+  AsyncSearchBatchBody,
+  AsyncSequenceBatchBody,
+  AsyncSequenceBody,
+  AsyncSingleBody,
+  JobCreated,
+} from '../schemas/jobs.ts';
+import { UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
+
+const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse, 501: ErrorResponse };
+
+/** The relative URL a client polls; the spec says relative, so it holds behind any proxy or public URL. */
+export function jobUrl(id: string): string {
+  return `/api/v1/scrape/async/job/${id}`;
+}
+
+/** The async start endpoints: validate as the sync twin does, split into items, store and queue. */
+export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const start = async (userId: string, type: JobType, inputs: unknown[]) => {
+    // Validation ran first, so a caller learns about mistakes even before the operation lands.
+    if (!deps.jobs.supports(type)) throw new ApiError(501, `${type} jobs are not supported by this server yet`);
+    const job = await deps.jobs.create(userId, type, inputs);
+    return { success: true as const, id: job.id, url: jobUrl(job.id) };
+  };
+
+  app.post(
+    '/v1/scrape/async/single',
+    { schema: { tags: ['jobs'], summary: 'Fetch one URL in the background', body: AsyncSingleBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
+      const input: ScrapeInput = { url: requireHttpUrl(body.url, 'url'), type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata };
+      return reply.code(202).send(await start(request.user.userId, 'scrape-single', [input]));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/batch',
+    { schema: { tags: ['jobs'], summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`, body: AsyncBatchBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      if (body.urls.length > ASYNC_BATCH_MAX_URLS) throw badRequest('urls', `at most ${ASYNC_BATCH_MAX_URLS} URLs per async batch (got ${body.urls.length})`);
+      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
+      const urls: ScrapeInput[] = body.urls.map((item, i) => {
+        if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
+        refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
+        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata };
+      });
+      const inputs = batchItems({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata });
+      return reply.code(202).send(await start(request.user.userId, 'scrape-batch', inputs));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/sequence',
+    { schema: { tags: ['jobs'], summary: 'Run a browser sequence in the background', body: AsyncSequenceBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      requireHttpUrl(body.startUrl, 'startUrl');
+      return reply.code(202).send(await start(request.user.userId, 'sequence', [body]));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/sequence/batch',
+    { schema: { tags: ['jobs'], summary: 'Run independent browser sequences in the background', body: AsyncSequenceBatchBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      // Each sequence keeps its own type and proxy; the batch's fill in where it has none.
+      const inputs = body.sequences.map((s, i) => {
+        requireHttpUrl(s.startUrl, `sequences[${i}].startUrl`);
+        return { ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy };
+      });
+      return reply.code(202).send(await start(request.user.userId, 'sequence-batch', inputs));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/search/batch',
+    { schema: { tags: ['jobs'], summary: 'Run 1 to 20 searches in the background', body: AsyncSearchBatchBody, response: responses } },
+    async (request, reply) => {
+      const { queries, ...shared } = request.body;
+      const inputs = queries.map((query) => ({ ...shared, query }));
+      return reply.code(202).send(await start(request.user.userId, 'search-batch', inputs));
+    },
+  );
+};
