@@ -14,7 +14,7 @@ export async function workerCommand(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const built = await createServices(config);
   await built.jobs.start(log.child({ room: 'jobs' }), built.services);
-  log.info({ concurrency: config.jobConcurrency, pid: process.pid }, 'webdata worker running job items');
+  log.info({ concurrency: config.jobConcurrency }, 'webdata worker running job items');
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
