@@ -50,7 +50,7 @@ export class EmbeddedQueue implements JobQueue {
         while (!this.#closed && this.#active < run.concurrency) {
           const next = await run.store.nextPending();
           if (!next) break;
-          const item = await run.store.claim(next.jobId, next.index, ['pending']);
+          const item = await run.store.claim(next, ['pending']);
           if (!item) continue;
           this.#active++;
           const task: Promise<void> = run.executor

@@ -21,16 +21,12 @@ export class ItemExecutor {
   readonly #store: JobStore;
   readonly #services: Services;
   readonly #log: FastifyBaseLogger;
-  readonly #inflight = new Map<string, AbortController>();
+  readonly #inflight = new Set<AbortController>();
 
   constructor(store: JobStore, services: Services, log: FastifyBaseLogger) {
     this.#store = store;
     this.#services = services;
     this.#log = log;
-  }
-
-  get inflight(): number {
-    return this.#inflight.size;
   }
 
   /**
@@ -48,9 +44,8 @@ export class ItemExecutor {
       await this.#store.record(item.jobId, item.index, { success: false, error: message, cost: 0 }, new Meter(item.userId, item.jobId));
       return true;
     }
-    const key = `${item.jobId}/${item.index}`;
     const controller = new AbortController();
-    this.#inflight.set(key, controller);
+    this.#inflight.add(controller);
     const watch = setInterval(() => {
       this.#store.isActive(item.jobId).then(
         (active) => active || controller.abort(new Error('job cancelled')),
@@ -71,7 +66,7 @@ export class ItemExecutor {
       return true;
     } finally {
       clearInterval(watch);
-      this.#inflight.delete(key);
+      this.#inflight.delete(controller);
     }
     if (controller.signal.reason instanceof Stopping) return false;
     // A cancel that arrived while the operation finished still wins: record() checks the job.
@@ -81,6 +76,6 @@ export class ItemExecutor {
 
   /** Aborts every running item; each resolves false so its engine can hand it back. */
   stopAll(): void {
-    for (const controller of this.#inflight.values()) controller.abort(new Stopping('worker stopping'));
+    for (const controller of this.#inflight) controller.abort(new Stopping('worker stopping'));
   }
 }

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Tables } from '../store/index.ts';
 import type { ItemExecutor } from './executor.ts';
 import type { JobStore } from './store.ts';
+import type { JobType } from './types.ts';
 
 /** How job items travel from the request that creates them to a process that runs them. */
 export interface JobQueue {
@@ -10,7 +11,7 @@ export interface JobQueue {
   /** Connects; needed before `enqueue`. */
   start(log: FastifyBaseLogger): Promise<void>;
   /** Queues a new job's items inside the transaction that stores the job. */
-  enqueue(trx: Transaction<Tables>, jobId: string, count: number): Promise<void>;
+  enqueue(trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }): Promise<void>;
   /** Called once that transaction committed. */
   created(): void;
   /** Starts running items in this process, at most `concurrency` at once. */

@@ -43,8 +43,8 @@ export class Jobs {
   }
 
   async create(userId: string, type: JobType, inputs: unknown[]): Promise<JobSummary> {
-    const job = await this.store.create({ userId, type, inputs, ttlMs: this.#config.jobTtlSeconds * 1000 }, (trx, id, count) =>
-      this.queue.enqueue(trx, id, count),
+    const job = await this.store.create({ userId, type, inputs, ttlMs: this.#config.jobTtlSeconds * 1000 }, (trx, queued) =>
+      this.queue.enqueue(trx, queued),
     );
     this.queue.created();
     return job;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Meter } from '../billing/index.ts';
 import { LedgerStore, type Tables } from '../store/index.ts';
-import { ACTIVE_STATUSES, type ClaimedItem, type JobPage, type JobStatus, type JobSummary, type JobType } from './types.ts';
+import { ACTIVE_STATUSES, type ClaimedItem, type ItemRef, type JobPage, type JobStatus, type JobSummary, type JobType } from './types.ts';
 
 type JobRow = Tables['jobs'];
 
@@ -41,7 +41,7 @@ export class JobStore {
   /** Stores a job and its items; `enqueue` runs in the same transaction so no job exists unqueued. */
   async create(
     opts: { userId: string; type: JobType; inputs: unknown[]; ttlMs: number },
-    enqueue: (trx: Transaction<Tables>, jobId: string, count: number) => Promise<void>,
+    enqueue: (trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }) => Promise<void>,
   ): Promise<JobSummary> {
     const now = Date.now();
     const row: JobRow = {
@@ -75,7 +75,7 @@ export class JobStore {
           })),
         )
         .execute();
-      await enqueue(trx, row.id, opts.inputs.length);
+      await enqueue(trx, { id: row.id, userId: opts.userId, type: opts.type, count: opts.inputs.length });
     });
     return toSummary(row);
   }
@@ -148,11 +148,11 @@ export class JobStore {
   }
 
   /** The next item waiting to run, oldest job first (the embedded runner's queue). */
-  async nextPending(): Promise<{ jobId: string; index: number } | undefined> {
+  async nextPending(): Promise<ItemRef | undefined> {
     const row = await this.#db
       .selectFrom('job_items as i')
       .innerJoin('jobs as j', 'j.id', 'i.job_id')
-      .select(['i.job_id', 'i.idx'])
+      .select(['i.job_id', 'i.idx', 'j.user_id', 'j.type'])
       .where('i.state', '=', 'pending')
       .where('j.status', 'in', ACTIVE_STATUSES)
       .where('j.expires_at', '>', Date.now())
@@ -161,36 +161,30 @@ export class JobStore {
       .orderBy('i.idx')
       .limit(1)
       .executeTakeFirst();
-    return row ? { jobId: row.job_id, index: row.idx } : undefined;
+    return row ? { jobId: row.job_id, index: row.idx, userId: row.user_id, type: row.type as JobType } : undefined;
   }
 
   /**
    * Marks an item running if it is in one of `from` and its job is still active. Returns undefined
    * when someone else has it, it is done, or its job was cancelled or expired.
    */
-  async claim(jobId: string, index: number, from: string[]): Promise<ClaimedItem | undefined> {
+  async claim(ref: ItemRef, from: string[]): Promise<ClaimedItem | undefined> {
     const now = Date.now();
-    return this.#db.transaction().execute(async (trx) => {
-      const job = await trx
-        .selectFrom('jobs')
-        .select(['user_id', 'type'])
-        .where('id', '=', jobId)
-        .where('status', 'in', ACTIVE_STATUSES)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      if (!job) return undefined;
-      const item = await trx
-        .updateTable('job_items')
-        .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
-        .where('job_id', '=', jobId)
-        .where('idx', '=', index)
-        .where('state', 'in', from)
-        .returning(['input', 'attempts'])
-        .executeTakeFirst();
-      if (!item) return undefined;
-      await trx.updateTable('jobs').set({ status: 'processing', updated_at: now }).where('id', '=', jobId).where('status', '=', 'pending').execute();
-      return { jobId, index, userId: job.user_id, type: job.type as JobType, input: JSON.parse(item.input), attempts: item.attempts };
-    });
+    const item = await this.#db
+      .updateTable('job_items')
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
+      .where('job_id', '=', ref.jobId)
+      .where('idx', '=', ref.index)
+      .where('state', 'in', from)
+      .where((eb) =>
+        eb.exists(eb.selectFrom('jobs').select('id').where('id', '=', ref.jobId).where('status', 'in', ACTIVE_STATUSES).where('expires_at', '>', now)),
+      )
+      .returning(['input', 'attempts'])
+      .executeTakeFirst();
+    if (!item) return undefined;
+    // Only ever moves pending forward, so it needs no transaction with the claim.
+    await this.#db.updateTable('jobs').set({ status: 'processing', updated_at: now }).where('id', '=', ref.jobId).where('status', '=', 'pending').execute();
+    return { ...ref, input: JSON.parse(item.input), attempts: item.attempts };
   }
 
   /** Puts a running item back in line without counting the attempt (a graceful stop). */

@@ -26,12 +26,16 @@ export interface JobPage {
   data: Array<unknown | null>;
 }
 
-/** An item claimed for running: everything the runner needs without another read. */
-export interface ClaimedItem {
+/** Which item, and whose job of which type: what a queue message carries. */
+export interface ItemRef {
   jobId: string;
   index: number;
   userId: string;
   type: JobType;
+}
+
+/** An item claimed for running: everything the runner needs without another read. */
+export interface ClaimedItem extends ItemRef {
   input: unknown;
   /** Including this one. */
   attempts: number;
