@@ -51,7 +51,7 @@ async function waitDone(jobs: Jobs, userId: string, id: string): Promise<void> {
       if (job.completed !== job.total) throw new Error(`job ended ${job.status} with ${job.completed}/${job.total}`);
       return;
     }
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

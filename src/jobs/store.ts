@@ -21,8 +21,8 @@ function toSummary(row: JobRow): JobSummary {
   };
 }
 
-/** Thrown inside a transaction to undo it when the item turns out to be recorded already. */
-class AlreadyRecorded extends Error {}
+/** Thrown inside a transaction to undo it when the job turns out to be no longer active. */
+class NotRecorded extends Error {}
 
 export type CancelOutcome = { kind: 'cancelled'; job: JobSummary } | { kind: 'finished'; job: JobSummary } | { kind: 'missing' };
 
@@ -214,8 +214,18 @@ export class JobStore {
     const costMicros = meter.totalMicros;
     try {
       return await this.#db.transaction().execute(async (trx) => {
-        // The job row first: on Postgres this locks it, so a concurrent cancel either lands before
-        // (and nothing is recorded) or after (and this result counts).
+        const item = await trx
+          .updateTable('job_items')
+          .set({ state: 'done', result: JSON.stringify(result), cost_micros: costMicros, finished_at: now })
+          .where('job_id', '=', jobId)
+          .where('idx', '=', index)
+          .where('state', '!=', 'done')
+          .executeTakeFirst();
+        if (Number(item.numUpdatedRows) === 0) return false;
+        await meter.flush(new LedgerStore(trx));
+        // The job row last, so its lock (every item of the job contends for it) is held only until
+        // the commit that follows. On Postgres a concurrent cancel either commits first, and this
+        // finds the job inactive and undoes the lot, or waits for this result to count.
         const job = await trx
           .updateTable('jobs')
           .set((eb) => ({
@@ -227,20 +237,11 @@ export class JobStore {
           .where('id', '=', jobId)
           .where('status', 'in', ACTIVE_STATUSES)
           .executeTakeFirst();
-        if (Number(job.numUpdatedRows) === 0) return false;
-        const item = await trx
-          .updateTable('job_items')
-          .set({ state: 'done', result: JSON.stringify(result), cost_micros: costMicros, finished_at: now })
-          .where('job_id', '=', jobId)
-          .where('idx', '=', index)
-          .where('state', '!=', 'done')
-          .executeTakeFirst();
-        if (Number(item.numUpdatedRows) === 0) throw new AlreadyRecorded();
-        await meter.flush(new LedgerStore(trx));
+        if (Number(job.numUpdatedRows) === 0) throw new NotRecorded();
         return true;
       });
     } catch (err) {
-      if (err instanceof AlreadyRecorded) return false;
+      if (err instanceof NotRecorded) return false;
       throw err;
     }
   }
