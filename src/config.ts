@@ -111,6 +111,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be empty (embedded SQLite) or a postgres:// URL');
   }
+  const runWorker = bool(env, 'WEBDATA_WORKER', true);
+  if (!databaseUrl && !runWorker) {
+    throw new ConfigError('WEBDATA_WORKER=false needs DATABASE_URL=postgres://... and `webdata worker` processes; with SQLite, serve runs the jobs');
+  }
   const apiKeys = list(env, 'WEBDATA_API_KEYS');
   for (const key of apiKeys) {
     if (key.length < 16) throw new ConfigError('WEBDATA_API_KEYS entries must be at least 16 characters long');
@@ -136,6 +140,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobSweepSeconds: int(env, 'WEBDATA_JOB_SWEEP_SECONDS', 60, 1, 24 * 60 * 60),
     jobConcurrency: int(env, 'WEBDATA_JOB_CONCURRENCY', 8, 1, 256),
     jobHeartbeatSeconds: int(env, 'WEBDATA_JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
-    runWorker: bool(env, 'WEBDATA_WORKER', true),
+    runWorker,
   };
 }
