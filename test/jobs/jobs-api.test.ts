@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
 import { allPages, waitForJob } from './helpers.ts';
@@ -207,4 +208,9 @@ describe('job expiry', () => {
     const charged = (await short.server.ledger.forUser((await short.server.keys.authenticate(TEST_KEY))!.userId)).filter((r) => r.ref === job.id);
     expect(charged.length).toBe(2);
   });
+});
+
+it('refuses WEBDATA_WORKER=false on the embedded store, where nothing else would run the jobs', () => {
+  expect(() => loadConfig({ WEBDATA_WORKER: 'false' })).toThrow(/WEBDATA_WORKER=false needs DATABASE_URL/);
+  expect(loadConfig({ WEBDATA_WORKER: 'false', DATABASE_URL: 'postgres://x@127.0.0.1/db' }).runWorker).toBe(false);
 });

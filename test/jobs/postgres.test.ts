@@ -79,13 +79,13 @@ describe('scale-out: serve without a worker, two `webdata worker` processes', ()
     await pg?.drop();
   });
 
-  const startWorker = async (concurrency: number) => {
+  const startWorker = async (concurrency: number, heartbeatSeconds = 10) => {
     const w = spawnCli(['worker'], {
       DATABASE_URL: pg.url,
       WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
       WEBDATA_CONTENT_WORKERS: '0',
       WEBDATA_JOB_CONCURRENCY: String(concurrency),
-      WEBDATA_JOB_HEARTBEAT_SECONDS: '10',
+      WEBDATA_JOB_HEARTBEAT_SECONDS: String(heartbeatSeconds),
     });
     workers.push(w);
     await w.waitFor(/webdata worker running job items/);
@@ -113,5 +113,24 @@ describe('scale-out: serve without a worker, two `webdata worker` processes', ()
     expect(hits()).toBe(6);
     const charges = await t.server.database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
     expect(charges.length).toBe(4);
+  });
+
+  it('a worker stopped with SIGTERM hands its running items straight back, without waiting for the heartbeat', { timeout: 90_000 }, async () => {
+    for (const w of workers.splice(0)) await w.kill9();
+    // A minute-long heartbeat: only the hand-back can get the items running again in time.
+    const leaving = await startWorker(2, 60);
+    const urls = [1, 2].map((n) => `${site.origin}/slow?ms=2000&term=${n}`);
+    const hits = () => site.hits.filter((h) => h.includes('term=')).length;
+    const created = await t.api('POST', '/api/v1/scrape/async/batch', { urls });
+    await waitForJob(t, created.json.url, { until: () => hits() >= 2 });
+    const stoppedAt = Date.now();
+    leaving.proc.kill('SIGTERM');
+    await new Promise((r) => leaving.proc.once('exit', r));
+    expect(leaving.proc.exitCode).toBe(0);
+    await startWorker(2, 60);
+    const job = await waitForJob(t, created.json.url, { timeoutMs: 40_000 });
+    expect(Date.now() - stoppedAt).toBeLessThan(40_000);
+    expect(job).toMatchObject({ status: 'completed', completed: 2, cost: 0.004 });
+    expect(hits()).toBe(4);
   });
 });
