@@ -2,7 +2,10 @@
  * bench/jobs: what the async job machinery costs and how it scales, against baselines measured
  * in the same run.
  *
- * 1. Queue overhead per item: ITEMS scrapes of a fixture page run as one async job (stored,
+ * Items are scrapes of a CPU-light fixture page (plain text: no HTML conversion), so what is
+ * measured is the job machinery rather than the content pipeline.
+ *
+ * 1. Queue overhead per item: ITEMS scrapes run as one async job (stored,
  *    queued, claimed, recorded with their charges) against the same scrapes called directly
  *    (with their ledger write), both at the same concurrency, on SQLite and on Postgres.
  * 2. Throughput of 1 against 2 `webdata worker` processes on Postgres for the same items.
@@ -144,9 +147,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const site = await startFixtureSite();
 let round = 0;
 // A fresh query string per item so nothing along the way can serve a repeat.
-const inputs = () => Array.from({ length: ITEMS }, (_, i) => ({ url: `${site.origin}/article.html?r=${round++}&i=${i}` }));
+const inputs = () => Array.from({ length: ITEMS }, (_, i) => ({ url: `${site.origin}/notes.txt?r=${round++}&i=${i}` }));
 try {
-  console.log(`bench/jobs: ${ITEMS} scrapes of a fixture page, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds\n`);
+  console.log(`bench/jobs: ${ITEMS} scrapes of a plain-text fixture page, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds\n`);
   console.log('Queue overhead per item (same process, same concurrency):');
   await overhead('sqlite', '', inputs);
   const pg = await createTestDatabase();
