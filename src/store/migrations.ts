@@ -37,7 +37,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('usage_ledger_user').on('usage_ledger').columns(['user_id', 'created_at']).execute();
     },
   },
-  '0002_jobs': {
+  '0003_jobs': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('jobs')
