@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 want_test=false
 [ "${1:-}" = "--test" ] && want_test=true
 
-apt_packages=(chromium chromium-headless-shell xvfb x11vnc poppler-utils fonts-liberation fonts-noto-cjk)
+apt_packages=(chromium chromium-headless-shell xvfb x11vnc poppler-utils tesseract-ocr tesseract-ocr-eng fonts-liberation fonts-noto-cjk)
 $want_test && apt_packages+=(postgresql)
 
 missing=()

@@ -13,7 +13,7 @@ export interface Config {
   host: string;
   /** WEBDATA_PUBLIC_URL: base of every public URL the service hands out (files, polling, WebSockets). */
   publicUrl: string;
-  /** WEBDATA_DATA_DIR: SQLite file, artifacts and session profiles live here. */
+  /** WEBDATA_DATA_DIR: SQLite file and artifacts live here. */
   dataDir: string;
   /** WEBDATA_API_KEYS: keys accepted at start-up, each its own user. */
   apiKeys: string[];
@@ -41,6 +41,10 @@ export interface Config {
   contentWorkers: number;
   /** WEBDATA_MAX_INFLIGHT_PER_USER: concurrent API requests one user may have before 429. */
   maxInflightPerUser: number;
+  /** WEBDATA_PDF_MAX_PAGES: pages of a PDF read (text layer or OCR); later pages are left out. */
+  pdfMaxPages: number;
+  /** WEBDATA_OCR_TIMEOUT_MS: deadline of rendering or recognising one PDF page. */
+  ocrTimeoutMs: number;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
   /** WEBDATA_JOB_TTL_SECONDS: how long an async job and its results live after it is created. */
@@ -53,6 +57,60 @@ export interface Config {
   jobHeartbeatSeconds: number;
   /** WEBDATA_WORKER: whether `webdata serve` also runs job items (false: only `webdata worker` processes do). */
   runWorker: boolean;
+  /** Search engines' endpoints and keys. */
+  search: SearchSettings;
+  /** WEBDATA_MAP_TIMEOUT_MS: deadline of one /v1/map; what was found by then is the answer. */
+  mapTimeoutMs: number;
+  /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
+  mapMaxRequests: number;
+  /** Remote browser sessions (WEBDATA_SESSION_*, WEBDATA_DEFAULT_BROWSER, WEBDATA_CHROMIUM_*). */
+  sessions: SessionConfig;
+}
+
+/** Where each search engine is reached; an engine without its key answers every query with an error naming it. */
+export interface SearchSettings {
+  /** WEBDATA_SEARCH_TIMEOUT_MS: deadline of one query on its engine, every page included. */
+  timeoutMs: number;
+  /** WEBDATA_GOOGLE_URL: origin whose /search results page the google engine reads. */
+  googleUrl: string;
+  /** GOOGLE_CSE_KEY and GOOGLE_CSE_CX: when both are set, google uses the Custom Search JSON API instead. */
+  googleCseKey: string;
+  googleCseCx: string;
+  /** WEBDATA_GOOGLE_CSE_URL: endpoint of the Custom Search JSON API. */
+  googleCseUrl: string;
+  /** WEBDATA_BING_URL: origin whose /search results page the bing engine reads. */
+  bingUrl: string;
+  /** OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_SEARCH_MODEL: the chatgpt engine (Responses API, web_search tool). */
+  openaiBaseUrl: string;
+  openaiApiKey: string;
+  openaiSearchModel: string;
+  /** PERPLEXITY_BASE_URL, PERPLEXITY_API_KEY: the perplexity engine (Search API). */
+  perplexityBaseUrl: string;
+  perplexityApiKey: string;
+  /** SEARXNG_URL: a SearXNG instance with the JSON format enabled; empty leaves the engine off. */
+  searxngUrl: string;
+  /** BRAVE_BASE_URL, BRAVE_API_KEY: the brave engine (Web Search API). */
+  braveBaseUrl: string;
+  braveApiKey: string;
+}
+
+export interface SessionConfig {
+  /** WEBDATA_DEFAULT_BROWSER: engine used when a create request names none. */
+  defaultBrowser: string;
+  /** WEBDATA_CHROMIUM_HEADLESS: browser binary of headless sessions. */
+  chromiumHeadless: string;
+  /** WEBDATA_CHROMIUM_VISIBLE: browser binary of visible sessions (run under their own Xvfb). */
+  chromiumVisible: string;
+  /** WEBDATA_SESSION_IDLE_TIMEOUT_MS: a session with no CDP or VNC traffic this long is closed. */
+  idleTimeoutMs: number;
+  /** WEBDATA_SESSION_MAX_LIFETIME_MS: longest an active session runs before it is closed. */
+  maxLifetimeMs: number;
+  /** WEBDATA_SESSIONS_MAX: active sessions this instance runs at once. */
+  maxSessions: number;
+  /** WEBDATA_SESSIONS_MAX_PER_USER: active sessions one user may have on this instance. */
+  maxSessionsPerUser: number;
+  /** WEBDATA_SESSION_WARM_SPARES: headless browsers kept launched so a create need not wait for one. */
+  warmSpares: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +163,33 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   return raw.replace(/\/+$/, '');
 }
 
+function secret(env: Env, name: string): string {
+  return env[name]?.trim() ?? '';
+}
+
+function searchSettings(env: Env): SearchSettings {
+  const web = ['http:', 'https:'];
+  const googleCseKey = secret(env, 'GOOGLE_CSE_KEY');
+  const googleCseCx = secret(env, 'GOOGLE_CSE_CX');
+  if (Boolean(googleCseKey) !== Boolean(googleCseCx)) throw new ConfigError('GOOGLE_CSE_KEY and GOOGLE_CSE_CX must be set together');
+  return {
+    timeoutMs: int(env, 'WEBDATA_SEARCH_TIMEOUT_MS', 20_000, 100, 300_000),
+    googleUrl: url(env, 'WEBDATA_GOOGLE_URL', 'https://www.google.com', web),
+    googleCseKey,
+    googleCseCx,
+    googleCseUrl: url(env, 'WEBDATA_GOOGLE_CSE_URL', 'https://www.googleapis.com/customsearch/v1', web),
+    bingUrl: url(env, 'WEBDATA_BING_URL', 'https://www.bing.com', web),
+    openaiBaseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1', web),
+    openaiApiKey: secret(env, 'OPENAI_API_KEY'),
+    openaiSearchModel: env.OPENAI_SEARCH_MODEL?.trim() || 'gpt-5-mini',
+    perplexityBaseUrl: url(env, 'PERPLEXITY_BASE_URL', 'https://api.perplexity.ai', web),
+    perplexityApiKey: secret(env, 'PERPLEXITY_API_KEY'),
+    searxngUrl: env.SEARXNG_URL?.trim() ? url(env, 'SEARXNG_URL', '', web) : '',
+    braveBaseUrl: url(env, 'BRAVE_BASE_URL', 'https://api.search.brave.com', web),
+    braveApiKey: secret(env, 'BRAVE_API_KEY'),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = env.DATABASE_URL?.trim() ?? '';
@@ -135,11 +220,26 @@ export function loadConfig(env: Env = process.env): Config {
     batchConcurrency: int(env, 'WEBDATA_BATCH_CONCURRENCY', 8, 1, 256),
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
+    pdfMaxPages: int(env, 'WEBDATA_PDF_MAX_PAGES', 100, 1, 10_000),
+    ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
     jobTtlSeconds: int(env, 'WEBDATA_JOB_TTL_SECONDS', 24 * 60 * 60, 1, 365 * 24 * 60 * 60),
     jobSweepSeconds: int(env, 'WEBDATA_JOB_SWEEP_SECONDS', 60, 1, 24 * 60 * 60),
     jobConcurrency: int(env, 'WEBDATA_JOB_CONCURRENCY', 8, 1, 256),
     jobHeartbeatSeconds: int(env, 'WEBDATA_JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
     runWorker,
+    search: searchSettings(env),
+    mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
+    mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
+    sessions: {
+      defaultBrowser: env.WEBDATA_DEFAULT_BROWSER?.trim() || 'chromium',
+      chromiumHeadless: env.WEBDATA_CHROMIUM_HEADLESS?.trim() || '/usr/bin/chromium-headless-shell',
+      chromiumVisible: env.WEBDATA_CHROMIUM_VISIBLE?.trim() || '/usr/bin/chromium',
+      idleTimeoutMs: int(env, 'WEBDATA_SESSION_IDLE_TIMEOUT_MS', 5 * 60_000, 500, 24 * 3_600_000),
+      maxLifetimeMs: int(env, 'WEBDATA_SESSION_MAX_LIFETIME_MS', 60 * 60_000, 1_000, 7 * 24 * 3_600_000),
+      maxSessions: int(env, 'WEBDATA_SESSIONS_MAX', 8, 1, 1_000),
+      maxSessionsPerUser: int(env, 'WEBDATA_SESSIONS_MAX_PER_USER', 3, 1, 1_000),
+      warmSpares: int(env, 'WEBDATA_SESSION_WARM_SPARES', 1, 0, 8),
+    },
   };
 }

@@ -3,3 +3,4 @@ export { FetchFailure } from './errors.ts';
 export { decodeBody, charsetFromContentType, type Decoded } from './decode.ts';
 export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
 export { browserHeaders, BROWSER_USER_AGENT } from './headers.ts';
+export { startEgressProxy, type EgressProxy } from './egress-proxy.ts';

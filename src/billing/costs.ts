@@ -6,10 +6,11 @@ export function searchQueryCost(limit: number): number {
 }
 
 /** Cost of one successful fetch, with the summary addition when a summary was produced. */
-export function fetchCost(opts: { summarised?: boolean; ocrPages?: number } = {}): number {
-  return (
-    PRICES_MICROS.fetch +
-    (opts.summarised ? PRICES_MICROS.summary : 0) +
-    PRICES_MICROS.pdfOcrPage * (opts.ocrPages ?? 0)
-  );
+export function fetchCost(opts: { summarised?: boolean } = {}): number {
+  return PRICES_MICROS.fetch + (opts.summarised ? PRICES_MICROS.summary : 0);
+}
+
+/** Cost of reading PDF pages by OCR, on top of the fetch. */
+export function pdfOcrCost(pages: number): number {
+  return PRICES_MICROS.pdfOcrPage * pages;
 }

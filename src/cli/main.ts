@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { keysCommand } from './keys.ts';
+import { scrapeCommand } from './scrape.ts';
 import { startServer } from './server.ts';
 import { workerCommand } from './worker.ts';
 
@@ -10,6 +11,8 @@ const HELP = `webdata: self-hosted web data service
   webdata keys create --name NAME  create a user with a new API key (printed once)
   webdata keys list                list keys (prefix, name, state)
   webdata keys revoke ID|PREFIX    revoke a key
+  webdata scrape URL [--html] [--all] [--metadata] [--json]
+                                   fetch one page in-process and print it
 
 Settings come from the environment; see README.md.`;
 
@@ -48,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'serve') return serve(config);
   if (command === 'keys') return keysCommand(config, rest);
+  if (command === 'scrape') return scrapeCommand(config, rest);
   if (command === 'worker') return workerCommand(config);
   console.error(`unknown command "${command}"\n\n${HELP}`);
   process.exit(2);

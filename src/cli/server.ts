@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpEngine } from '../acquire/index.ts';
+import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import type { Services } from '../ops/index.ts';
-import { KeyStore, LedgerStore, openDatabase, type Database } from '../store/index.ts';
+import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
+import { SessionManager } from '../sessions/index.ts';
+import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -35,7 +37,18 @@ export async function createServices(
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
-  const services: Services = { config, http, content };
+  const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
+  // One egress proxy serves every session browser; it applies the same SSRF policy as fetches.
+  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
+  const sessions = new SessionManager({
+    config: config.sessions,
+    publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
+    store: new SessionStore(database.db),
+    ledger,
+    proxyUrl: egress.url,
+  });
+  const services: Services = { config, http, content, search, sessions };
   const jobs = new Jobs(database, config);
   return {
     services,
@@ -46,6 +59,8 @@ export async function createServices(
     async close() {
       // Jobs first: running items are handed back before the engines they use go away.
       await jobs.close();
+      await sessions.shutdown();
+      await egress.close();
       await Promise.allSettled([http.close(), content.close()]);
       await database.close();
     },
@@ -59,6 +74,7 @@ export async function startServer(config: Config, opts: { logLevel?: string } = 
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
 
   const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs }, opts);
+  await built.services.sessions.start(app.log);
   await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
   const address = await app.listen({ port: config.port, host: config.host });
   let closed = false;

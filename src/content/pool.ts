@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import { convertHtml } from './convert.ts';
+import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
 /**
@@ -25,6 +26,12 @@ export class ContentPool {
   convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
     if (!this.#pool) return Promise.resolve(convertHtml(input));
     return this.#pool.run(input, { signal: signal ?? null });
+  }
+
+  pdf(bytes: Uint8Array, options: PdfConvertOptions): Promise<PdfConversion> {
+    if (!this.#pool) return convertPdf(bytes, options);
+    const { signal, ...rest } = options;
+    return this.#pool.run({ bytes, options: rest }, { name: 'pdf', signal: signal ?? null });
   }
 
   async close(): Promise<void> {

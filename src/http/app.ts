@@ -6,18 +6,22 @@ import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { mapRoutes } from './routes/map.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
+import { searchRoutes } from './routes/search.ts';
+import { sessionSocketRoutes } from './routes/session-sockets.ts';
 
 export interface AppOptions {
   logLevel?: string;
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, jobStartRoutes, jobRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, jobStartRoutes, jobRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
@@ -50,6 +54,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   await app.register(authPlugin, { keys: deps.keys });
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
   await app.register(healthRoutes);
+  await app.register(sessionSocketRoutes, deps);
   await app.register(
     async (api) => {
       for (const routes of apiRoutes) await api.register(routes, deps);

@@ -18,7 +18,7 @@ export interface BatchResult {
 }
 
 export function batchItems(input: BatchInput): ScrapeInput[] {
-  const shared: ScrapeOptions = { type: input.type, onlyMainContent: input.onlyMainContent, extractMetadata: input.extractMetadata };
+  const shared: ScrapeOptions = { type: input.type, onlyMainContent: input.onlyMainContent, extractMetadata: input.extractMetadata, pdfStrategy: input.pdfStrategy };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;
     const merged: ScrapeInput = { ...shared, url: own.url };

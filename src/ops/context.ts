@@ -3,12 +3,16 @@ import type { HttpEngine } from '../acquire/index.ts';
 import type { Meter } from '../billing/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
+import type { SearchEngines } from '../search/index.ts';
+import type { SessionManager } from '../sessions/index.ts';
 
 /** What every operation may use. Built once at start-up by the CLI and shared by routes and workers. */
 export interface Services {
   config: Config;
   http: HttpEngine;
   content: ContentPool;
+  search: SearchEngines;
+  sessions: SessionManager;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */

@@ -1,3 +1,18 @@
 export type { OpContext, Services } from './context.ts';
 export { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult, type PageMetadataResult } from './scrape.ts';
 export { scrapeBatch, batchItems, summariseBatch, type BatchInput, type BatchResult } from './batch.ts';
+export {
+  search,
+  searchQuery,
+  searchItems,
+  summariseSearch,
+  normaliseSearchInput,
+  SearchInputError,
+  DEFAULT_SEARCH_LIMIT,
+  type SearchInput,
+  type SearchOptions,
+  type SearchQueryInput,
+  type SearchQueryResult,
+  type SearchResult,
+} from './search.ts';
+export { mapSite, type MapInput, type MapResult } from './map.ts';

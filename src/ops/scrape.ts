@@ -1,12 +1,14 @@
 import { decodeBody, FetchFailure, type HttpResponse } from '../acquire/index.ts';
-import { fetchCost, microsToUsd } from '../billing/index.ts';
-import type { OutputFormat } from '../content/index.ts';
+import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
+import type { OutputFormat, PdfStrategy } from '../content/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface ScrapeOptions {
   type?: OutputFormat;
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
+  /** How PDFs are read: `ocr` (default, as the spec says), `local` text layer only, `auto`. */
+  pdfStrategy?: PdfStrategy;
 }
 
 export interface ScrapeInput extends ScrapeOptions {
@@ -34,13 +36,14 @@ export interface ScrapeResult {
   error?: string;
 }
 
-type BodyKind = 'html' | 'text' | 'binary';
+type BodyKind = 'html' | 'text' | 'pdf' | 'binary';
 
 const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|javascript|x-javascript|ecmascript|rss\+xml|atom\+xml|x-ndjson|yaml|x-yaml|toml|csv)|[\w.-]+\/[\w.-]+\+(json|xml))/;
 
 function bodyKind(contentType: string, body: Buffer): BodyKind {
   const mime = contentType.split(';')[0]!.trim().toLowerCase();
   if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
+  if (mime === 'application/pdf' || body.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
   if (TEXT_TYPES.test(mime)) return 'text';
   if (mime && mime !== 'application/octet-stream') return 'binary';
   // No usable type: look at the bytes, as a browser would.
@@ -61,13 +64,18 @@ function failure(url: string, err: unknown, statusCode = 0): ScrapeResult {
   };
 }
 
-async function render(res: HttpResponse, input: Required<ScrapeInput>, ctx: OpContext): Promise<Omit<ScrapeResult, 'timestamp' | 'cost'>> {
+interface Rendered {
+  page: Omit<ScrapeResult, 'timestamp' | 'cost'>;
+  /** PDF pages read by OCR, billed on top of the fetch. */
+  ocrPages: number;
+}
+
+async function render(res: HttpResponse, input: Required<ScrapeInput>, ctx: OpContext): Promise<Rendered> {
   const contentType = res.headers['content-type'] ?? '';
   const kind = bodyKind(contentType, res.body);
   if (kind === 'binary') {
     throw new FetchFailure('unsupported-content', `cannot convert content of type ${contentType.split(';')[0]} to ${input.type}`, res.statusCode);
   }
-  const { text } = decodeBody(res.body, contentType, kind === 'html');
   const base = { url: input.url, success: true, statusCode: res.statusCode };
   const meta = (m?: { title: string; description: string; canonicalUrl: string }): PageMetadataResult => ({
     title: m?.title ?? '',
@@ -77,14 +85,22 @@ async function render(res: HttpResponse, input: Required<ScrapeInput>, ctx: OpCo
     contentType,
     contentLength: res.body.length,
   });
+  if (kind === 'pdf') {
+    const { config } = ctx.services;
+    const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, timeoutMs: config.ocrTimeoutMs, signal: ctx.signal });
+    if (!pdf.text) throw new FetchFailure('unsupported-content', `the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode);
+    const page = { ...base, [input.type]: pdf.text, ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
+    return { page, ocrPages: pdf.ocrPages };
+  }
+  const { text } = decodeBody(res.body, contentType, kind === 'html');
   if (kind === 'text') {
-    return { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) };
+    return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0 };
   }
   const out = await ctx.services.content.convert(
     { html: text, url: res.url, format: input.type, onlyMainContent: input.onlyMainContent },
     ctx.signal,
   );
-  return { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) };
+  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0 };
 }
 
 /** Fetches one URL over HTTP and converts it. Never throws for a page's fault: that is a failed result. */
@@ -94,6 +110,7 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     type: input.type ?? 'markdown',
     onlyMainContent: input.onlyMainContent ?? true,
     extractMetadata: input.extractMetadata ?? false,
+    pdfStrategy: input.pdfStrategy ?? 'ocr',
   };
   let res: HttpResponse;
   try {
@@ -106,8 +123,9 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     return failure(full.url, new Error(`the page answered HTTP ${res.statusCode}`), res.statusCode);
   }
   try {
-    const page = await render(res, full, ctx);
-    const cost = ctx.meter.charge('scrape', 1, fetchCost());
+    const { page, ocrPages } = await render(res, full, ctx);
+    let cost = ctx.meter.charge('scrape', 1, fetchCost());
+    if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));
     return { ...page, timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
   } catch (err) {
     if (ctx.signal.aborted) throw err;

@@ -2,3 +2,4 @@ export { openDatabase, type Backend, type Database } from './db.ts';
 export { KeyStore, hashKey, type AuthenticatedUser, type KeyInfo } from './keys.ts';
 export { LedgerStore, type LedgerEntry, type LedgerRow } from './ledger.ts';
 export type { Tables } from './schema.ts';
+export { SessionStore, type SessionRow, type SessionPatch } from './sessions.ts';

@@ -37,6 +37,33 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('usage_ledger_user').on('usage_ledger').columns(['user_id', 'created_at']).execute();
     },
   },
+  '0002_browser_sessions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('browser_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('browser', 'text', (c) => c.notNull())
+        .addColumn('headless', 'integer', (c) => c.notNull())
+        .addColumn('proxy', 'integer', (c) => c.notNull())
+        .addColumn('width', 'integer', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('token_hash', 'text')
+        .addColumn('instance_url', 'text', (c) => c.notNull())
+        .addColumn('storage_state', 'text')
+        .addColumn('last_url', 'text')
+        .addColumn('close_reason', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('closed_at', 'bigint')
+        .addColumn('last_activity_at', 'bigint', (c) => c.notNull())
+        .addColumn('billed_micros', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('browser_sessions_instance').on('browser_sessions').columns(['instance_url', 'status']).execute();
+      await db.schema.createIndex('browser_sessions_user').on('browser_sessions').columns(['user_id', 'created_at']).execute();
+    },
+  },
   '0003_jobs': {
     async up(db: Kysely<unknown>) {
       await db.schema

@@ -28,6 +28,36 @@ export interface UsageLedgerTable {
   created_at: number;
 }
 
+/** A remote browser session; its browser runs on the instance named by `instance_url`. */
+export interface BrowserSessionsTable {
+  id: string;
+  user_id: string;
+  /** active | closed */
+  status: string;
+  browser: string;
+  /** 0 or 1: both backends store booleans the same way. */
+  headless: number;
+  proxy: number;
+  width: number;
+  height: number;
+  /** SHA-256 of the current WebSocket token, hex; null once closed. */
+  token_hash: string | null;
+  /** WEBDATA_PUBLIC_URL of the instance running (or last running) the browser. */
+  instance_url: string;
+  /** JSON { cookies, origins: [{ origin, localStorage: [{ name, value }] }] } saved at close. */
+  storage_state: string | null;
+  last_url: string | null;
+  /** manual | timeout | error, null while active. */
+  close_reason: string | null;
+  created_at: number;
+  /** Start of the current (or last) active period: billing runs from here. */
+  started_at: number;
+  closed_at: number | null;
+  last_activity_at: number;
+  /** Charges of the periods already closed, micro-dollars. */
+  billed_micros: number;
+}
+
 export interface JobsTable {
   id: string;
   user_id: string;
@@ -68,6 +98,7 @@ export interface Tables {
   users: UsersTable;
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
+  browser_sessions: BrowserSessionsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
 }

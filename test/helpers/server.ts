@@ -41,10 +41,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
     WEBDATA_FETCH_TIMEOUT_MS: '5000',
     WEBDATA_CONTENT_WORKERS: '1',
+    // A warm spare is a browser process per test server; only session tests that want one ask.
+    WEBDATA_SESSION_WARM_SPARES: '0',
     ...env,
   });
   const server = await startServer(config, { logLevel: 'silent' });
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${config.port}`;
   return {
     server,
     base,

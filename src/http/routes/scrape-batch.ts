@@ -25,10 +25,10 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       const urls: ScrapeInput[] = body.urls.map((item, i) => {
         if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
         refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
-        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata };
+        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, pdfStrategy: item.pdfStrategy };
       });
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata }, ctx),
+        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy }, ctx),
       );
     },
   );

@@ -21,7 +21,7 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
       const url = requireHttpUrl(body.url, 'url');
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata }, ctx),
+        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy }, ctx),
       );
     },
   );

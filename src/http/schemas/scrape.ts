@@ -1,7 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
 
-const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')]);
+const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
+  description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
+});
 
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */
 export const scrapeFields = {
@@ -54,4 +56,4 @@ export const BatchResponse = Type.Object({
 });
 
 /** Fields of the scrape request that later engines (summary, PDF, browser, proxies) will serve. */
-export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'pdfStrategy', 'actions', 'proxy'];
+export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'actions', 'proxy'];

@@ -1,0 +1,53 @@
+/**
+ * SERP parser speed on the real saved pages (../shared/data/serp). The baseline, measured in the
+ * same run, is linkedom parsing the same page and doing nothing else: the floor for any parser
+ * built on it. The ratio says what our extraction adds on top of the parse.
+ *
+ *   node bench/search/parse.ts [rounds]
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DOMParser } from 'linkedom';
+import { parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
+
+const SERP = resolve(import.meta.dirname, '../..', '../shared/data/serp');
+const rounds = Number(process.argv[2] ?? 20);
+
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Alternates the two so machine load hits both alike; medians shrug off GC pauses. */
+function measure(base: () => unknown, ours: () => unknown): { base: number; ours: number } {
+  base();
+  ours();
+  const b: number[] = [];
+  const o: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let t = performance.now();
+    base();
+    b.push(performance.now() - t);
+    t = performance.now();
+    ours();
+    o.push(performance.now() - t);
+  }
+  return { base: median(b), ours: median(o) };
+}
+
+console.log(`rounds per page: ${rounds} (median ms)`);
+console.log('page'.padEnd(62), 'results', 'parse-only ms', 'parser ms', 'ratio');
+let totalBase = 0;
+let totalOurs = 0;
+for (const engine of ['google', 'bing'] as const) {
+  for (const file of readdirSync(resolve(SERP, engine)).filter((f) => f.endsWith('.html'))) {
+    const html = readFileSync(resolve(SERP, engine, file), 'utf8');
+    const pageUrl = `https://www.${engine}.com/search?q=x`;
+    const parse = engine === 'google' ? parseGoogleSerp : parseBingSerp;
+    const { base, ours } = measure(
+      () => new DOMParser().parseFromString(html, 'text/html').querySelector('body'),
+      () => parse(html, pageUrl),
+    );
+    totalBase += base;
+    totalOurs += ours;
+    console.log(`${engine}/${file}`.slice(0, 62).padEnd(62), String(parse(html, pageUrl).length).padStart(7), base.toFixed(2).padStart(13), ours.toFixed(2).padStart(9), (ours / base).toFixed(2).padStart(5));
+  }
+}
+console.log('all pages'.padEnd(62), ''.padStart(7), totalBase.toFixed(2).padStart(13), totalOurs.toFixed(2).padStart(9), (totalOurs / totalBase).toFixed(2).padStart(5));

@@ -1,0 +1,173 @@
+/**
+ * Remote browser sessions: create and full-lifecycle latency through the service, against
+ * launching chromium-headless-shell and connecting over CDP directly in the same run, and the
+ * proportional memory (PSS) one idle session costs.
+ *
+ *   node bench/sessions/run.ts [iterations]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../src/cli/server.ts';
+import { loadConfig } from '../../src/config.ts';
+import { groupPids } from '../../src/sessions/index.ts';
+import { startFixtureSite } from '../../test/fixtures/site/server.ts';
+import { freePort } from '../../test/helpers/server.ts';
+
+const N = Number(process.argv[2] ?? 15);
+const KEY = 'wd_bench_key_sessions_0123456789';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+function p50(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)]!;
+}
+
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+
+/** The baseline: start the browser ourselves with a DevTools port and read its endpoint. */
+async function launchDirect(): Promise<{ ws: string; pgid: number; kill(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'wd-bench-'));
+  const child = spawn(HEADLESS_SHELL, ['--remote-debugging-port=0', `--user-data-dir=${dir}`, '--no-first-run', '--no-sandbox', '--headless', 'about:blank'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const ws = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr!.on('data', (c) => {
+      text += String(c);
+      const m = text.match(/DevTools listening on (ws:\/\/\S+)/);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', () => reject(new Error(text)));
+  });
+  child.stderr!.resume();
+  return {
+    ws,
+    pgid: child.pid!,
+    async kill() {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function pss(pids: number[]): Promise<number> {
+  let kb = 0;
+  for (const pid of pids) {
+    const text = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    kb += Number(text.match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0);
+  }
+  return kb / 1024;
+}
+
+const site = await startFixtureSite();
+const dataDir = await mkdtemp(join(tmpdir(), 'wd-bench-data-'));
+const config = loadConfig({
+  PORT: String(await freePort()),
+  WEBDATA_DATA_DIR: dataDir,
+  WEBDATA_API_KEYS: KEY,
+  WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+  WEBDATA_SESSION_WARM_SPARES: '1',
+  WEBDATA_SESSIONS_MAX: '16',
+  WEBDATA_SESSIONS_MAX_PER_USER: '16',
+  WEBDATA_CONTENT_WORKERS: '0',
+});
+const server = await startServer(config, { logLevel: 'silent' });
+const base = server.address;
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return res.json() as Promise<any>;
+};
+const spareReady = async () => {
+  for (;;) {
+    const list = (await (await fetch(`${base}/api/v1/browser-sandbox/sessions`)).json()) as { warmSpares: number };
+    if (list.warmSpares > 0) return;
+    await sleep(20);
+  }
+};
+const page = `${site.origin}/session/app`;
+
+const direct = { create: [] as number[], lifecycle: [] as number[] };
+const service = { create: [] as number[], coldCreate: [] as number[], lifecycle: [] as number[] };
+
+for (let i = 0; i < N; i++) {
+  // Baseline create: a launched browser with its CDP endpoint known.
+  let t0 = performance.now();
+  let b = await launchDirect();
+  direct.create.push(performance.now() - t0);
+  await b.kill();
+
+  // Baseline lifecycle: launch, connect over CDP, load a page, close.
+  t0 = performance.now();
+  b = await launchDirect();
+  const pw = await chromium.connectOverCDP(b.ws);
+  const p = pw.contexts()[0]!.pages()[0] ?? (await pw.contexts()[0]!.newPage());
+  await p.goto(page);
+  await pw.close();
+  await b.kill();
+  direct.lifecycle.push(performance.now() - t0);
+
+  // Service create with the warm spare ready.
+  await spareReady();
+  t0 = performance.now();
+  let s = await api('POST', '/v1/browser-sandbox/session', {});
+  service.create.push(performance.now() - t0);
+  await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
+
+  // Service create that cannot use the spare (non-default size): a launch per create.
+  t0 = performance.now();
+  s = await api('POST', '/v1/browser-sandbox/session', { width: 1024, height: 768 });
+  service.coldCreate.push(performance.now() - t0);
+  await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
+
+  // Service lifecycle: create, connect, goto, close (close saves cookies and localStorage).
+  await spareReady();
+  t0 = performance.now();
+  s = await api('POST', '/v1/browser-sandbox/session', {});
+  const remote = await chromium.connectOverCDP(s.wsUrl);
+  const rp = remote.contexts()[0]!.pages()[0] ?? (await remote.contexts()[0]!.newPage());
+  await rp.goto(page);
+  await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
+  await remote.close();
+  service.lifecycle.push(performance.now() - t0);
+}
+
+// PSS per idle session: a few idle sessions of each kind, each measured over its own processes.
+const idle: Record<string, number[]> = { headless: [], visible: [] };
+for (const headless of [true, false]) {
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push((await api('POST', '/v1/browser-sandbox/session', { headless })).sessionId);
+  await sleep(1500);
+  for (const id of ids) idle[headless ? 'headless' : 'visible']!.push(await pss(await server.services.sessions.processIds(id)));
+  for (const id of ids) await api('DELETE', `/v1/browser-sandbox/session/${id}`);
+}
+const directIdle = [await launchDirect(), await launchDirect(), await launchDirect()];
+await sleep(1500);
+const directPss = (await Promise.all(directIdle.map(async (b) => pss(await groupPids(b.pgid))))).reduce((a, b) => a + b, 0) / directIdle.length;
+for (const b of directIdle) await b.kill();
+
+await server.close();
+await site.close();
+await rm(dataDir, { recursive: true, force: true });
+
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+console.log(`sessions bench, ${N} iterations each, p50`);
+console.log(`  direct launch (headless-shell, CDP endpoint ready)     ${fmt(p50(direct.create))}`);
+console.log(`  service create, warm spare                             ${fmt(p50(service.create))}  ratio ${(p50(service.create) / p50(direct.create)).toFixed(2)}x of direct`);
+console.log(`  service create, no spare (non-default size)            ${fmt(p50(service.coldCreate))}  ratio ${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)}x of direct`);
+console.log(`  direct lifecycle (launch, connectOverCDP, goto, close)  ${fmt(p50(direct.lifecycle))}`);
+console.log(`  service lifecycle (create, connect, goto, close+save)  ${fmt(p50(service.lifecycle))}  ratio ${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)}x of direct`);
+console.log(`PSS per idle session`);
+console.log(`  direct headless-shell                                  ${directPss.toFixed(1)} MiB`);
+console.log(`  service headless                                       ${avg(idle.headless!).toFixed(1)} MiB  ratio ${(avg(idle.headless!) / directPss).toFixed(2)}x of direct`);
+console.log(`  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`);

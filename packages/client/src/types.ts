@@ -1,0 +1,238 @@
+/** Request and response shapes of the webdata API (../shared/spec/web-data-api.md). */
+
+export type OutputFormat = 'markdown' | 'html';
+export type SearchEngine = 'google' | 'bing' | 'chatgpt' | 'perplexity' | 'searxng' | 'brave';
+export type JobType = 'scrape-single' | 'scrape-batch' | 'sequence' | 'sequence-batch' | 'search-batch';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface Proxy {
+  country: string;
+}
+export interface Summary {
+  query: string;
+}
+
+export type Step =
+  | { type: 'scrape' }
+  | { type: 'click'; selector: string }
+  | { type: 'type'; selector: string; text: string }
+  | { type: 'wait'; milliseconds: number }
+  | { type: 'press'; key: string }
+  | { type: 'scroll'; direction?: 'up' | 'down'; selector?: string }
+  | { type: 'waitForSelector'; selector: string; timeout?: number }
+  | { type: 'navigate'; url: string }
+  | { type: 'goBack' };
+export type Action = Exclude<Step, { type: 'scrape' }>;
+
+export interface Metadata {
+  title: string;
+  description: string;
+  canonicalUrl: string;
+  finalUrl: string;
+  contentType: string;
+  contentLength: number;
+}
+
+export interface ScrapeRequest {
+  url: string;
+  type?: OutputFormat;
+  onlyMainContent?: boolean;
+  extractMetadata?: boolean;
+  summary?: Summary;
+  pdfStrategy?: 'ocr' | 'local' | 'auto';
+  actions?: Action[];
+  proxy?: Proxy;
+}
+
+export interface FetchResult {
+  url: string;
+  success: boolean;
+  markdown?: string;
+  html?: string;
+  statusCode: number;
+  metadata?: Metadata;
+  content?: string;
+  timestamp?: string;
+  cost: number;
+  error?: string;
+}
+
+export interface BatchRequest extends Omit<ScrapeRequest, 'url' | 'actions'> {
+  urls: Array<string | ScrapeRequest>;
+}
+
+export interface BatchResponse {
+  results: FetchResult[];
+  total: number;
+  successful: number;
+  failed: number;
+  timestamp: string;
+  cost: number;
+}
+
+export interface SearchRequest {
+  queries: string[];
+  limit?: number;
+  location?: string;
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  engine?: SearchEngine;
+}
+
+export interface SearchResponse {
+  results: Array<{
+    query: string;
+    success: boolean;
+    results: Array<{ url: string; title: string; description: string }>;
+    loadTimeMs: number;
+    cost: number;
+    error?: string;
+  }>;
+  total: number;
+  successful: number;
+  failed: number;
+  totalTimeMs: number;
+  timestamp: string;
+  cost: number;
+}
+
+export interface SequenceRequest {
+  startUrl: string;
+  steps: Step[];
+  type?: OutputFormat;
+  summary?: Summary;
+  proxy?: Proxy;
+  extractMetadata?: boolean;
+}
+
+export interface SequenceResponse {
+  success: boolean;
+  data: Array<{ url: string; markdown?: string; html?: string; stepIndex: number; metadata?: Metadata; content?: string }>;
+  totalBreakpoints: number;
+  completedBreakpoints: number;
+  method: 'browser' | 'browser-stealth';
+  totalTimeMs: number;
+  error?: string;
+  failedAtStepIndex?: number;
+  timestamp: string;
+  cost: number;
+}
+
+export interface JobCreated {
+  success: boolean;
+  id: string;
+  url: string;
+}
+
+export interface Job<Item = unknown> {
+  id: string;
+  status: JobStatus;
+  type: JobType;
+  total: number;
+  completed: number;
+  expiresAt: string;
+  data: Item[];
+  next?: string;
+  [extra: string]: unknown;
+}
+
+export interface JobList {
+  jobs: Array<{ id: string; type: JobType; status: JobStatus; total: number; completed: number; createdAt: string; expiresAt: string }>;
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export interface MapRequest {
+  url: string;
+  limit?: number;
+  search?: string;
+  includeSubdomains?: boolean;
+  ignoreQueryParameters?: boolean;
+}
+
+export interface MapResponse {
+  success: boolean;
+  links: string[];
+  total: number;
+  cost: number;
+  error?: string;
+  timestamp: string;
+}
+
+export interface PdfOptions {
+  title?: string;
+  pageSize?: 'A4' | 'Letter' | 'Legal';
+  landscape?: boolean;
+  margin?: { top: string; right: string; bottom: string; left: string };
+  printBackground?: boolean;
+  timeoutMs?: number;
+}
+
+export interface PdfResponse {
+  success: boolean;
+  url?: string;
+  error?: string;
+  durationMs: number;
+  cost: number;
+}
+
+export interface ScreenshotRequest {
+  url: string;
+  fullPage?: boolean;
+  selector?: string;
+  width?: number;
+  height?: number;
+  waitFor?: number;
+  actions?: Action[];
+  proxy?: Proxy;
+}
+
+export interface ScreenshotResponse {
+  success: boolean;
+  url?: string;
+  sourceUrl: string;
+  width?: number;
+  height?: number;
+  cost: number;
+  error?: string;
+  timestamp: string;
+}
+
+export interface SessionRequest {
+  width?: number;
+  height?: number;
+  headless?: boolean;
+  browser?: string;
+  proxy?: boolean;
+}
+
+export interface SessionCreated {
+  sessionId: string;
+  wsUrl: string;
+  liveViewUrl: string | null;
+  browser: string;
+  createdAt: string;
+  width: number;
+  height: number;
+  costPerMin: number;
+}
+
+export interface SessionDetails {
+  sessionId: string;
+  status: 'active' | 'closed';
+  width: number;
+  height: number;
+  headless: boolean;
+  proxy: boolean;
+  browser: string;
+  wsUrl: string;
+  liveViewUrl: string | null;
+  totalCost: number;
+  hasStorageState: boolean;
+  lastUrl: string | null;
+  closeReason: 'manual' | 'timeout' | 'error' | null;
+  closedAt: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+}

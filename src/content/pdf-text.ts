@@ -1,0 +1,38 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+export interface PdfText {
+  /** Text of each page, in order. */
+  pages: string[];
+  title: string;
+}
+
+interface TextItem {
+  str: string;
+  hasEOL?: boolean;
+}
+
+/** The text layer of every page, read with pdf.js (no rendering, no OCR). */
+export async function readPdfText(bytes: Uint8Array, maxPages: number): Promise<PdfText & { pageCount: number }> {
+  // pdf.js takes ownership of the buffer it is given; copy so the caller's bytes stay usable.
+  const task = getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, verbosity: 0 });
+  const doc = await task.promise;
+  try {
+    const pages: string[] = [];
+    const count = Math.min(doc.numPages, maxPages);
+    for (let n = 1; n <= count; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      let text = '';
+      for (const item of content.items as TextItem[]) {
+        if (typeof item.str !== 'string') continue;
+        text += item.str + (item.hasEOL ? '\n' : '');
+      }
+      pages.push(text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim());
+      page.cleanup();
+    }
+    const info = (await doc.getMetadata().catch(() => undefined))?.info as { Title?: string } | undefined;
+    return { pages, title: info?.Title?.trim() ?? '', pageCount: doc.numPages };
+  } finally {
+    await task.destroy();
+  }
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, SessionError } from '../../sessions/index.ts';
+import type { RouteDeps } from '../deps.ts';
+import { ApiError, badRequest, notFound, tooMany } from '../errors.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+import { SessionCreateBody, SessionCreated, SessionDetails, SessionList, SessionParams } from '../schemas/sessions.ts';
+
+function toApiError(err: unknown): unknown {
+  if (!(err instanceof SessionError)) return err;
+  switch (err.kind) {
+    case 'bad-request':
+      return badRequest(err.field ?? 'body', err.message);
+    case 'not-found':
+      return notFound('session');
+    case 'conflict':
+      return new ApiError(409, err.message);
+    case 'capacity':
+      return tooMany(err.message, err.retryAfterSeconds ?? 30);
+    case 'unavailable':
+      return new ApiError(503, err.message);
+  }
+}
+
+async function mapped<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toApiError(err);
+  }
+}
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
+
+export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const sessions = deps.services.sessions;
+
+  app.post(
+    '/v1/browser-sandbox/session',
+    { schema: { tags: ['browser sessions'], summary: 'Start a remote browser session', body: SessionCreateBody, response: { 200: SessionCreated, ...errors } } },
+    async (request) => {
+      const body = request.body ?? {};
+      return mapped(() =>
+        sessions.create(request.user.userId, {
+          width: body.width ?? DEFAULT_WIDTH,
+          height: body.height ?? DEFAULT_HEIGHT,
+          headless: body.headless ?? true,
+          proxy: body.proxy ?? true,
+          browser: body.browser,
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/v1/browser-sandbox/session/:id',
+    { schema: { tags: ['browser sessions'], summary: 'Session details', params: SessionParams, response: { 200: SessionDetails, ...errors } } },
+    async (request) => mapped(() => sessions.get(request.user.userId, request.params.id)),
+  );
+
+  app.delete(
+    '/v1/browser-sandbox/session/:id',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'Close a session, saving its cookies and localStorage; returns its final details',
+        params: SessionParams,
+        response: { 200: SessionDetails, ...errors },
+      },
+    },
+    async (request) => mapped(() => sessions.close(request.user.userId, request.params.id)),
+  );
+
+  app.post(
+    '/v1/browser-sandbox/session/:id/resume',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'Start a closed session again with its saved state: same id, fresh wsUrl',
+        params: SessionParams,
+        response: { 200: SessionCreated, ...errors },
+      },
+    },
+    async (request) => mapped(() => sessions.resume(request.user.userId, request.params.id)),
+  );
+
+  app.get(
+    '/v1/browser-sandbox/sessions',
+    {
+      config: { public: true },
+      schema: { tags: ['browser sessions'], summary: "This instance's active sessions (no credentials in it)", security: [], response: { 200: SessionList } },
+    },
+    async () => sessions.listPublic(),
+  );
+};

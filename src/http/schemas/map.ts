@@ -1,0 +1,23 @@
+import { Type, type Static } from 'typebox';
+import { Cost, Timestamp } from './common.ts';
+
+export const MapBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, description: 'Base URL of the site' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'Most URLs returned; default 100' })),
+    search: Type.Optional(Type.String({ maxLength: 500, description: 'Keyword to filter and rank URLs by relevance' })),
+    includeSubdomains: Type.Optional(Type.Boolean({ description: 'Include other hosts of the same registrable domain; default false' })),
+    ignoreQueryParameters: Type.Optional(Type.Boolean({ description: 'Drop query strings before deduplicating; default true' })),
+  },
+  { additionalProperties: false },
+);
+export type MapBody = Static<typeof MapBody>;
+
+export const MapResponse = Type.Object({
+  success: Type.Boolean(),
+  links: Type.Array(Type.String()),
+  total: Type.Number({ description: 'Length of links' }),
+  cost: Cost,
+  error: Type.Optional(Type.String()),
+  timestamp: Timestamp,
+});

@@ -1,0 +1,47 @@
+import { Type, type Static } from 'typebox';
+import { ENGINE_NAMES } from '../../search/index.ts';
+import { Cost, Timestamp } from './common.ts';
+
+export const Engine = Type.Union(
+  ENGINE_NAMES.map((name) => Type.Literal(name)),
+  { description: 'google, bing, chatgpt, perplexity (the spec\'s), searxng or brave; default google' },
+);
+
+/** The search request; the sync route allows 3 queries, the async batch 20. */
+export function searchBody(maxQueries: number) {
+  return Type.Object(
+    {
+      queries: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: maxQueries }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Results per query; default 10' })),
+      location: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2 country code, any case' })),
+      includeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Only these domains (and their subdomains)' })),
+      excludeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Never these domains (nor their subdomains)' })),
+      engine: Type.Optional(Engine),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const SearchBody = searchBody(3);
+export type SearchBody = Static<typeof SearchBody>;
+
+export const SearchHit = Type.Object({ url: Type.String(), title: Type.String(), description: Type.String() });
+
+export const SearchQueryResult = Type.Object({
+  query: Type.String(),
+  success: Type.Boolean(),
+  results: Type.Array(SearchHit),
+  loadTimeMs: Type.Number(),
+  cost: Cost,
+  error: Type.Optional(Type.String()),
+});
+
+export const SearchResponse = Type.Object({
+  results: Type.Array(SearchQueryResult),
+  total: Type.Number(),
+  successful: Type.Number(),
+  failed: Type.Number(),
+  totalTimeMs: Type.Number(),
+  timestamp: Timestamp,
+  cost: Cost,
+});

@@ -1,0 +1,66 @@
+import { Type } from 'typebox';
+import { Timestamp } from './common.ts';
+
+export const SessionCreateBody = Type.Object(
+  {
+    width: Type.Optional(Type.Integer({ minimum: 800, maximum: 3840, description: 'Viewport width; default 1280' })),
+    height: Type.Optional(Type.Integer({ minimum: 600, maximum: 2160, description: 'Viewport height; default 720' })),
+    headless: Type.Optional(Type.Boolean({ description: 'Default true; false runs a visible browser with a live view' })),
+    browser: Type.Optional(
+      Type.Union([Type.Literal('chromium'), Type.Literal('camoufox'), Type.Literal('lightpanda')], {
+        description: 'Engine; default WEBDATA_DEFAULT_BROWSER (chromium). Engines not installed on the server are refused with 400.',
+      }),
+    ),
+    proxy: Type.Optional(Type.Boolean({ description: 'Geo proxy wanted; default true. Reported back as requested (no upstream geo proxy is configured).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const SessionCreated = Type.Object({
+  sessionId: Type.String(),
+  wsUrl: Type.String(),
+  liveViewUrl: Type.Union([Type.String(), Type.Null()]),
+  browser: Type.String(),
+  createdAt: Timestamp,
+  width: Type.Number(),
+  height: Type.Number(),
+  costPerMin: Type.Number(),
+});
+
+export const SessionDetails = Type.Object({
+  sessionId: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('closed')]),
+  width: Type.Number(),
+  height: Type.Number(),
+  headless: Type.Boolean(),
+  proxy: Type.Boolean(),
+  browser: Type.String(),
+  wsUrl: Type.String(),
+  liveViewUrl: Type.Union([Type.String(), Type.Null()]),
+  totalCost: Type.Number(),
+  hasStorageState: Type.Boolean(),
+  lastUrl: Type.Union([Type.String(), Type.Null()]),
+  closeReason: Type.Union([Type.Literal('manual'), Type.Literal('timeout'), Type.Literal('error'), Type.Null()]),
+  closedAt: Type.Union([Timestamp, Type.Null()]),
+  createdAt: Timestamp,
+  lastActivityAt: Timestamp,
+});
+
+export const SessionList = Type.Object({
+  sessions: Type.Array(
+    Type.Object({
+      sessionId: Type.String(),
+      browser: Type.String(),
+      headless: Type.Boolean(),
+      width: Type.Number(),
+      height: Type.Number(),
+      createdAt: Timestamp,
+      lastActivityAt: Timestamp,
+    }),
+  ),
+  count: Type.Number(),
+  capacity: Type.Number(),
+  warmSpares: Type.Number(),
+});

@@ -1,0 +1,145 @@
+import { FetchFailure } from '../acquire/index.ts';
+import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
+import { collect, isoCountry, normaliseDomain, SearchEngineError, type EngineName, type SearchHit } from '../search/index.ts';
+import type { OpContext } from './context.ts';
+
+export interface SearchOptions {
+  limit?: number;
+  /** ISO 3166-1 alpha-2, already validated. */
+  location?: string;
+  /** Bare host names, already normalised. */
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  engine?: EngineName;
+}
+
+export interface SearchInput extends SearchOptions {
+  queries: string[];
+}
+
+/** One query of a search: the unit a sync request runs up to three of and an async batch item runs one of. */
+export interface SearchQueryInput extends SearchOptions {
+  query: string;
+}
+
+export interface SearchQueryResult {
+  query: string;
+  success: boolean;
+  results: SearchHit[];
+  loadTimeMs: number;
+  cost: number;
+  error?: string;
+}
+
+export interface SearchResult {
+  results: SearchQueryResult[];
+  total: number;
+  successful: number;
+  failed: number;
+  totalTimeMs: number;
+  timestamp: string;
+  cost: number;
+}
+
+export const DEFAULT_SEARCH_LIMIT = 10;
+
+/** A search field the caller got wrong, named as they wrote it. */
+export class SearchInputError extends Error {
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/**
+ * Checks what a schema cannot (a real country, host-like domains, non-blank queries) and puts the
+ * request in the form engines expect. Shared by the sync route and the async batch route.
+ */
+export function normaliseSearchInput(body: SearchInput): SearchInput {
+  body.queries.forEach((q, i) => {
+    if (!q.trim()) throw new SearchInputError(`queries[${i}]`, 'must not be blank');
+  });
+  let location: string | undefined;
+  if (body.location !== undefined) {
+    location = isoCountry(body.location);
+    if (!location) throw new SearchInputError('location', `"${body.location}" is not an ISO 3166-1 alpha-2 country code`);
+  }
+  const domains = (field: 'includeDomains' | 'excludeDomains') =>
+    [...new Set((body[field] ?? []).map((raw, i) => {
+      const domain = normaliseDomain(raw);
+      if (!domain) throw new SearchInputError(`${field}[${i}]`, `"${raw}" is not a domain name`);
+      return domain;
+    }))];
+  return {
+    queries: body.queries.map((q) => q.trim()),
+    limit: body.limit ?? DEFAULT_SEARCH_LIMIT,
+    location,
+    includeDomains: domains('includeDomains'),
+    excludeDomains: domains('excludeDomains'),
+    engine: body.engine ?? 'google',
+  };
+}
+
+/** Splits a search request into its queries, each carrying the shared options. */
+export function searchItems(input: SearchInput): SearchQueryInput[] {
+  const { queries, ...options } = input;
+  return queries.map((query) => ({ ...options, query }));
+}
+
+function failureMessage(engine: EngineName, err: unknown, deadline: AbortSignal, timeoutMs: number): string {
+  if (deadline.aborted) return `${engine} did not answer within ${timeoutMs} ms`;
+  if (err instanceof SearchEngineError) return err.message;
+  if (err instanceof FetchFailure) return `${engine}: ${err.message}`;
+  return `${engine} failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/**
+ * Runs one query on its engine within the search deadline. Never throws for the engine's fault:
+ * a refusal, an error or a time-out is a failed result that costs nothing.
+ */
+export async function searchQuery(input: SearchQueryInput, ctx: OpContext): Promise<SearchQueryResult> {
+  const started = performance.now();
+  const engineName = input.engine ?? 'google';
+  const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
+  const { timeoutMs } = ctx.services.config.search;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, deadline]);
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const results = await collect(
+      ctx.services.search[engineName],
+      { query: input.query, limit, location: input.location, includeDomains: input.includeDomains ?? [], excludeDomains: input.excludeDomains ?? [] },
+      signal,
+    );
+    const cost = ctx.meter.charge('search', 1, searchQueryCost(limit));
+    return { query: input.query, success: true, results, loadTimeMs: elapsed(), cost: microsToUsd(cost) };
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    const error = failureMessage(engineName, err, deadline, timeoutMs);
+    ctx.log.info({ engine: engineName, error }, 'search query failed');
+    return { query: input.query, success: false, results: [], loadTimeMs: elapsed(), cost: 0, error };
+  }
+}
+
+export function summariseSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
+  const successful = results.filter((r) => r.success).length;
+  const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
+  return {
+    results,
+    total: results.length,
+    successful,
+    failed: results.length - successful,
+    totalTimeMs,
+    timestamp: new Date().toISOString(),
+    cost: microsToUsd(micros),
+  };
+}
+
+/** Runs every query at once (a sync search has at most three); results keep the request order. */
+export async function search(input: SearchInput, ctx: OpContext): Promise<SearchResult> {
+  const started = performance.now();
+  const results = await Promise.all(searchItems(input).map((item) => searchQuery(item, ctx)));
+  return summariseSearch(results, Math.round(performance.now() - started));
+}

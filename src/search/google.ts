@@ -1,0 +1,57 @@
+import { withSiteOperators } from './domains.ts';
+import { engineFailed, refused } from './errors.ts';
+import { googleRefusal, parseGoogleSerp } from './google-serp.ts';
+import { requestJson } from './json-client.ts';
+import type { EngineQuery, FetchPage, SearchEngine, SearchHit } from './types.ts';
+
+const PAGE_SIZE = 10;
+
+/** Google's results page, `gl` for the country and `start` to page. */
+export function googleSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }): SearchEngine {
+  return {
+    name: 'google',
+    async *pages(q: EngineQuery, signal: AbortSignal) {
+      for (let start = 0; ; start += PAGE_SIZE) {
+        const url = new URL('/search', opts.baseUrl);
+        url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));
+        if (start > 0) url.searchParams.set('start', String(start));
+        if (q.location) url.searchParams.set('gl', q.location.toLowerCase());
+        const page = await opts.fetchPage(url.href, signal);
+        const hits = parseGoogleSerp(page.html, page.url);
+        const refusal = googleRefusal(page, hits);
+        if (refusal) throw refused('google', refusal);
+        if (page.statusCode >= 400) throw engineFailed('google', `the results page answered HTTP ${page.statusCode}`);
+        yield hits;
+        if (hits.length === 0) return;
+      }
+    },
+  };
+}
+
+interface CseAnswer {
+  items?: Array<{ title?: string; link?: string; snippet?: string }>;
+  queries?: { nextPage?: unknown[] };
+}
+
+/** Google's Custom Search JSON API: at most 10 results a call, `start` (1-based) to page. */
+export function googleCseEngine(opts: { url: string; key: string; cx: string }): SearchEngine {
+  return {
+    name: 'google',
+    async *pages(q: EngineQuery, signal: AbortSignal) {
+      // The API serves the first 100 results only: `start` + `num` may not pass 101.
+      for (let start = 1; start <= 91; start += PAGE_SIZE) {
+        const url = new URL(opts.url);
+        url.searchParams.set('key', opts.key);
+        url.searchParams.set('cx', opts.cx);
+        url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));
+        url.searchParams.set('num', String(PAGE_SIZE));
+        url.searchParams.set('start', String(start));
+        if (q.location) url.searchParams.set('gl', q.location.toLowerCase());
+        const answer = (await requestJson('google', url.href, { signal })) as CseAnswer;
+        const hits: SearchHit[] = (answer.items ?? []).map((i) => ({ url: i.link ?? '', title: i.title ?? '', description: i.snippet ?? '' }));
+        yield hits;
+        if (hits.length === 0 || !answer.queries?.nextPage?.length) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { SearchSettings } from '../config.ts';
+import { bingSerpEngine } from './bing.ts';
+import { braveEngine } from './brave.ts';
+import { chatgptEngine } from './chatgpt.ts';
+import { notConfigured } from './errors.ts';
+import { googleCseEngine, googleSerpEngine } from './google.ts';
+import { perplexityEngine } from './perplexity.ts';
+import { searxngEngine } from './searxng.ts';
+import type { EngineName, FetchPage, SearchEngine } from './types.ts';
+
+export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
+export { SearchEngineError } from './errors.ts';
+export { collect } from './collect.ts';
+export { httpPageFetcher } from './page-fetcher.ts';
+export { isoCountry } from './countries.ts';
+export { normaliseDomain } from './domains.ts';
+export { parseGoogleSerp, googleRefusal, decodeGoogleHref } from './google-serp.ts';
+export { parseBingSerp, bingRefusal, decodeBingHref } from './bing-serp.ts';
+
+export type SearchEngines = Record<EngineName, SearchEngine>;
+
+/** An engine whose key or endpoint is missing: every query fails naming the setting, and costs nothing. */
+function unconfigured(name: EngineName, setting: string): SearchEngine {
+  return {
+    name,
+    async *pages() {
+      throw notConfigured(name, setting);
+    },
+  };
+}
+
+/**
+ * Builds every engine from the settings. `fetchPage` is how the Google and Bing adapters get
+ * their results pages, so an escalating (browser-stealth) fetcher can replace plain HTTP here.
+ */
+export function createSearchEngines(settings: SearchSettings, deps: { fetchPage: FetchPage }): SearchEngines {
+  const { fetchPage } = deps;
+  return {
+    google:
+      settings.googleCseKey && settings.googleCseCx
+        ? googleCseEngine({ url: settings.googleCseUrl, key: settings.googleCseKey, cx: settings.googleCseCx })
+        : googleSerpEngine({ baseUrl: settings.googleUrl, fetchPage }),
+    bing: bingSerpEngine({ baseUrl: settings.bingUrl, fetchPage }),
+    chatgpt: settings.openaiApiKey
+      ? chatgptEngine({ baseUrl: settings.openaiBaseUrl, apiKey: settings.openaiApiKey, model: settings.openaiSearchModel })
+      : unconfigured('chatgpt', 'OPENAI_API_KEY'),
+    perplexity: settings.perplexityApiKey
+      ? perplexityEngine({ baseUrl: settings.perplexityBaseUrl, apiKey: settings.perplexityApiKey })
+      : unconfigured('perplexity', 'PERPLEXITY_API_KEY'),
+    searxng: settings.searxngUrl ? searxngEngine({ baseUrl: settings.searxngUrl }) : unconfigured('searxng', 'SEARXNG_URL'),
+    brave: settings.braveApiKey ? braveEngine({ baseUrl: settings.braveBaseUrl, apiKey: settings.braveApiKey }) : unconfigured('brave', 'BRAVE_API_KEY'),
+  };
+}

@@ -1,0 +1,55 @@
+import { request } from 'undici';
+import { engineFailed, refused } from './errors.ts';
+
+export interface JsonRequest {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+  signal: AbortSignal;
+}
+
+/** Largest API answer read; a search answer is a few kilobytes, so this only stops a runaway server. */
+const MAX_BODY_CHARS = 8 * 1024 * 1024;
+
+function apiMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string; detail?: unknown };
+    const err = parsed.error;
+    const message = typeof err === 'string' ? err : (err?.message ?? parsed.message ?? (typeof parsed.detail === 'string' ? parsed.detail : undefined));
+    if (message) return message.slice(0, 300);
+  } catch {
+    // Not JSON: the raw text below says what there is to say.
+  }
+  return body.replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+/**
+ * Calls a search API. These endpoints are the operator's own configuration (often a SearXNG on
+ * the same host), not addresses a user supplied, so they are reached directly rather than through
+ * the SSRF guard that protects page fetches.
+ */
+export async function requestJson(engine: string, url: string, req: JsonRequest): Promise<unknown> {
+  let res;
+  try {
+    res = await request(url, {
+      method: req.method ?? 'GET',
+      headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers },
+      body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
+      signal: req.signal,
+    });
+  } catch (err) {
+    if (req.signal.aborted) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw engineFailed(engine, code === 'ECONNREFUSED' ? 'connection refused' : (err as Error).message);
+  }
+  const text = await res.body.text();
+  if (text.length > MAX_BODY_CHARS) throw engineFailed(engine, 'the answer is larger than any search answer should be');
+  if (res.statusCode === 429) throw refused(engine, `rate limited (HTTP 429): ${apiMessage(text)}`);
+  if (res.statusCode === 401 || res.statusCode === 403) throw engineFailed(engine, `the API key was rejected (HTTP ${res.statusCode}): ${apiMessage(text)}`);
+  if (res.statusCode >= 400) throw engineFailed(engine, `HTTP ${res.statusCode}: ${apiMessage(text)}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw engineFailed(engine, 'the answer is not JSON');
+  }
+}

@@ -1,0 +1,19 @@
+import { PRICES_MICROS, microsToUsd } from '../billing/index.ts';
+
+export function perMinuteMicros(headless: boolean): number {
+  return headless ? PRICES_MICROS.sessionHeadlessMinute : PRICES_MICROS.sessionVisibleMinute;
+}
+
+export function costPerMinUsd(headless: boolean): number {
+  return microsToUsd(perMinuteMicros(headless));
+}
+
+/** Seconds billed for an active period: every started second counts. */
+export function billedSeconds(ms: number): number {
+  return Math.ceil(Math.max(0, ms) / 1000);
+}
+
+/** Cost of an active period in micro-dollars: per started second, rounded up to the micro-dollar. */
+export function periodMicros(ms: number, headless: boolean): number {
+  return Math.ceil((billedSeconds(ms) * perMinuteMicros(headless)) / 60);
+}

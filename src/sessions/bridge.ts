@@ -1,0 +1,106 @@
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { checkCommand, type CdpCommand } from './cdp-policy.ts';
+import type { SessionManager } from './manager.ts';
+import type { LiveSession } from './types.ts';
+
+const MAX_PAYLOAD = 256 * 1024 * 1024;
+
+/**
+ * The transparent CDP proxy: every frame from the client goes to the session's browser and back
+ * untouched, but for Browser.close and the few commands cdp-policy.ts refuses, so Playwright's
+ * connectOverCDP and Puppeteer's connect both speak to it as if it were the browser. Frames sent
+ * before the upstream opens are held, in order.
+ */
+export function bridgeCdp(manager: SessionManager, live: LiveSession, client: WebSocket): void {
+  const upstream = new WebSocket(live.running.wsEndpoint, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+  const held: Array<[WebSocket.RawData | string, boolean]> = [];
+  const end = () => {
+    live.connections.delete(end);
+    if (client.readyState === WebSocket.OPEN) client.close(1001, 'session closed');
+    else client.terminate();
+    upstream.terminate();
+  };
+  live.connections.add(end);
+  const forward = (data: WebSocket.RawData | string, isBinary: boolean) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    else held.push([data, isBinary]);
+  };
+  const downloads = join(live.running.dir, 'downloads');
+  client.on('message', (data, isBinary) => {
+    manager.touch(live);
+    let command: CdpCommand;
+    try {
+      command = JSON.parse(String(data)) as CdpCommand;
+      if (typeof command.method !== 'string') throw new Error('no method');
+    } catch {
+      // Chromium's parser accepts what JSON.parse may not (trailing commas); a frame the policy
+      // cannot read must not reach the browser.
+      client.close(1007, 'not a CDP command');
+      return;
+    }
+    // Puppeteer's browser.close() ends the session the way DELETE does, saving its state,
+    // instead of killing the browser under it and losing the state.
+    if (command.method === 'Browser.close' && !command.sessionId) {
+      client.send(JSON.stringify({ id: command.id, result: {} }));
+      manager.closeFromClient(live);
+      return;
+    }
+    const verdict = checkCommand(command, downloads);
+    if (verdict.action === 'refuse') {
+      client.send(JSON.stringify({ id: command.id, ...(command.sessionId ? { sessionId: command.sessionId } : {}), error: { code: -32000, message: verdict.message } }));
+    } else if (verdict.action === 'rewrite') forward(JSON.stringify(verdict.command), false);
+    else forward(data, isBinary);
+  });
+  upstream.on('open', () => {
+    for (const [data, isBinary] of held.splice(0)) upstream.send(data, { binary: isBinary });
+  });
+  upstream.on('message', (data, isBinary) => {
+    manager.touch(live);
+    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+  });
+  client.on('close', end);
+  client.on('error', end);
+  upstream.on('close', end);
+  upstream.on('error', end);
+}
+
+/** The live-view bridge: WebSocket frames to and from x11vnc's socket, one viewer per connection. */
+export async function bridgeVnc(manager: SessionManager, live: LiveSession, client: WebSocket): Promise<void> {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    manager.closeVnc(live);
+  };
+  let socketPath: string;
+  try {
+    socketPath = await manager.openVnc(live);
+  } catch {
+    released = true;
+    client.close(1011, 'live view could not start');
+    return;
+  }
+  if (client.readyState !== WebSocket.OPEN) return release();
+  const vnc = connect(socketPath);
+  const end = () => {
+    live.connections.delete(end);
+    vnc.destroy();
+    if (client.readyState === WebSocket.OPEN) client.close(1001, 'live view ended');
+    release();
+  };
+  live.connections.add(end);
+  vnc.on('data', (chunk) => {
+    manager.touch(live);
+    if (client.readyState === WebSocket.OPEN) client.send(chunk, { binary: true });
+  });
+  client.on('message', (data) => {
+    manager.touch(live);
+    vnc.write(data as Buffer);
+  });
+  vnc.on('close', end);
+  vnc.on('error', end);
+  client.on('close', end);
+  client.on('error', end);
+}

@@ -1,0 +1,64 @@
+/**
+ * What a session's CDP client may not do. The browser runs on the service's host, and a few CDP
+ * commands reach past the page into that host or around the egress proxy: opening file:// and
+ * other local schemes, putting host files into file inputs, loading extensions from host paths,
+ * giving a context its own proxy, contacting debugging endpoints directly, handing CDP to page
+ * scripts, or tunnelling commands inside other commands where this check cannot see them. Those
+ * are refused; downloads are confined to the session's own folder; everything else passes as sent.
+ */
+export interface CdpCommand {
+  id: number;
+  method: string;
+  params?: Record<string, unknown>;
+  sessionId?: string;
+}
+
+export type PolicyVerdict = { action: 'forward' } | { action: 'rewrite'; command: CdpCommand } | { action: 'refuse'; message: string };
+
+const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'about:', 'data:', 'blob:']);
+
+/** Commands that carry a URL the browser would open, by the parameter holding it. */
+const URL_PARAMS: Record<string, string> = {
+  'Page.navigate': 'url',
+  'Target.createTarget': 'url',
+  'Network.loadNetworkResource': 'url',
+  'Fetch.continueRequest': 'url',
+  'Network.continueInterceptedRequest': 'url',
+};
+
+const REFUSED: Record<string, string> = {
+  'DOM.setFileInputFiles': 'putting files of the service host into a page is not allowed',
+  'Extensions.loadUnpacked': 'loading extensions from the service host is not allowed',
+  'Page.setDownloadBehavior': 'use Browser.setDownloadBehavior',
+  'Target.sendMessageToTarget': 'use flattened sessions (sessionId on each message)',
+  'Target.exposeDevToolsProtocol': 'page scripts may not drive the browser',
+  'Target.setRemoteLocations': 'the browser may not contact other debugging endpoints',
+};
+
+/** Absent is fine (the command does not navigate); a URL must parse and use an allowed scheme. */
+function schemeAllowed(url: unknown): boolean {
+  if (url === undefined) return true;
+  if (typeof url !== 'string') return false;
+  try {
+    return ALLOWED_SCHEMES.has(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+export function checkCommand(command: CdpCommand, downloadsDir: string): PolicyVerdict {
+  const { method, params = {} } = command;
+  const refusal = REFUSED[method];
+  if (refusal) return { action: 'refuse', message: `${method}: ${refusal}` };
+  const urlParam = URL_PARAMS[method];
+  if (urlParam && !schemeAllowed(params[urlParam])) {
+    return { action: 'refuse', message: `${method}: only http, https, about, data and blob URLs may be opened` };
+  }
+  if (method === 'Target.createBrowserContext' && (params.proxyServer !== undefined || params.proxyBypassList !== undefined)) {
+    return { action: 'refuse', message: `${method}: contexts use the service's egress proxy; proxyServer may not be set` };
+  }
+  if (method === 'Browser.setDownloadBehavior' && params.downloadPath !== undefined) {
+    return { action: 'rewrite', command: { ...command, params: { ...params, downloadPath: downloadsDir } } };
+  }
+  return { action: 'forward' };
+}

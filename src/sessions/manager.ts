@@ -1,0 +1,457 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { Meter } from '../billing/index.ts';
+import type { SessionConfig } from '../config.ts';
+import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
+import { billedSeconds, periodMicros } from './billing.ts';
+import { launchChromium, type RunningBrowser } from './chromium.ts';
+import { groupPids } from './processes.ts';
+import { RUNTIME_MARKER, killMarked } from './reap.ts';
+import { restoreState, saveState, type StorageState } from './state.ts';
+import { SessionError, type CloseReason, type CreateOptions, type LiveSession, type PublicSession, type SessionCreated, type SessionDetails } from './types.ts';
+import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
+import { VncPipeline } from './vnc.ts';
+
+/** Engines this build can run. camoufox and lightpanda are named by the spec but not installed here. */
+export const KNOWN_BROWSERS = ['chromium', 'camoufox', 'lightpanda'] as const;
+const RUNNABLE_BROWSERS = ['chromium'];
+
+export const DEFAULT_WIDTH = 1280;
+export const DEFAULT_HEIGHT = 720;
+
+export interface SessionManagerOptions {
+  config: SessionConfig;
+  publicUrl: string;
+  dataDir: string;
+  store: SessionStore;
+  ledger: LedgerStore;
+  /** URL of the SSRF egress proxy every session browser is pointed at. */
+  proxyUrl: string;
+}
+
+const SAVE_TIMEOUT_MS = 10_000;
+const PERSIST_ACTIVITY_EVERY_MS = 30_000;
+
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs this instance's remote browser sessions: one browser process per session, idle time-out
+ * and maximum lifetime, per-second billing, storage saved at close and restored at resume, and
+ * a warm spare browser so a create does not wait for a launch.
+ */
+export class SessionManager {
+  readonly #o: SessionManagerOptions;
+  readonly #root: string;
+  readonly #live = new Map<string, LiveSession>();
+  readonly #pending = new Map<string, number>();
+  readonly #spares: RunningBrowser[] = [];
+  #sparesLaunching = 0;
+  #sweep: NodeJS.Timeout | undefined;
+  #stopping = false;
+  #log: Pick<FastifyBaseLogger, 'warn' | 'error'> = { warn: () => undefined, error: () => undefined };
+
+  constructor(o: SessionManagerOptions) {
+    this.#o = o;
+    // One folder per instance (data folder and public URL), so a restart may wipe everything in
+    // it. It lives under the system temp folder with a short name because Chromium and x11vnc put
+    // unix sockets inside it, and socket paths may not exceed 107 bytes.
+    const instance = createHash('sha256').update(`${o.dataDir}\n${o.publicUrl}`).digest('hex').slice(0, 12);
+    this.#root = join(tmpdir(), `wd-sess-${instance}`);
+    if (!(KNOWN_BROWSERS as readonly string[]).includes(o.config.defaultBrowser)) {
+      throw new Error(`WEBDATA_DEFAULT_BROWSER must be one of ${KNOWN_BROWSERS.join(', ')}`);
+    }
+  }
+
+  /** Folder holding every browser profile of this instance; its path marks the processes too. */
+  get runtimeRoot(): string {
+    return this.#root;
+  }
+
+  browsers(): string[] {
+    return [...RUNNABLE_BROWSERS];
+  }
+
+  /** Ends what a previous life of this instance left behind, then readies the spares and timers. */
+  async start(log: Pick<FastifyBaseLogger, 'warn' | 'error'>): Promise<void> {
+    this.#log = log;
+    await killMarked(this.#root);
+    await rm(this.#root, { recursive: true, force: true });
+    for (const row of await this.#o.store.activeOn(this.#o.publicUrl)) {
+      // The process died with the session; it is billed up to its last recorded activity.
+      const micros = periodMicros(row.last_activity_at - row.started_at, row.headless === 1);
+      const closed = await this.#o.store.closeIfActive(row.id, {
+        close_reason: 'error',
+        closed_at: row.last_activity_at,
+        token_hash: null,
+        billed_micros: row.billed_micros + micros,
+      });
+      if (closed) await this.#bill(row.user_id, row.id, row.last_activity_at - row.started_at, micros);
+    }
+    const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
+    this.#sweep = setInterval(() => void this.#sweepOnce(), every);
+    this.#sweep.unref();
+    this.#fillSpares();
+  }
+
+  async shutdown(): Promise<void> {
+    this.#stopping = true;
+    clearInterval(this.#sweep);
+    // A shutdown ends sessions the service did not choose to end: closeReason `error`, with the
+    // storage saved so they can be resumed once the service is back.
+    await Promise.allSettled([...this.#live.values()].map((live) => this.#close(live, 'error')));
+    await Promise.allSettled(this.#spares.splice(0).map((b) => b.dispose()));
+    await killMarked(this.#root);
+    await rm(this.#root, { recursive: true, force: true });
+  }
+
+  async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
+    const browser = this.#checkBrowser(opts.browser ?? this.#o.config.defaultBrowser);
+    const release = this.#reserve(userId);
+    let running: RunningBrowser | undefined;
+    try {
+      running = await this.#launch(opts.headless, opts.width, opts.height);
+      const now = Date.now();
+      const live = this.#liveSession({ id: randomUUID(), userId, ...opts, browser, createdAt: now, startedAt: now, billedMicros: 0, running });
+      await this.#watch(live);
+      await this.#o.store.insert({
+        id: live.id,
+        user_id: userId,
+        status: 'active',
+        browser,
+        headless: opts.headless ? 1 : 0,
+        proxy: opts.proxy ? 1 : 0,
+        width: opts.width,
+        height: opts.height,
+        token_hash: live.tokenHash.toString('hex'),
+        instance_url: this.#o.publicUrl,
+        storage_state: null,
+        last_url: null,
+        close_reason: null,
+        created_at: now,
+        started_at: now,
+        closed_at: null,
+        last_activity_at: now,
+        billed_micros: 0,
+      });
+      this.#live.set(live.id, live);
+      return createdView(this.#o.publicUrl, live);
+    } catch (err) {
+      await running?.dispose();
+      throw err;
+    } finally {
+      release();
+    }
+  }
+
+  async resume(userId: string, id: string): Promise<SessionCreated> {
+    // A close still saving its state finishes first, so the resume starts from that state.
+    await this.#live.get(id)?.closing;
+    const row = await this.#owned(userId, id);
+    if (row.status === 'active') throw new SessionError('conflict', 'session is active; close it before resuming');
+    if (!row.storage_state) throw new SessionError('conflict', 'session has no saved state to resume');
+    const browser = this.#checkBrowser(row.browser);
+    const headless = row.headless === 1;
+    const release = this.#reserve(userId);
+    let running: RunningBrowser | undefined;
+    try {
+      running = await this.#launch(headless, row.width, row.height);
+      const state = JSON.parse(row.storage_state) as StorageState;
+      const now = Date.now();
+      const live = this.#liveSession({
+        id,
+        userId,
+        browser,
+        headless,
+        proxy: row.proxy === 1,
+        width: row.width,
+        height: row.height,
+        createdAt: row.created_at,
+        startedAt: now,
+        billedMicros: row.billed_micros,
+        running,
+      });
+      live.lastUrl = row.last_url;
+      live.hasStorageState = true;
+      // Origins restored now are saved again at the next close even if not visited meanwhile.
+      for (const o of state.origins) live.origins.add(o.origin);
+      await restoreState(running.control, state, live.ownTargets);
+      await this.#watch(live);
+      const reopened = await this.#o.store.reopenIfClosed(id, {
+        token_hash: live.tokenHash.toString('hex'),
+        instance_url: this.#o.publicUrl,
+        close_reason: null,
+        closed_at: null,
+        started_at: now,
+        last_activity_at: now,
+      });
+      if (!reopened) throw new SessionError('conflict', 'session was resumed by another request');
+      this.#live.set(id, live);
+      return createdView(this.#o.publicUrl, live);
+    } catch (err) {
+      await running?.dispose();
+      throw err;
+    } finally {
+      release();
+    }
+  }
+
+  async get(userId: string, id: string): Promise<SessionDetails> {
+    const live = this.#live.get(id);
+    if (live && live.userId === userId) return liveDetails(this.#o.publicUrl, live);
+    return rowDetails(this.#o.publicUrl, await this.#owned(userId, id));
+  }
+
+  /** Closes a session (saving its storage) and returns its final details; closing a closed one changes nothing. */
+  async close(userId: string, id: string): Promise<SessionDetails> {
+    const live = this.#live.get(id);
+    if (live && live.userId === userId) {
+      await this.#close(live, 'manual');
+      return this.get(userId, id);
+    }
+    const row = await this.#owned(userId, id);
+    if (row.status === 'active') {
+      throw new SessionError('conflict', `session runs on another instance (${row.instance_url}); send the request there`);
+    }
+    return rowDetails(this.#o.publicUrl, row);
+  }
+
+  listPublic(): { sessions: PublicSession[]; count: number; capacity: number; warmSpares: number } {
+    const sessions = [...this.#live.values()].filter((l) => !l.closing).map(publicView);
+    return { sessions, count: sessions.length, capacity: this.#o.config.maxSessions, warmSpares: this.#spares.length };
+  }
+
+  /**
+   * Checks a WebSocket's session id and token before the upgrade: an unknown or closed session
+   * is `not-found`, a wrong or missing token `unauthorized`.
+   */
+  authorize(id: string | undefined, token: string | undefined): LiveSession | 'not-found' | 'unauthorized' {
+    const live = id ? this.#live.get(id) : undefined;
+    if (!live || live.closing) return 'not-found';
+    if (!token || !timingSafeEqual(hashToken(token), live.tokenHash)) return 'unauthorized';
+    return live;
+  }
+
+  /** A client asked the browser to close: a manual close, state saved. */
+  closeFromClient(live: LiveSession): void {
+    void this.#close(live, 'manual');
+  }
+
+  /** CDP or VNC traffic: what keeps a session from timing out. */
+  touch(live: LiveSession): void {
+    live.lastActivityAt = Date.now();
+  }
+
+  /** The live view needs the session's display; returns the x11vnc socket once it listens. */
+  async openVnc(live: LiveSession): Promise<string> {
+    const display = live.running.display;
+    if (!display) throw new SessionError('bad-request', 'live view is only available for visible (headless: false) sessions');
+    live.vnc ??= new VncPipeline(display.name, join(live.running.dir, 'vnc.sock'), { ...process.env, [RUNTIME_MARKER]: this.#root, DISPLAY: display.name });
+    return live.vnc.acquire();
+  }
+
+  closeVnc(live: LiveSession): void {
+    live.vnc?.release();
+  }
+
+  /** Process ids of a live session's browser, display and VNC server (for PSS measurement and tests). */
+  async processIds(id: string): Promise<number[]> {
+    const live = this.#live.get(id);
+    if (!live) return [];
+    const groups = live.running.groups.map((g) => g.pgid);
+    if (live.vnc?.pgid) groups.push(live.vnc.pgid);
+    const pids = await Promise.all(groups.map((g) => groupPids(g)));
+    return pids.flat();
+  }
+
+  #checkBrowser(browser: string): string {
+    if (!RUNNABLE_BROWSERS.includes(browser)) {
+      throw new SessionError('bad-request', `${browser} is not available on this server; available: ${RUNNABLE_BROWSERS.join(', ')}`, { field: 'browser' });
+    }
+    return browser;
+  }
+
+  /** Holds a slot while a browser launches so concurrent creates cannot overshoot the limits. */
+  #reserve(userId: string): () => void {
+    if (this.#stopping) throw new SessionError('unavailable', 'server is shutting down');
+    const { maxSessions, maxSessionsPerUser } = this.#o.config;
+    const pendingTotal = [...this.#pending.values()].reduce((a, b) => a + b, 0);
+    const mine = [...this.#live.values()].filter((l) => l.userId === userId && !l.closing).length + (this.#pending.get(userId) ?? 0);
+    const total = [...this.#live.values()].filter((l) => !l.closing).length + pendingTotal;
+    if (mine >= maxSessionsPerUser) {
+      throw new SessionError('capacity', `at most ${maxSessionsPerUser} active sessions per user; close one first`, { retryAfterSeconds: 30 });
+    }
+    if (total >= maxSessions) throw new SessionError('capacity', `this instance runs at most ${maxSessions} sessions; try again later`, { retryAfterSeconds: 30 });
+    this.#pending.set(userId, (this.#pending.get(userId) ?? 0) + 1);
+    return () => {
+      const left = (this.#pending.get(userId) ?? 1) - 1;
+      if (left <= 0) this.#pending.delete(userId);
+      else this.#pending.set(userId, left);
+    };
+  }
+
+  async #launch(headless: boolean, width: number, height: number): Promise<RunningBrowser> {
+    if (headless && width === DEFAULT_WIDTH && height === DEFAULT_HEIGHT) {
+      const spare = this.#spares.shift();
+      this.#fillSpares();
+      if (spare && !spare.control.closed) return spare;
+      await spare?.dispose();
+    }
+    return this.#launchFresh(headless, width, height);
+  }
+
+  async #launchFresh(headless: boolean, width: number, height: number): Promise<RunningBrowser> {
+    const { chromiumHeadless, chromiumVisible } = this.#o.config;
+    try {
+      return await launchChromium({
+        executable: headless ? chromiumHeadless : chromiumVisible,
+        headless,
+        width,
+        height,
+        proxyUrl: this.#o.proxyUrl,
+        root: this.#root,
+        env: { [RUNTIME_MARKER]: this.#root },
+      });
+    } catch (err) {
+      this.#log.error({ err }, 'session browser failed to start');
+      throw new SessionError('unavailable', 'the session browser could not be started; try again later');
+    }
+  }
+
+  #fillSpares(): void {
+    while (!this.#stopping && this.#spares.length + this.#sparesLaunching < this.#o.config.warmSpares) {
+      this.#sparesLaunching++;
+      this.#launchFresh(true, DEFAULT_WIDTH, DEFAULT_HEIGHT)
+        .then(async (spare) => {
+          if (this.#stopping) return spare.dispose();
+          spare.control.once('close', () => {
+            const at = this.#spares.indexOf(spare);
+            if (at >= 0) {
+              this.#spares.splice(at, 1);
+              void spare.dispose();
+            }
+          });
+          this.#spares.push(spare);
+        })
+        .catch(() => undefined)
+        .finally(() => this.#sparesLaunching--);
+    }
+  }
+
+  #liveSession(s: Omit<LiveSession, 'token' | 'tokenHash' | 'lastActivityAt' | 'persistedActivityAt' | 'lastUrl' | 'hasStorageState' | 'origins' | 'ownTargets' | 'connections' | 'vnc' | 'closedAt' | 'closing'>): LiveSession {
+    const token = randomBytes(32).toString('base64url');
+    return {
+      ...s,
+      token,
+      tokenHash: hashToken(token),
+      lastActivityAt: s.startedAt,
+      persistedActivityAt: s.startedAt,
+      lastUrl: null,
+      hasStorageState: false,
+      origins: new Set(),
+      ownTargets: new Set(),
+      connections: new Set(),
+      vnc: undefined,
+      closedAt: undefined,
+      closing: undefined,
+    };
+  }
+
+  /** Follows the browser's targets (visited origins, last URL) and notices when it dies. */
+  async #watch(live: LiveSession): Promise<void> {
+    const cdp = live.running.control;
+    const onTarget = ({ targetInfo }: { targetInfo: { targetId: string; type: string; url: string } }) => {
+      if (live.ownTargets.has(targetInfo.targetId) || !/^https?:/.test(targetInfo.url)) return;
+      live.origins.add(new URL(targetInfo.url).origin);
+      if (targetInfo.type === 'page') live.lastUrl = targetInfo.url;
+    };
+    cdp.on('Target.targetCreated', onTarget);
+    cdp.on('Target.targetInfoChanged', onTarget);
+    cdp.once('close', () => {
+      if (!live.closing && this.#live.get(live.id) === live) {
+        this.#log.warn({ sessionId: live.id }, 'session browser died');
+        void this.#close(live, 'error');
+      }
+    });
+    await cdp.send('Target.setDiscoverTargets', { discover: true });
+  }
+
+  #close(live: LiveSession, reason: CloseReason): Promise<void> {
+    live.closing ??= (async () => {
+      const closedAt = Date.now();
+      live.closedAt = closedAt;
+      for (const end of live.connections) end();
+      await live.vnc?.close();
+      let state: StorageState | undefined;
+      if (!live.running.control.closed) {
+        try {
+          state = await withTimeout(saveState(live.running.control, live.origins, live.ownTargets), SAVE_TIMEOUT_MS, 'saving session state');
+        } catch (err) {
+          this.#log.warn({ err, sessionId: live.id }, 'session state could not be saved');
+        }
+      }
+      await live.running.dispose();
+      const ms = closedAt - live.startedAt;
+      const micros = periodMicros(ms, live.headless);
+      try {
+        const closed = await this.#o.store.closeIfActive(live.id, {
+          close_reason: reason,
+          closed_at: closedAt,
+          token_hash: null,
+          last_url: live.lastUrl,
+          last_activity_at: live.lastActivityAt,
+          billed_micros: live.billedMicros + micros,
+          ...(state ? { storage_state: JSON.stringify(state) } : {}),
+        });
+        if (closed) await this.#bill(live.userId, live.id, ms, micros);
+      } catch (err) {
+        this.#log.error({ err, sessionId: live.id }, 'session close could not be recorded');
+      } finally {
+        // A resume may already have put a new browser under this id.
+        if (this.#live.get(live.id) === live) this.#live.delete(live.id);
+        this.#fillSpares();
+      }
+    })();
+    return live.closing;
+  }
+
+  async #bill(userId: string, sessionId: string, ms: number, micros: number): Promise<void> {
+    const meter = new Meter(userId, sessionId);
+    meter.charge('session', billedSeconds(ms), micros);
+    await meter.flush(this.#o.ledger);
+  }
+
+  async #sweepOnce(): Promise<void> {
+    const now = Date.now();
+    const { idleTimeoutMs, maxLifetimeMs } = this.#o.config;
+    for (const live of this.#live.values()) {
+      if (live.closing) continue;
+      if (now - live.lastActivityAt >= idleTimeoutMs || now - live.startedAt >= maxLifetimeMs) {
+        void this.#close(live, 'timeout');
+      } else if (live.lastActivityAt - live.persistedActivityAt >= PERSIST_ACTIVITY_EVERY_MS) {
+        live.persistedActivityAt = live.lastActivityAt;
+        await this.#o.store.update(live.id, { last_activity_at: live.lastActivityAt, last_url: live.lastUrl }).catch(() => undefined);
+      }
+    }
+  }
+
+  async #owned(userId: string, id: string): Promise<SessionRow> {
+    const row = await this.#o.store.get(id);
+    if (!row || row.user_id !== userId) throw new SessionError('not-found', 'session not found');
+    return row;
+  }
+}

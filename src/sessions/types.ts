@@ -1,0 +1,95 @@
+import type { RunningBrowser } from './chromium.ts';
+import type { VncPipeline } from './vnc.ts';
+
+export type CloseReason = 'manual' | 'timeout' | 'error';
+
+export interface CreateOptions {
+  width: number;
+  height: number;
+  headless: boolean;
+  proxy: boolean;
+  browser?: string;
+}
+
+export interface SessionCreated {
+  sessionId: string;
+  wsUrl: string;
+  liveViewUrl: string | null;
+  browser: string;
+  createdAt: string;
+  width: number;
+  height: number;
+  costPerMin: number;
+}
+
+export interface SessionDetails {
+  sessionId: string;
+  status: 'active' | 'closed';
+  width: number;
+  height: number;
+  headless: boolean;
+  proxy: boolean;
+  browser: string;
+  wsUrl: string;
+  liveViewUrl: string | null;
+  totalCost: number;
+  hasStorageState: boolean;
+  lastUrl: string | null;
+  closeReason: CloseReason | null;
+  closedAt: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+}
+
+export interface PublicSession {
+  sessionId: string;
+  browser: string;
+  headless: boolean;
+  width: number;
+  height: number;
+  createdAt: string;
+  lastActivityAt: string;
+}
+
+/** A refusal the HTTP layer turns into its status code. */
+export class SessionError extends Error {
+  readonly kind: 'bad-request' | 'not-found' | 'conflict' | 'capacity' | 'unavailable';
+  readonly field?: string;
+  readonly retryAfterSeconds?: number;
+
+  constructor(kind: SessionError['kind'], message: string, opts: { field?: string; retryAfterSeconds?: number } = {}) {
+    super(message);
+    this.kind = kind;
+    this.field = opts.field;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+}
+
+/** A session whose browser runs in this process. */
+export interface LiveSession {
+  readonly id: string;
+  readonly userId: string;
+  readonly browser: string;
+  readonly headless: boolean;
+  readonly proxy: boolean;
+  readonly width: number;
+  readonly height: number;
+  readonly createdAt: number;
+  readonly startedAt: number;
+  readonly billedMicros: number;
+  readonly tokenHash: Buffer;
+  readonly token: string;
+  readonly running: RunningBrowser;
+  lastActivityAt: number;
+  persistedActivityAt: number;
+  lastUrl: string | null;
+  hasStorageState: boolean;
+  readonly origins: Set<string>;
+  /** Targets the service opened itself (storage save/restore); never reported as visited. */
+  readonly ownTargets: Set<string>;
+  /** Ends the client connections proxied to this session. */
+  readonly connections: Set<() => void>;
+  vnc: VncPipeline | undefined;
+  closedAt: number | undefined;
+  closing: Promise<void> | undefined;
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+
+let site: FixtureSite;
+let proxy: EgressProxy;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await startFixtureSite({
+    '/leaky.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body><p id="t">page</p>
+        <img src="http://169.254.169.254/latest/meta-data/pixel.png">
+        <script>fetch('http://[fe80::1]/x').catch(() => { document.getElementById('t').dataset.blocked = 'yes'; });</script>
+      </body></html>`);
+    },
+  });
+  proxy = await startEgressProxy({ allowPrivate: true });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium-headless-shell',
+    args: [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--disable-background-networking', '--no-sandbox'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await proxy?.close();
+  await site?.close();
+});
+
+describe('egress proxy in front of a real browser', () => {
+  it('lets allowed pages through and refuses forbidden subresources and fetches', async () => {
+    const page = await browser.newPage();
+    // The proxy answers a refused plain-HTTP request with 403 and its reason; the page never sees
+    // the forbidden host's bytes either way.
+    const refusedImages: string[] = [];
+    page.on('requestfailed', (r) => refusedImages.push(r.url()));
+    page.on('response', (r) => {
+      if (r.status() === 403 && r.headers()['x-webdata-blocked']) refusedImages.push(r.url());
+    });
+    const res = await page.goto(`${site.origin}/leaky.html`);
+    expect(res?.status()).toBe(200);
+    await page.waitForSelector('#t[data-blocked="yes"]');
+    expect(refusedImages.some((u) => u.startsWith('http://169.254.169.254/'))).toBe(true);
+    expect(proxy.refusals().some((m) => m.includes('169.254.169.254'))).toBe(true);
+    expect(proxy.refusals().some((m) => m.includes('fe80::1'))).toBe(true);
+    await page.close();
+  });
+
+  it('refuses a loopback page when private networks are closed', async () => {
+    const closedProxy = await startEgressProxy({ allowPrivate: false });
+    const b = await chromium.launch({
+      executablePath: '/usr/bin/chromium-headless-shell',
+      args: [`--proxy-server=${closedProxy.url}`, '--proxy-bypass-list=<-loopback>', '--disable-background-networking', '--no-sandbox'],
+    });
+    try {
+      const page = await b.newPage();
+      const res = await page.goto(`${site.origin}/article.html`).catch((e: Error) => e);
+      const status = res instanceof Error ? 0 : res?.status();
+      expect(status === 0 || status === 403).toBe(true);
+      expect(site.hits.filter((h) => h === '/article.html')).toHaveLength(0);
+      expect(closedProxy.refusals().some((m) => m.includes('loopback'))).toBe(true);
+    } finally {
+      await b.close();
+      await closedProxy.close();
+    }
+  });
+});

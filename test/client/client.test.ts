@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebdataClient, WebdataError } from '../../packages/client/src/index.ts';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+
+let site: FixtureSite;
+let t: TestServer;
+let client: WebdataClient;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  t = await startTestServer();
+  client = new WebdataClient({ baseUrl: t.base, apiKey: TEST_KEY });
+});
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+});
+
+describe('@webdata/client against the real server', () => {
+  it('scrapes one page and a batch', async () => {
+    const one = await client.scrape({ url: `${site.origin}/article.html`, extractMetadata: true });
+    expect(one.success).toBe(true);
+    expect(one.metadata?.title).toContain('Tide Pools');
+    const batch = await client.scrapeBatch({ urls: [`${site.origin}/notes.txt`, `${site.origin}/status/404`] });
+    expect([batch.successful, batch.failed]).toEqual([1, 1]);
+  });
+
+  it('throws WebdataError with status and field details', async () => {
+    const err = await client.scrape({ url: 'ftp://example.com/' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WebdataError);
+    expect((err as WebdataError).status).toBe(400);
+    expect((err as WebdataError).details?.[0]?.field).toBe('url');
+    const unauthorised = new WebdataClient({ baseUrl: t.base, apiKey: 'wd_wrong_wrong_wrong_wrong' });
+    await expect(unauthorised.scrape({ url: `${site.origin}/notes.txt` })).rejects.toMatchObject({ status: 401 });
+  });
+});

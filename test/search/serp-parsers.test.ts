@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bingRefusal, decodeBingHref, googleRefusal, parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
+
+/** Real saved results pages (see SOURCES.md there), shared beside the repository. */
+const SERP = resolve(import.meta.dirname, '../..', '../shared/data/serp');
+const page = (path: string) => readFileSync(resolve(SERP, path), 'utf8');
+const GOOGLE = 'https://www.google.com/search?q=x';
+const BING = 'https://www.bing.com/search?q=x';
+
+describe('Google results page parser', () => {
+  it('reads every organic result of the 2025 desktop page (pt-BR, "AI Tools"), skipping the video carousel', () => {
+    const hits = parseGoogleSerp(page('google/js-2025-03_ptBR_ai-tools_raw.html'), GOOGLE);
+    expect(hits.map((h) => new URL(h.url).hostname)).toEqual([
+      'www.synthesia.io',
+      'aitoolsdirectory.com',
+      'zapier.com',
+      'cloud.google.com',
+      'aitoptools.com',
+      'agenciaexplorer.com.br',
+      'webcatalog.io',
+      'opentools.ai',
+      'www.futuretools.io',
+      'ai.google',
+    ]);
+    expect(hits[0]).toEqual({
+      url: 'https://www.synthesia.io/post/ai-tools',
+      title: 'The 50 Best AI Tools in 2025 (Tried & Tested)',
+      description: 'há 7 dias — Explore 50 top AI tools across 21 categories, with insights on use cases, features, and pricing.',
+    });
+    expect(hits[2]).toEqual({
+      url: 'https://zapier.com/blog/best-ai-productivity-tools/',
+      title: 'The best AI productivity tools in 2025',
+      description: "The list you're about to see contains a collection of great AI productivity tools tested by Zapier's app review team, myself included.",
+    });
+    expect(hits[9]!.title).toBe('Making AI helpful for everyone - Google AI - Google AI');
+    expect(hits.some((h) => h.url.includes('translate.google') || h.url.includes('youtube.com'))).toBe(false);
+  });
+
+  it('reads the re-indented 2025 page (en-BE, "react github") with whitespace collapsed', () => {
+    const hits = parseGoogleSerp(page('google/js-2025-10_enBE_react-github_prettyprinted.html'), GOOGLE);
+    expect(hits).toHaveLength(8);
+    expect(hits[0]).toEqual({
+      url: 'https://github.com/facebook/react',
+      title: 'facebook/react: The library for web and native user interfaces.',
+      description:
+        'The main purpose of this repository is to continue evolving React core, making it faster and easier to use. Development of React happens in the open on GitHub, ...',
+    });
+    expect(hits[4]).toEqual({
+      url: 'https://react.dev/',
+      title: 'React',
+      description: 'React lets you build user interfaces out of individual pieces called components. Create your own React components like Thumbnail, LikeButton, and Video.',
+    });
+    expect(hits[7]!.url).toBe('https://www.reddit.com/r/reactjs/comments/1baeflq/react_on_github/');
+    expect(hits[7]!.title).toBe('React on Github : r/reactjs');
+  });
+
+  it('reads the 2023 desktop page and drops its "More results" link into Google itself', () => {
+    const hits = parseGoogleSerp(page('google/js-2023-05_desktop_en_google.html'), GOOGLE);
+    expect(hits.map((h) => h.url)).toEqual([
+      'https://google.com/',
+      'https://www.google.com/',
+      'https://www.google.com/account/about/',
+      'https://www.google.com/maps',
+      'https://www.google.com/business/',
+      'https://www.google.com/imghp?hl=EN',
+      'https://www.google.com/docs/about/',
+      'https://maps.google.com/',
+      'https://images.google.com/',
+    ]);
+    expect(hits[2]!.description).toBe('In your Google Account, you can see and manage your info, activity, ...');
+  });
+
+  it('reads the mobile page, whose titles are role=heading elements', () => {
+    const hits = parseGoogleSerp(page('google/js-2023-05_mobile_en_google.html'), GOOGLE);
+    expect(hits.map((h) => h.title)).toEqual(['Google', 'Google', 'Google Account', 'Google Play']);
+    expect(hits[2]).toEqual({
+      url: 'https://www.google.com/account/about/',
+      title: 'Google Account',
+      description: 'In your Google Account, you can see and manage your info, activity, ...',
+    });
+  });
+
+  it('decodes the /url?q= redirects of the basic (no-JS) page and keeps the snippet apart from the sitelinks', () => {
+    const hits = parseGoogleSerp(page('google/nojs-2023-06_basic_en_google_url-q-redirects.html'), GOOGLE);
+    expect(hits).toHaveLength(10);
+    expect(hits[0]).toEqual({
+      url: 'https://www.google.com/',
+      title: 'Google',
+      description: "Search the world's information, including webpages, images, videos and more. Google has many special features to help you find exactly what you're looking for.",
+    });
+    // `/url?q=https://www.google.com/imghp%3Fhl%3DEN` decodes to the query string it carries.
+    expect(hits[4]).toEqual({ url: 'https://www.google.com/imghp?hl=EN', title: 'Images - Google', description: 'Google Images. The most comprehensive image search on the web.' });
+    expect(hits[9]).toEqual({
+      url: 'https://edu.google.com/workspace-for-education/classroom/',
+      title: 'Classroom Management Tools & Resources - Google for Education',
+      description: 'Google Classroom is your all-in-one place for teaching and learning.',
+    });
+    expect(hits.every((h) => !h.url.includes('/url?'))).toBe(true);
+  });
+
+  it('reads the 100-result basic page', () => {
+    const hits = parseGoogleSerp(page('google/nojs-2023-06_basic_en_google_num100.html'), GOOGLE);
+    expect(hits.length).toBe(99);
+    expect(hits.at(-1)).toEqual({
+      url: 'https://store.google.com/category/connected_home?hl=en-US',
+      title: 'Google Nest, Your Smart Home Starts Here',
+      description: 'Build a smarter home, one device at a time with Google Nest home automation ...',
+    });
+  });
+
+  it('recognises the "unusual traffic" captcha and the enable-JavaScript shell as refusals, and real pages as answers', () => {
+    const sorry = page('google/sorry-2026-07_unusual-traffic_recaptcha.html');
+    expect(parseGoogleSerp(sorry, GOOGLE)).toEqual([]);
+    expect(googleRefusal({ url: 'https://www.google.com/sorry/index?continue=x', statusCode: 429, html: sorry }, [])).toMatch(/unusual traffic/);
+    // Recognised by its form even when served without the redirect or the status.
+    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: sorry }, [])).toMatch(/captcha/);
+
+    const shell = page('google/enablejs-2026-07_ru_js-challenge-shell_truncated30000B.html');
+    const shellHits = parseGoogleSerp(shell, GOOGLE);
+    expect(shellHits).toEqual([]);
+    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: shell }, shellHits)).toMatch(/requires JavaScript/);
+
+    const consent = '<html><body><form action="https://consent.google.com/save" method="post"><button>Accept all</button></form></body></html>';
+    expect(googleRefusal({ url: 'https://consent.google.com/ml?continue=x', statusCode: 200, html: consent }, [])).toMatch(/consent/);
+
+    // A real results page also mentions the enable-JS retry in its noscript: not a refusal.
+    const real = page('google/js-2025-10_enBE_react-github_prettyprinted.html');
+    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: real }, parseGoogleSerp(real, GOOGLE))).toBeUndefined();
+  });
+});
+
+describe('Bing results page parser', () => {
+  it('decodes every ck/a redirect of the 2026 page', () => {
+    const hits = parseBingSerp(page('bing/www-2026-10_en_trimmed_10results_ckA-redirects.html'), BING);
+    expect(hits.map((h) => h.url)).toEqual([
+      'https://pypi.org/project/searchts/',
+      'https://github.com/capad-xyz/searchts',
+      'https://github.com/Mineru98/searchts',
+      'https://www.bing.com/',
+      'https://glama.ai/mcp/servers/capad-xyz/searchts',
+      'https://www.geeksforgeeks.org/typescript/typescript-string-search-method/',
+      'https://www.google.com/intl/en_in/search/howsearchworks/',
+      'https://en.wikipedia.org/wiki/Search_engine',
+      'https://www.pulsemcp.com/servers/capad-xyz-searchts',
+      'https://www.google.com/xhtml/search',
+    ]);
+    expect(hits[0]).toEqual({
+      url: 'https://pypi.org/project/searchts/',
+      title: 'searchts · PyPI',
+      description: 'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
+    });
+    expect(hits[7]).toEqual({
+      url: 'https://en.wikipedia.org/wiki/Search_engine',
+      title: 'Search engine - Wikipedia',
+      description: 'The first internet search engines predate the debut of the Web in December 1990: WHOIS user search dates back to 1982, [7] and …',
+    });
+  });
+
+  it('reads the 2021 no-JS page', () => {
+    const hits = parseBingSerp(page('bing/nojs-2021-01_en_bing.html'), BING);
+    expect(hits).toHaveLength(10);
+    expect(hits[2]).toEqual({
+      url: 'https://www.rtve.es/infantil/series/bing/',
+      title: 'Bing - Vídeos y juegos de Clan TV - RTVE.es',
+      description: '6/10/2016 · Bing, serie online en Clan TV, RTVE.es. Todos los capítulos online de Bing completos y gratis',
+    });
+    expect(hits[6]!.url).toBe('https://es.wikipedia.org/wiki/Bing');
+    expect(hits[6]!.title).toBe('Microsoft Bing - Wikipedia, la enciclopedia libre');
+  });
+
+  it('reads the 2021 browser-saved page and drops the result that points into Bing News', () => {
+    const hits = parseBingSerp(page('bing/desktop-js-2021-01_en-GB_bing_saved-from-browser.html'), BING);
+    expect(hits.map((h) => h.url)).toEqual([
+      'https://www.bing.com/',
+      'https://www.microsoft.com/en-us/p/microsoft-bing/9nnhpwj0r912',
+      'https://twitter.com/Bing',
+      'https://www.microsoft.com/en-us/download/details.aspx?id=41702',
+      'https://www.microsoft.com/en-us/bing/bing-wallpaper',
+      'https://www.msn.com/',
+    ]);
+    expect(hits[2]).toEqual({ url: 'https://twitter.com/Bing', title: 'Bing (@Bing) | Twitter', description: 'The latest tweets from @Bing' });
+    expect(bingRefusal({ url: BING, statusCode: 200, html: '' }, hits)).toBeUndefined();
+  });
+
+  it('drops ck/a links whose target is relative (Bing\'s own pages)', () => {
+    const relative = Buffer.from('/images/search?q=cats').toString('base64url');
+    expect(decodeBingHref(`https://www.bing.com/ck/a?!&&p=abc&u=a1${relative}&ntb=1`, BING)).toBeUndefined();
+    const absolute = Buffer.from('https://example.org/a?b=1').toString('base64url');
+    expect(decodeBingHref(`/ck/a?!&&p=abc&u=a1${absolute}&ntb=1`, BING)?.href).toBe('https://example.org/a?b=1');
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionStore, openDatabase, type Database, type SessionRow } from '../../src/store/index.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+
+const backends: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
+  [
+    'sqlite',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'webdata-store-'));
+      const database = await openDatabase({ databaseUrl: '', dataDir: dir });
+      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const pg = await createTestDatabase();
+      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
+      return { database, cleanup: () => pg.drop() };
+    },
+  ],
+];
+
+function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
+  return {
+    id,
+    user_id: 'u1',
+    status: 'active',
+    browser: 'chromium',
+    headless: 1,
+    proxy: 0,
+    width: 1280,
+    height: 720,
+    token_hash: 'h',
+    instance_url: 'http://a',
+    storage_state: null,
+    last_url: null,
+    close_reason: null,
+    created_at: 1_795_000_000_000,
+    started_at: 1_795_000_000_000,
+    closed_at: null,
+    last_activity_at: 1_795_000_000_000,
+    billed_micros: 0,
+    ...over,
+  };
+}
+
+describe.each(backends)('session store on %s', (_name, open) => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, cleanup } = await open());
+  });
+  afterAll(async () => {
+    await database?.close();
+    await cleanup?.();
+  });
+
+  it('closes and reopens a session once each, and finds the active sessions of an instance', async () => {
+    const store = new SessionStore(database.db);
+    await store.insert(row('s1'));
+    await store.insert(row('s2', { instance_url: 'http://b' }));
+    expect((await store.activeOn('http://a')).map((r) => r.id)).toEqual(['s1']);
+
+    const patch = { close_reason: 'manual', closed_at: 1_795_000_060_000, billed_micros: 2_000, storage_state: '{"cookies":[],"origins":[]}' };
+    expect(await store.closeIfActive('s1', patch)).toBe(true);
+    expect(await store.closeIfActive('s1', patch)).toBe(false);
+    const closed = (await store.get('s1'))!;
+    expect(closed).toMatchObject({ status: 'closed', close_reason: 'manual', billed_micros: 2_000, headless: 1, proxy: 0, closed_at: 1_795_000_060_000 });
+    expect(await store.activeOn('http://a')).toEqual([]);
+
+    expect(await store.reopenIfClosed('s1', { close_reason: null, closed_at: null })).toBe(true);
+    expect(await store.reopenIfClosed('s1', { close_reason: null, closed_at: null })).toBe(false);
+    expect((await store.get('s1'))!.status).toBe('active');
+    expect(await store.get('missing')).toBeUndefined();
+  });
+});
