@@ -1,4 +1,4 @@
-import { scrape, type OpContext } from '../ops/index.ts';
+import { scrape, searchQuery, type OpContext } from '../ops/index.ts';
 import type { JobType } from './types.ts';
 
 /**
@@ -11,4 +11,5 @@ export type ItemOperation = (input: never, ctx: OpContext) => Promise<object>;
 export const itemOperations: Partial<Record<JobType, ItemOperation>> = {
   'scrape-single': scrape,
   'scrape-batch': scrape,
+  'search-batch': searchQuery,
 };

@@ -1,20 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import type { EngineServer } from '../fixtures/engine-server.ts';
+import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
 import { allPages, waitForJob } from './helpers.ts';
 
 let site: FixtureSite;
+let google: EngineServer;
 let t: TestServer;
 
 beforeAll(async () => {
-  site = await startFixtureSite();
+  [site, google] = await Promise.all([startFixtureSite(), startGoogleSerpServer()]);
   // One item at a time, so the cancel test knows exactly which item is running.
-  t = await startTestServer({ WEBDATA_JOB_CONCURRENCY: '1' });
+  t = await startTestServer({ WEBDATA_JOB_CONCURRENCY: '1', WEBDATA_GOOGLE_URL: google.origin });
 });
 afterAll(async () => {
   await t?.close();
-  await site?.close();
+  await Promise.all([site?.close(), google?.close()]);
 });
 
 async function userId(key: string): Promise<string> {
@@ -169,13 +172,34 @@ describe('async jobs on the embedded engine', () => {
     }
   });
 
+  it('runs a search-batch job: one query result per query, in order, failures free', async () => {
+    const created = await t.api('POST', '/api/v1/scrape/async/search/batch', { queries: ['react github', 'captcha wall', 'react github'], limit: 5 });
+    expect(created.status).toBe(202);
+    const job = await waitForJob(t, created.json.url);
+    expect(job).toMatchObject({ type: 'search-batch', status: 'completed', total: 3, completed: 3, cost: 0.016 });
+    expect(job.data.map((q: any) => [q.query, q.success, q.cost])).toEqual([
+      ['react github', true, 0.008],
+      ['captcha wall', false, 0],
+      ['react github', true, 0.008],
+    ]);
+    expect(job.data[0].results).toHaveLength(5);
+    expect(job.data[0].results[0].url).toBe('https://github.com/facebook/react');
+    const rows = await ledgerFor(job.id);
+    expect(rows.map((r) => [r.operation, r.costMicros])).toEqual([
+      ['search', 8000],
+      ['search', 8000],
+    ]);
+    const bad = await t.api('POST', '/api/v1/scrape/async/search/batch', { queries: ['x'], location: 'zz' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.details[0].field).toBe('location');
+  });
+
   it('validates the job types whose operations have not landed, then answers 501', async () => {
     const sequence = { startUrl: `${site.origin}/article.html`, steps: [{ type: 'click', selector: 'a' }, { type: 'scrape' }] };
     expect((await t.api('POST', '/api/v1/scrape/async/sequence', sequence)).status).toBe(501);
     const seqBatch = await t.api('POST', '/api/v1/scrape/async/sequence/batch', { sequences: [sequence, sequence], type: 'html' });
     expect(seqBatch.status).toBe(501);
     expect(seqBatch.json.error).toBe('sequence-batch jobs are not supported by this server yet');
-    expect((await t.api('POST', '/api/v1/scrape/async/search/batch', { queries: ['tide pools'], limit: 5 })).status).toBe(501);
     const bad = await t.api('POST', '/api/v1/scrape/async/sequence/batch', { sequences: [{ ...sequence, steps: [{ type: 'wait' }] }] });
     expect(bad.status).toBe(400);
     const list = await t.api('GET', '/api/v1/scrape/async/jobs?type=sequence');

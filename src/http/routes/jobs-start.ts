@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { JobType } from '../../jobs/index.ts';
-import { batchItems, type ScrapeInput } from '../../ops/index.ts';
+import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type ScrapeInput, type SearchInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
@@ -87,9 +87,14 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/v1/scrape/async/search/batch',
     { schema: { tags: ['jobs'], summary: 'Run 1 to 20 searches in the background', body: AsyncSearchBatchBody, response: responses } },
     async (request, reply) => {
-      const { queries, ...shared } = request.body;
-      const inputs = queries.map((query) => ({ ...shared, query }));
-      return reply.code(202).send(await start(request.user.userId, 'search-batch', inputs));
+      let input: SearchInput;
+      try {
+        input = normaliseSearchInput(request.body);
+      } catch (err) {
+        if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
+        throw err;
+      }
+      return reply.code(202).send(await start(request.user.userId, 'search-batch', searchItems(input)));
     },
   );
 };

@@ -3,6 +3,7 @@ import { JOB_STATUSES, JOB_TYPES } from '../../jobs/index.ts';
 import { badRequest } from '../errors.ts';
 import { Cost, Format, ProxyObject, SummaryObject, Timestamp } from './common.ts';
 import { scrapeFields, ScrapeSingleBody } from './scrape.ts';
+import { searchBody } from './search.ts';
 
 /** Spec limits of the async start endpoints. */
 export const ASYNC_BATCH_MAX_URLS = 30;
@@ -63,17 +64,7 @@ export const AsyncSequenceBatchBody = Type.Object(
 );
 export type AsyncSequenceBatchBody = Static<typeof AsyncSequenceBatchBody>;
 
-export const AsyncSearchBatchBody = Type.Object(
-  {
-    queries: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: SEARCH_BATCH_MAX_QUERIES }),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
-    location: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
-    includeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    excludeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    engine: Type.Optional(Type.Union([Type.Literal('google'), Type.Literal('bing'), Type.Literal('chatgpt'), Type.Literal('perplexity')])),
-  },
-  strict,
-);
+export const AsyncSearchBatchBody = searchBody(SEARCH_BATCH_MAX_QUERIES);
 export type AsyncSearchBatchBody = Static<typeof AsyncSearchBatchBody>;
 
 export const JobCreated = Type.Object({ success: Type.Literal(true), id: Type.String(), url: Type.String({ description: 'Relative URL to poll' }) });
