@@ -65,6 +65,8 @@ export interface Config {
   mapMaxRequests: number;
   /** Remote browser sessions (WEBDATA_SESSION_*, WEBDATA_DEFAULT_BROWSER, WEBDATA_CHROMIUM_*). */
   sessions: SessionConfig;
+  /** Browser engine and artifact settings (see BrowserConfig). */
+  browser: BrowserConfig;
 }
 
 /** Where each search engine is reached; an engine without its key answers every query with an error naming it. */
@@ -111,6 +113,27 @@ export interface SessionConfig {
   maxSessionsPerUser: number;
   /** WEBDATA_SESSION_WARM_SPARES: headless browsers kept launched so a create need not wait for one. */
   warmSpares: number;
+}
+
+export interface BrowserConfig {
+  /** WEBDATA_CHROMIUM_HEADLESS (shared with sessions): executable of the headless pool (`browser` method). */
+  headlessPath: string;
+  /** WEBDATA_CHROMIUM_VISIBLE (shared with sessions): full Chromium, run headful under Xvfb for `browser-stealth`. */
+  chromiumPath: string;
+  /** WEBDATA_BROWSER_POOL_SIZE: headless browsers kept running. */
+  poolSize: number;
+  /** WEBDATA_STEALTH_POOL_SIZE: headful stealth browsers kept running once the first is needed. */
+  stealthPoolSize: number;
+  /** WEBDATA_BROWSER_MAX_PAGES: pages open at once across each pool; more requests queue. */
+  maxPages: number;
+  /** WEBDATA_BROWSER_QUEUE_WAIT_MS: longest a request waits for a page before 429. */
+  queueWaitMs: number;
+  /** WEBDATA_BROWSER_RECYCLE_PAGES: a browser is replaced after serving this many pages. */
+  recycleAfterPages: number;
+  /** WEBDATA_BROWSER_WARM: launch the headless pool at start instead of on first use. */
+  warm: boolean;
+  /** WEBDATA_ARTIFACT_TTL_HOURS: screenshots and PDFs are deleted this long after creation. */
+  artifactTtlHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -240,6 +263,17 @@ export function loadConfig(env: Env = process.env): Config {
       maxSessions: int(env, 'WEBDATA_SESSIONS_MAX', 8, 1, 1_000),
       maxSessionsPerUser: int(env, 'WEBDATA_SESSIONS_MAX_PER_USER', 3, 1, 1_000),
       warmSpares: int(env, 'WEBDATA_SESSION_WARM_SPARES', 1, 0, 8),
+    },
+    browser: {
+      headlessPath: env.WEBDATA_CHROMIUM_HEADLESS?.trim() || '/usr/bin/chromium-headless-shell',
+      chromiumPath: env.WEBDATA_CHROMIUM_VISIBLE?.trim() || '/usr/bin/chromium',
+      poolSize: int(env, 'WEBDATA_BROWSER_POOL_SIZE', 2, 1, 32),
+      stealthPoolSize: int(env, 'WEBDATA_STEALTH_POOL_SIZE', 1, 1, 8),
+      maxPages: int(env, 'WEBDATA_BROWSER_MAX_PAGES', 8, 1, 256),
+      queueWaitMs: int(env, 'WEBDATA_BROWSER_QUEUE_WAIT_MS', 10_000, 0, 120_000),
+      recycleAfterPages: int(env, 'WEBDATA_BROWSER_RECYCLE_PAGES', 200, 1, 100_000),
+      warm: bool(env, 'WEBDATA_BROWSER_WARM', false),
+      artifactTtlHours: int(env, 'WEBDATA_ARTIFACT_TTL_HOURS', 24, 1, 24 * 365),
     },
   };
 }

@@ -3,4 +3,5 @@ export { FetchFailure } from './errors.ts';
 export { decodeBody, charsetFromContentType, type Decoded } from './decode.ts';
 export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
 export { browserHeaders, BROWSER_USER_AGENT } from './headers.ts';
+export { awaitingRender, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
 export { startEgressProxy, type EgressProxy } from './egress-proxy.ts';

@@ -14,3 +14,8 @@ export function fetchCost(opts: { summarised?: boolean } = {}): number {
 export function pdfOcrCost(pages: number): number {
   return PRICES_MICROS.pdfOcrPage * pages;
 }
+
+/** Cost of a sequence: per breakpoint captured (the spec's "per URL"), failed sequences included. */
+export function sequenceCost(breakpoints: number): number {
+  return PRICES_MICROS.sequenceBreakpoint * breakpoints;
+}

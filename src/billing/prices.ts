@@ -20,6 +20,8 @@ export const PRICES_MICROS = {
   map: 2_000,
   /** Screenshot, per capture. */
   screenshot: 3_000,
+  /** PDF generation, per document (the spec leaves it open; priced like a screenshot). */
+  pdf: 3_000,
   /** Browser session, per minute. */
   sessionHeadlessMinute: 2_000,
   sessionVisibleMinute: 10_000,

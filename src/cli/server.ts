@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
+import { LocalArtifactStore } from '../artifacts/index.ts';
+import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
@@ -38,7 +41,7 @@ export async function createServices(
   });
   const content = new ContentPool(config.contentWorkers);
   const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
-  // One egress proxy serves every session browser; it applies the same SSRF policy as fetches.
+  // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
   const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
   const sessions = new SessionManager({
     config: config.sessions,
@@ -48,7 +51,14 @@ export async function createServices(
     ledger,
     proxyUrl: egress.url,
   });
-  const services: Services = { config, http, content, search, sessions };
+  const browser = await BrowserEngine.start({
+    ...config.browser,
+    policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+    navigationTimeoutMs: config.fetchTimeoutMs,
+    proxy: egress,
+  });
+  const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
+  const services: Services = { config, http, content, search, sessions, browser, artifacts };
   const jobs = new Jobs(database, config);
   return {
     services,
@@ -59,9 +69,9 @@ export async function createServices(
     async close() {
       // Jobs first: running items are handed back before the engines they use go away.
       await jobs.close();
-      await sessions.shutdown();
+      await Promise.allSettled([sessions.shutdown(), browser.close()]);
       await egress.close();
-      await Promise.allSettled([http.close(), content.close()]);
+      await Promise.allSettled([http.close(), content.close(), artifacts.close()]);
       await database.close();
     },
   };

@@ -6,12 +6,15 @@ import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { mapRoutes } from './routes/map.ts';
+import { renderRoutes } from './routes/render.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
+import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
@@ -21,7 +24,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, jobStartRoutes, jobRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
@@ -55,6 +58,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
   await app.register(healthRoutes);
   await app.register(sessionSocketRoutes, deps);
+  await app.register(filesRoutes, deps);
   await app.register(
     async (api) => {
       for (const routes of apiRoutes) await api.register(routes, deps);

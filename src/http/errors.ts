@@ -69,6 +69,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(413).send({ success: false, error: 'request body is larger than the limit' });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      // Capacity errors from the engines (429) carry their Retry-After this way.
+      const headers = (err as { headers?: unknown }).headers;
+      if (headers && typeof headers === 'object') reply.headers(headers as Record<string, string>);
       return reply.code(fe.statusCode).send({ success: false, error: fe.message });
     }
     request.log.error({ err }, 'unhandled error');

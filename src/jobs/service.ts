@@ -6,7 +6,6 @@ import { EmbeddedQueue } from './embedded-queue.ts';
 import { ItemExecutor } from './executor.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { JobQueue } from './queue.ts';
-import { itemOperations } from './registry.ts';
 import { JobStore, type CancelOutcome } from './store.ts';
 import type { JobPage, JobSummary, JobType } from './types.ts';
 
@@ -35,11 +34,6 @@ export class Jobs {
     await this.queue.start(log);
     this.#startSweeper(log);
     if (services) await this.queue.work(new ItemExecutor(this.store, services, log), this.store, this.#config.jobConcurrency, log);
-  }
-
-  /** Whether this build can run items of a job type (its operation is registered). */
-  supports(type: JobType): boolean {
-    return itemOperations[type] !== undefined;
   }
 
   async create(userId: string, type: JobType, inputs: unknown[]): Promise<JobSummary> {

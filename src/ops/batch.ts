@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { microsToUsd, usdToMicros } from '../billing/index.ts';
 import type { OpContext } from './context.ts';
-import { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
+import { BrowserBusyError } from '../browser/index.ts';
+import { failure, scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
 
 export interface BatchInput extends ScrapeOptions {
   /** A URL, or an object carrying `url` plus single-scrape fields that override the batch's. */
@@ -36,6 +37,12 @@ export function summariseBatch(results: ScrapeResult[]): BatchResult {
 /** Scrapes every URL independently with bounded concurrency; results keep the input order. */
 export async function scrapeBatch(input: BatchInput, ctx: OpContext): Promise<BatchResult> {
   const limit = pLimit(ctx.services.config.batchConcurrency);
-  const results = await Promise.all(batchItems(input).map((item) => limit(() => scrape(item, ctx))));
+  // A URL that finds every browser page busy fails alone; the rest of the batch carries on.
+  const one = (item: ScrapeInput) =>
+    scrape(item, ctx).catch((err: unknown) => {
+      if (err instanceof BrowserBusyError && !ctx.signal.aborted) return failure(item.url, err);
+      throw err;
+    });
+  const results = await Promise.all(batchItems(input).map((item) => limit(() => one(item))));
   return summariseBatch(results);
 }

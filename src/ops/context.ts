@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { HttpEngine } from '../acquire/index.ts';
+import type { ArtifactStore } from '../artifacts/index.ts';
+import type { BrowserEngine } from '../browser/index.ts';
 import type { Meter } from '../billing/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
@@ -11,6 +13,8 @@ export interface Services {
   config: Config;
   http: HttpEngine;
   content: ContentPool;
+  browser: BrowserEngine;
+  artifacts: ArtifactStore;
   search: SearchEngines;
   sessions: SessionManager;
 }

@@ -1,6 +1,10 @@
 export type { OpContext, Services } from './context.ts';
 export { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult, type PageMetadataResult } from './scrape.ts';
 export { scrapeBatch, batchItems, summariseBatch, type BatchInput, type BatchResult } from './batch.ts';
+export { sequence, type SequenceInput, type SequenceResult, type SequenceStep, type Breakpoint } from './sequence.ts';
+export { screenshot, type ScreenshotInput, type ScreenshotResult } from './screenshot.ts';
+export { pdfFromHtml, pdfFromUrl, PDF_TIMEOUT_MS, type PdfOptions, type PdfResult } from './pdf.ts';
+export { openArtifact } from './files.ts';
 export {
   search,
   searchQuery,

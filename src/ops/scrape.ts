@@ -1,6 +1,8 @@
-import { decodeBody, FetchFailure, type HttpResponse } from '../acquire/index.ts';
+import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpResponse } from '../acquire/index.ts';
+import { BrowserBusyError, type Action } from '../browser/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
 import type { OutputFormat, PdfStrategy } from '../content/index.ts';
+import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
 
 export interface ScrapeOptions {
@@ -13,7 +15,11 @@ export interface ScrapeOptions {
 
 export interface ScrapeInput extends ScrapeOptions {
   url: string;
+  /** Browser actions run after load; when given the HTTP path is skipped. */
+  actions?: Action[];
 }
+
+type FullInput = Required<Omit<ScrapeInput, 'actions'>> & { actions: Action[] };
 
 export interface PageMetadataResult {
   title: string;
@@ -52,7 +58,7 @@ function bodyKind(contentType: string, body: Buffer): BodyKind {
   return head.includes('\u0000') ? 'binary' : 'text';
 }
 
-function failure(url: string, err: unknown, statusCode = 0): ScrapeResult {
+export function failure(url: string, err: unknown, statusCode = 0): ScrapeResult {
   const message = err instanceof Error ? err.message : String(err);
   return {
     url,
@@ -70,7 +76,7 @@ interface Rendered {
   ocrPages: number;
 }
 
-async function render(res: HttpResponse, input: Required<ScrapeInput>, ctx: OpContext): Promise<Rendered> {
+async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Promise<Rendered> {
   const contentType = res.headers['content-type'] ?? '';
   const kind = bodyKind(contentType, res.body);
   if (kind === 'binary') {
@@ -103,21 +109,78 @@ async function render(res: HttpResponse, input: Required<ScrapeInput>, ctx: OpCo
   return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0 };
 }
 
-/** Fetches one URL over HTTP and converts it. Never throws for a page's fault: that is a failed result. */
+/** Converts HTML a browser rendered, like an HTTP page. */
+async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeResult> {
+  try {
+    const { value } = await browse({ url: input.url, actions: input.actions }, ctx, async (opened) => {
+      const { page } = opened;
+      // Actions can lead to a wall of their own (a form that answers with a captcha).
+      const html = input.actions.length > 0 ? await settledContent(page, opened) : opened.html;
+      return { html, finalUrl: page.url(), statusCode: opened.statusCode() };
+    });
+    if (value.statusCode >= 400) return failure(input.url, new Error(`the page answered HTTP ${value.statusCode}`), value.statusCode);
+    const out = await ctx.services.content.convert({ html: value.html, url: value.finalUrl, format: input.type, onlyMainContent: input.onlyMainContent }, ctx.signal);
+    const metadata: PageMetadataResult = {
+      title: out.metadata.title,
+      description: out.metadata.description,
+      canonicalUrl: out.metadata.canonicalUrl,
+      finalUrl: value.finalUrl,
+      contentType: 'text/html; charset=utf-8',
+      contentLength: Buffer.byteLength(value.html),
+    };
+    const cost = ctx.meter.charge('scrape', 1, fetchCost());
+    return {
+      url: input.url,
+      success: true,
+      statusCode: value.statusCode,
+      [input.type]: out.content,
+      ...(input.extractMetadata ? { metadata } : {}),
+      timestamp: new Date().toISOString(),
+      cost: microsToUsd(cost),
+    };
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
+    return failure(input.url, err, err instanceof BlockedPageError ? err.statusCode : 0);
+  }
+}
+
+/** Why an HTTP answer is not the page and a browser should try: a challenge, a block, a script app. */
+function escalationReason(res: HttpResponse): string | undefined {
+  const contentType = res.headers['content-type'] ?? '';
+  if (bodyKind(contentType, res.body) !== 'html') return undefined;
+  const { text } = decodeBody(res.body, contentType, true);
+  const verdict = detectBlock(text, res.statusCode);
+  if (verdict) return verdict.reason;
+  return res.statusCode < 400 ? needsJavaScript(text) : undefined;
+}
+
+/**
+ * Fetches one URL and converts it: over HTTP first, in the browser when the page needs JavaScript
+ * or answers with a challenge, stealthily when the browser is blocked too (or straight to the
+ * browser when actions are given). Never throws for a page's fault: that is a failed result.
+ * Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
+ */
 export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<ScrapeResult> {
-  const full: Required<ScrapeInput> = {
+  const full: FullInput = {
     url: input.url,
     type: input.type ?? 'markdown',
     onlyMainContent: input.onlyMainContent ?? true,
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: input.pdfStrategy ?? 'ocr',
+    actions: input.actions ?? [],
   };
+  if (full.actions.length > 0) return browserScrape(full, ctx);
   let res: HttpResponse;
   try {
     res = await ctx.services.http.fetch(full.url, { signal: ctx.signal });
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     return failure(full.url, err);
+  }
+  const reason = escalationReason(res);
+  if (reason) {
+    ctx.log.debug({ url: full.url, reason }, 'escalating to the browser');
+    return browserScrape(full, ctx);
   }
   if (res.statusCode >= 400) {
     return failure(full.url, new Error(`the page answered HTTP ${res.statusCode}`), res.statusCode);

@@ -71,8 +71,8 @@ describe('bad input', () => {
     expect(json.error.startsWith(`${field}: `)).toBe(true);
   });
 
-  it.each(['summary', 'actions', 'proxy'])('refuses %s as not supported yet rather than ignoring it', async (field) => {
-    const values: Record<string, unknown> = { summary: { query: 'x' }, pdfStrategy: 'local', actions: [{ type: 'wait', milliseconds: 1 }], proxy: { country: 'us' } };
+  it.each(['summary', 'proxy'])('refuses %s as not supported yet rather than ignoring it', async (field) => {
+    const values: Record<string, unknown> = { summary: { query: 'x' }, proxy: { country: 'us' } };
     const { status, json } = await t.api('POST', '/api/v1/scrape/single', { url: 'http://x.example/', [field]: values[field] });
     expect(status).toBe(400);
     expect(json.error).toBe(`${field}: is not supported yet by this server`);

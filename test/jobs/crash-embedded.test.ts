@@ -30,6 +30,7 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
     WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
     WEBDATA_CONTENT_WORKERS: '0',
     WEBDATA_JOB_CONCURRENCY: '2',
+    WEBDATA_SESSION_WARM_SPARES: '0',
   };
   const serve = () => {
     const p = spawnCli(['serve'], env);

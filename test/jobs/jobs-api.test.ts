@@ -13,7 +13,7 @@ let t: TestServer;
 beforeAll(async () => {
   [site, google] = await Promise.all([startFixtureSite(), startGoogleSerpServer()]);
   // One item at a time, so the cancel test knows exactly which item is running.
-  t = await startTestServer({ WEBDATA_JOB_CONCURRENCY: '1', WEBDATA_GOOGLE_URL: google.origin });
+  t = await startTestServer({ WEBDATA_JOB_CONCURRENCY: '1', WEBDATA_GOOGLE_URL: google.origin, WEBDATA_BROWSER_POOL_SIZE: '1' });
 });
 afterAll(async () => {
   await t?.close();
@@ -194,16 +194,39 @@ describe('async jobs on the embedded engine', () => {
     expect(bad.json.details[0].field).toBe('location');
   });
 
-  it('validates the job types whose operations have not landed, then answers 501', async () => {
-    const sequence = { startUrl: `${site.origin}/article.html`, steps: [{ type: 'click', selector: 'a' }, { type: 'scrape' }] };
-    expect((await t.api('POST', '/api/v1/scrape/async/sequence', sequence)).status).toBe(501);
-    const seqBatch = await t.api('POST', '/api/v1/scrape/async/sequence/batch', { sequences: [sequence, sequence], type: 'html' });
-    expect(seqBatch.status).toBe(501);
-    expect(seqBatch.json.error).toBe('sequence-batch jobs are not supported by this server yet');
-    const bad = await t.api('POST', '/api/v1/scrape/async/sequence/batch', { sequences: [{ ...sequence, steps: [{ type: 'wait' }] }] });
+  it('runs sequence and sequence-batch jobs in a real browser, one sequence response per item', { timeout: 60_000 }, async () => {
+    const form = {
+      startUrl: `${site.origin}/browser/form`,
+      steps: [{ type: 'scrape' }, { type: 'type', selector: '#q', text: 'sea stars' }, { type: 'press', key: 'Enter' }, { type: 'scrape' }],
+    };
+    const single = await t.api('POST', '/api/v1/scrape/async/sequence', form);
+    expect(single.status).toBe(202);
+    const batch = await t.api('POST', '/api/v1/scrape/async/sequence/batch', {
+      sequences: [{ startUrl: `${site.origin}/browser/second`, steps: [{ type: 'scrape' }] }, { ...form, type: 'markdown' }],
+      type: 'html',
+    });
+    expect(batch.status).toBe(202);
+
+    const one = await waitForJob(t, single.json.url, { timeoutMs: 40_000 });
+    expect(one).toMatchObject({ type: 'sequence', status: 'completed', total: 1, completed: 1, cost: 0.004 });
+    expect(one.data[0]).toMatchObject({ success: true, totalBreakpoints: 2, completedBreakpoints: 2, cost: 0.004 });
+    expect(one.data[0].data[1].markdown).toContain('Three records of rock pools');
+
+    const two = await waitForJob(t, batch.json.url, { timeoutMs: 40_000 });
+    expect(two).toMatchObject({ type: 'sequence-batch', status: 'completed', total: 2, completed: 2, cost: 0.006 });
+    expect(two.data[0].data[0].html).toContain('Reached by a navigate step.');
+    expect(two.data[0].data[0].markdown).toBeUndefined();
+    expect(two.data[1].data[1].markdown).toContain('Three records of rock pools');
+    const rows = await ledgerFor(two.id);
+    expect(rows.every((r) => r.operation === 'sequence')).toBe(true);
+    expect(rows.reduce((sum, r) => sum + r.costMicros, 0)).toBe(6000);
+
+    const bad = await t.api('POST', '/api/v1/scrape/async/sequence/batch', { sequences: [{ ...form, steps: [{ type: 'navigate', url: 'ftp://x' }] }] });
     expect(bad.status).toBe(400);
-    const list = await t.api('GET', '/api/v1/scrape/async/jobs?type=sequence');
-    expect(list.json.total).toBe(0);
+    expect(bad.json.details[0].field).toBe('sequences[0].steps[0].url');
+    const unsupported = await t.api('POST', '/api/v1/scrape/async/sequence', { ...form, summary: { query: 'x' } });
+    expect(unsupported.status).toBe(400);
+    expect(unsupported.json.details[0].field).toBe('summary');
   });
 });
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
 import type { JobType } from '../../jobs/index.ts';
-import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type ScrapeInput, type SearchInput } from '../../ops/index.ts';
+import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type ScrapeInput, type SearchInput, type SequenceInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
@@ -13,20 +14,28 @@ import {
   AsyncSingleBody,
   JobCreated,
 } from '../schemas/jobs.ts';
+import { checkSteps } from '../schemas/actions.ts';
 import { UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
+import { UNSUPPORTED_SEQUENCE_FIELDS } from '../schemas/sequence.ts';
 
-const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse, 501: ErrorResponse };
+const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse };
 
 /** The relative URL a client polls; the spec says relative, so it holds behind any proxy or public URL. */
 export function jobUrl(id: string): string {
   return `/api/v1/scrape/async/job/${id}`;
 }
 
+/** Checks a sequence as the sync route does and turns it into the operation's input. */
+function sequenceInput(body: Static<typeof AsyncSequenceBody>, prefix: string): SequenceInput {
+  refuseUnsupported(body, UNSUPPORTED_SEQUENCE_FIELDS, prefix);
+  const startUrl = requireHttpUrl(body.startUrl, `${prefix}startUrl`);
+  checkSteps(body.steps, `${prefix}steps`);
+  return { startUrl, steps: body.steps, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata };
+}
+
 /** The async start endpoints: validate as the sync twin does, split into items, store and queue. */
 export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const start = async (userId: string, type: JobType, inputs: unknown[]) => {
-    // Validation ran first, so a caller learns about mistakes even before the operation lands.
-    if (!deps.jobs.supports(type)) throw new ApiError(501, `${type} jobs are not supported by this server yet`);
     const job = await deps.jobs.create(userId, type, inputs);
     return { success: true as const, id: job.id, url: jobUrl(job.id) };
   };
@@ -63,9 +72,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/v1/scrape/async/sequence',
     { schema: { tags: ['jobs'], summary: 'Run a browser sequence in the background', body: AsyncSequenceBody, response: responses } },
     async (request, reply) => {
-      const body = request.body;
-      requireHttpUrl(body.startUrl, 'startUrl');
-      return reply.code(202).send(await start(request.user.userId, 'sequence', [body]));
+      return reply.code(202).send(await start(request.user.userId, 'sequence', [sequenceInput(request.body, '')]));
     },
   );
 
@@ -74,11 +81,9 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     { schema: { tags: ['jobs'], summary: 'Run independent browser sequences in the background', body: AsyncSequenceBatchBody, response: responses } },
     async (request, reply) => {
       const body = request.body;
-      // Each sequence keeps its own type and proxy; the batch's fill in where it has none.
-      const inputs = body.sequences.map((s, i) => {
-        requireHttpUrl(s.startUrl, `sequences[${i}].startUrl`);
-        return { ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy };
-      });
+      refuseUnsupported(body, ['proxy']);
+      // Each sequence keeps its own type; the batch's fills in where it has none.
+      const inputs = body.sequences.map((s, i) => sequenceInput({ ...s, type: s.type ?? body.type }, `sequences[${i}].`));
       return reply.code(202).send(await start(request.user.userId, 'sequence-batch', inputs));
     },
   );

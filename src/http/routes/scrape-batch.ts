@@ -4,6 +4,7 @@ import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import { checkSteps } from '../schemas/actions.ts';
 import { BatchResponse, ScrapeBatchBody, UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -25,7 +26,8 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       const urls: ScrapeInput[] = body.urls.map((item, i) => {
         if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
         refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
-        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, pdfStrategy: item.pdfStrategy };
+        checkSteps(item.actions, `urls[${i}].actions`);
+        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, pdfStrategy: item.pdfStrategy, actions: item.actions };
       });
       return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
         scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy }, ctx),

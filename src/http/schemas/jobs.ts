@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { JOB_STATUSES, JOB_TYPES } from '../../jobs/index.ts';
 import { badRequest } from '../errors.ts';
-import { Cost, Format, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { Cost, Format, ProxyObject, Timestamp } from './common.ts';
 import { scrapeFields, ScrapeSingleBody } from './scrape.ts';
 import { searchBody } from './search.ts';
+import { SequenceBody } from './sequence.ts';
 
 /** Spec limits of the async start endpoints. */
 export const ASYNC_BATCH_MAX_URLS = 30;
@@ -13,32 +14,7 @@ export const SEQUENCE_BATCH_MAX = 30;
 /** Largest page of job results or job list asked for at once. */
 export const JOB_PAGE_MAX = 100;
 
-const Selector = Type.String({ minLength: 1 });
 const strict = { additionalProperties: false } as const;
-
-export const SequenceStep = Type.Union([
-  Type.Object({ type: Type.Literal('scrape') }, strict),
-  Type.Object({ type: Type.Literal('click'), selector: Selector }, strict),
-  Type.Object({ type: Type.Literal('type'), selector: Selector, text: Type.String() }, strict),
-  Type.Object({ type: Type.Literal('wait'), milliseconds: Type.Integer({ minimum: 0, maximum: 60_000 }) }, strict),
-  Type.Object({ type: Type.Literal('press'), key: Type.String({ minLength: 1 }) }, strict),
-  Type.Object(
-    { type: Type.Literal('scroll'), direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down')])), selector: Type.Optional(Selector) },
-    strict,
-  ),
-  Type.Object({ type: Type.Literal('waitForSelector'), selector: Selector, timeout: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })) }, strict),
-  Type.Object({ type: Type.Literal('navigate'), url: Type.String({ minLength: 1 }) }, strict),
-  Type.Object({ type: Type.Literal('goBack') }, strict),
-]);
-
-const sequenceFields = {
-  startUrl: Type.String({ minLength: 1 }),
-  steps: Type.Array(SequenceStep, { minItems: 1 }),
-  type: Type.Optional(Format),
-  summary: Type.Optional(SummaryObject),
-  proxy: Type.Optional(ProxyObject),
-  extractMetadata: Type.Optional(Type.Boolean()),
-};
 
 export const AsyncSingleBody = ScrapeSingleBody;
 
@@ -51,12 +27,11 @@ export const AsyncBatchBody = Type.Object(
 );
 export type AsyncBatchBody = Static<typeof AsyncBatchBody>;
 
-export const AsyncSequenceBody = Type.Object(sequenceFields, strict);
-export type AsyncSequenceBody = Static<typeof AsyncSequenceBody>;
+export const AsyncSequenceBody = SequenceBody;
 
 export const AsyncSequenceBatchBody = Type.Object(
   {
-    sequences: Type.Array(Type.Object(sequenceFields, strict), { minItems: 1, maxItems: SEQUENCE_BATCH_MAX }),
+    sequences: Type.Array(SequenceBody, { minItems: 1, maxItems: SEQUENCE_BATCH_MAX }),
     type: Type.Optional(Format),
     proxy: Type.Optional(ProxyObject),
   },

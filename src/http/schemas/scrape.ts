@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Actions } from './actions.ts';
 import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
 
 const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
@@ -12,7 +13,7 @@ export const scrapeFields = {
   extractMetadata: Type.Optional(Type.Boolean({ description: 'Add page metadata; default false' })),
   summary: Type.Optional(SummaryObject),
   pdfStrategy: Type.Optional(PdfStrategy),
-  actions: Type.Optional(Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }))),
+  actions: Type.Optional(Actions),
   proxy: Type.Optional(ProxyObject),
 };
 
@@ -55,5 +56,5 @@ export const BatchResponse = Type.Object({
   cost: Cost,
 });
 
-/** Fields of the scrape request that later engines (summary, PDF, browser, proxies) will serve. */
-export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'actions', 'proxy'];
+/** Fields of the scrape request that later engines (summary, proxies) will serve. */
+export const UNSUPPORTED_SCRAPE_FIELDS = ['summary', 'proxy'];

@@ -1,0 +1,120 @@
+/**
+ * Browser bench: each figure against a bare playwright-core baseline measured in the same run on
+ * an identically launched browser (same executable, same flags, same egress proxy).
+ *
+ *   node bench/browser/run.ts [iterations]
+ *
+ * - scrape of a JS-rendered page through POST /v1/scrape/single (HTTP probe, escalation, pool,
+ *   fresh context, conversion) vs bare newContext + goto + content;
+ * - screenshot (full page) and PDF through the API vs bare page.screenshot / page.pdf;
+ * - pool memory: PSS (/proc/<pid>/smaps_rollup) summed over every browser process, idle and
+ *   with 10 requests in flight.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { processTree, pssBytes } from '../../src/browser/index.ts';
+import { startFixtureSite } from '../../test/fixtures/site/server.ts';
+import { startTestServer } from '../../test/helpers/server.ts';
+
+const iterations = Number(process.argv[2] ?? 30);
+const warmup = 5;
+
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+/**
+ * Times the API call and its bare baseline alternately, so load from other processes on the
+ * machine falls on both alike; prints both medians and returns their ratio.
+ */
+async function pair(label: string, baseline: () => Promise<unknown>, viaApi: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < warmup; i++) {
+    await baseline();
+    await viaApi();
+  }
+  const bareMs: number[] = [];
+  const apiMs: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    for (const [fn, into] of [[baseline, bareMs], [viaApi, apiMs]] as const) {
+      const t = performance.now();
+      await fn();
+      into.push(performance.now() - t);
+    }
+  }
+  const ratio = p50(apiMs) / p50(bareMs);
+  console.log(`${label.padEnd(12)} bare p50 ${p50(bareMs).toFixed(1).padStart(7)} ms   API p50 ${p50(apiMs).toFixed(1).padStart(7)} ms   ratio ${ratio.toFixed(2)}`);
+  return ratio;
+}
+
+const site = await startFixtureSite();
+const t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '2', WEBDATA_BROWSER_WARM: 'true', WEBDATA_LOG_LEVEL: 'silent' });
+const engine = t.server.services.browser;
+const proxy = engine.proxy;
+const bare: Browser = await chromium.launch({
+  executablePath: t.server.services.config.browser.headlessPath,
+  args: [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage', '--no-sandbox'],
+});
+
+const jsPage = `${site.origin}/browser/js-only`;
+const tallPage = `${site.origin}/browser/tall`;
+const printPage = `${site.origin}/browser/print`;
+
+async function api(path: string, body: unknown): Promise<void> {
+  const { json } = await t.api('POST', path, body);
+  if (!json.success) throw new Error(`${path} failed: ${JSON.stringify(json)}`);
+}
+
+async function barePage<T>(viewport: { width: number; height: number }, fn: (page: import('playwright-core').Page) => Promise<T>): Promise<T> {
+  const context = await bare.newContext({ viewport });
+  try {
+    return await fn(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+console.log(`browser bench: ${iterations} iterations after ${warmup} warm-up, bare and API alternating`);
+const scrapeRatio = await pair(
+  'scrape (JS)',
+  () =>
+    barePage({ width: 1280, height: 800 }, async (page) => {
+      await page.goto(jsPage, { waitUntil: 'load' });
+      await page.content();
+    }),
+  () => api('/api/v1/scrape/single', { url: jsPage }),
+);
+console.log(`  scrape target ratio <= 1.3: ${scrapeRatio <= 1.3 ? 'met' : 'missed'}`);
+await pair(
+  'screenshot',
+  () =>
+    barePage({ width: 1920, height: 1080 }, async (page) => {
+      await page.goto(tallPage, { waitUntil: 'load' });
+      await page.screenshot({ fullPage: true, type: 'png' });
+    }),
+  () => api('/api/v1/screenshot', { url: tallPage }),
+);
+await pair(
+  'pdf (URL)',
+  () =>
+    barePage({ width: 1280, height: 800 }, async (page) => {
+      await page.goto(printPage, { waitUntil: 'load' });
+      await page.pdf({ format: 'A4', printBackground: true });
+    }),
+  () => api('/api/v1/pdf/url', { url: printPage }),
+);
+
+const poolPss = () =>
+  engine
+    .pids('browser')
+    .flatMap(({ pid }) => processTree(pid))
+    .reduce((sum, pid) => sum + pssBytes(pid), 0);
+await new Promise((r) => setTimeout(r, 1000));
+console.log(`pool PSS idle (${engine.pids('browser').length} browsers): ${mb(poolPss())} MB`);
+const inflight = Array.from({ length: 10 }, (_, n) => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/browser/slow-js?n=${n}&ms=2500` }));
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, poolPss())), 200);
+const done = await Promise.all(inflight);
+clearInterval(sampler);
+console.log(`pool PSS with 10 concurrent requests: peak ${mb(peak)} MB (${done.filter((r) => r.json.success).length}/10 succeeded)`);
+
+await bare.close();
+await t.close();
+await site.close();

@@ -1,0 +1,107 @@
+/**
+ * Reads a page's HTML for two signals escalation needs: the page is not really there without
+ * JavaScript, or what came back is an anti-bot challenge or block instead of the page. Regular
+ * expressions over the raw HTML rather than a DOM parse: this runs on every fetched page, on the
+ * main thread, and only needs the visible text and a few markers.
+ */
+
+export interface BlockVerdict {
+  /** `challenge`: a JavaScript check a real browser may pass by waiting. `blocked`: a wall (captcha, denial). */
+  kind: 'challenge' | 'blocked';
+  reason: string;
+}
+
+/** Below this many characters of visible text a page counts as "little text". */
+const THIN_TEXT = 200;
+/** Block phrases are only trusted on short pages, so an article about captchas is not a captcha. */
+const BLOCK_PAGE_TEXT = 2000;
+
+export function visibleText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;|&#160;/g, ' ')
+    .replace(/&[a-z]+;|&#\d+;/gi, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function title(html: string): string {
+  return (html.match(/<title[^>]*>([\s\S]*?)<\/title>/i)?.[1] ?? '').replace(/\s+/g, ' ').trim();
+}
+
+const CHALLENGE_MARKERS: Array<[RegExp, string]> = [
+  [/\bcf_chl_opt\b|\/cdn-cgi\/challenge-platform\/|id=["']challenge-form["']|\bcf-browser-verification\b/i, 'Cloudflare browser check'],
+  [/_Incapsula_Resource|\bincap_ses_/i, 'Incapsula browser check'],
+];
+
+const CHALLENGE_TITLES: Array<[RegExp, string]> = [
+  [/^just a moment\b/i, '"Just a moment" browser check'],
+  [/checking (if the site connection is secure|your browser)/i, '"Checking your browser" check'],
+  [/^(ddos-guard|one more step)\b/i, 'browser check'],
+];
+
+const CHALLENGE_PHRASES: Array<[RegExp, string]> = [
+  [/checking (if the site connection is secure|your browser before accessing)/i, '"Checking your browser" check'],
+  [/(please )?enable (javascript|js) and cookies to continue/i, 'JavaScript and cookie check'],
+  [/please wait while we (verify|check) (your browser|that you are)/i, 'browser verification'],
+];
+
+const CAPTCHA_MARKERS = /class=["'][^"']*\b(g-recaptcha|h-captcha|cf-turnstile)\b|id=["']px-captcha["']|captcha-delivery\.com|\/recaptcha\/api\.js|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i;
+
+const BLOCK_TITLES = /^(access denied|attention required!?( \| cloudflare)?|you have been blocked|request blocked|forbidden|pardon our interruption|are you a robot\??|robot check|security check|bot detected|403 forbidden)\b/i;
+
+const BLOCK_PHRASES: Array<[RegExp, string]> = [
+  [/unusual traffic from your (computer )?network/i, '"unusual traffic" block'],
+  [/(verify|prove|confirm) (that )?you are (a )?(human|not a robot)/i, 'human verification wall'],
+  [/\b(are you a robot|i'?m not a robot)\b/i, 'robot check'],
+  [/you have been blocked|sorry, you have been blocked/i, 'block page'],
+  [/\baccess (to this page )?(has been )?denied\b/i, '"access denied" page'],
+  [/automated (access|browsers?|requests|queries|traffic)( (is|are|has been))? (not allowed|detected|blocked|prohibited)/i, 'automation detected'],
+  [/pardon our interruption/i, 'block page'],
+  [/request unsuccessful\. incapsula/i, 'Incapsula block'],
+];
+
+/** Statuses bot walls answer with; with next to no content they are a wall, not the page. */
+const WALL_STATUSES = new Set([403, 429, 503]);
+
+/**
+ * The page is a challenge or a block page rather than content, or undefined when it looks real.
+ * `statusCode` is the document's HTTP status when known.
+ */
+export function detectBlock(html: string, statusCode = 200): BlockVerdict | undefined {
+  const head = title(html);
+  for (const [re, reason] of CHALLENGE_MARKERS) if (re.test(html)) return { kind: 'challenge', reason };
+  const text = visibleText(html);
+  if (text.length > BLOCK_PAGE_TEXT) return undefined;
+  for (const [re, reason] of CHALLENGE_TITLES) if (re.test(head)) return { kind: 'challenge', reason };
+  for (const [re, reason] of CHALLENGE_PHRASES) if (re.test(text)) return { kind: 'challenge', reason };
+  if (CAPTCHA_MARKERS.test(html) || /\bcaptcha\b/i.test(head)) return { kind: 'blocked', reason: 'captcha wall' };
+  if (BLOCK_TITLES.test(head)) return { kind: 'blocked', reason: `block page ("${head}")` };
+  for (const [re, reason] of BLOCK_PHRASES) if (re.test(text)) return { kind: 'blocked', reason };
+  if (WALL_STATUSES.has(statusCode) && text.length < THIN_TEXT) return { kind: 'blocked', reason: `HTTP ${statusCode} with almost no content` };
+  return undefined;
+}
+
+const APP_ROOT = /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
+const NOSCRIPT_ASKS = /<noscript\b[^>]*>[\s\S]*?(enable javascript|javascript (is )?(required|disabled|must be enabled)|requires javascript|turn on javascript|need(s)? (to enable )?javascript)[\s\S]*?<\/noscript>/i;
+
+/** Why the page needs a browser to show its content, or undefined when its HTML already has it. */
+export function needsJavaScript(html: string): string | undefined {
+  const text = visibleText(html);
+  if (text.length >= THIN_TEXT) return undefined;
+  if (APP_ROOT.test(html)) return 'little text and an empty script app root';
+  if (NOSCRIPT_ASKS.test(html)) return 'little text and a <noscript> asking for JavaScript';
+  if (text.length < 50 && /<script\b/i.test(html)) return 'almost no text and scripts';
+  return undefined;
+}
+
+/**
+ * In a browser, whether a script app has not rendered yet: its root is still empty. The other
+ * signals of needsJavaScript stay true after rendering (a <noscript> stays in the DOM, a short
+ * page stays short), so they cannot tell a browser when to stop waiting.
+ */
+export function awaitingRender(html: string): boolean {
+  return APP_ROOT.test(html) && visibleText(html).length < THIN_TEXT;
+}

@@ -1,0 +1,148 @@
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { startEgressProxy, type EgressProxy, type NetworkPolicy } from '../acquire/index.ts';
+import type { BrowserConfig } from '../config.ts';
+import type { Guard } from './navigate.ts';
+import { BrowserPool, type PoolStats } from './pool.ts';
+import { mainPidWithArgument } from './procs.ts';
+import { STEALTH_ARGS, STEALTH_IGNORED_DEFAULT_ARGS, STEALTH_LANGUAGES, STEALTH_LOCALE, stealthInitScript } from './stealth.ts';
+import { startXvfb, type Xvfb } from './xvfb.ts';
+
+/** The browser methods of the API, in escalation order. */
+export type BrowserMethod = 'browser' | 'browser-stealth';
+
+export interface BrowserEngineOptions extends BrowserConfig {
+  policy: NetworkPolicy;
+  /** An egress proxy to share (the caller closes it); without one the engine starts its own. */
+  proxy?: EgressProxy;
+  /** Deadline of one navigation. */
+  navigationTimeoutMs: number;
+  onEvent?(event: string, detail: Record<string, unknown>): void;
+}
+
+export interface PageRun {
+  signal?: AbortSignal;
+  viewport?: { width: number; height: number };
+}
+
+/** What the page callback gets besides the page: the SSRF guard and the navigation deadline. */
+export interface PageEnv {
+  method: BrowserMethod;
+  guard: Guard;
+  navigationTimeoutMs: number;
+}
+
+/** Flags every browser gets: no traffic of its own, every request through the egress proxy. */
+function baseArgs(proxy: EgressProxy): string[] {
+  return [
+    `--proxy-server=${proxy.url}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+    // We run as root in containers, where Chromium's sandbox cannot start.
+    '--no-sandbox',
+  ];
+}
+
+/**
+ * Both browser methods: a warm pool of Debian's headless shell for `browser`, and headful
+ * Chromium on a private Xvfb display, automation markers removed, for `browser-stealth` (started
+ * on first use, since most pages never need it).
+ */
+export class BrowserEngine {
+  readonly #opts: BrowserEngineOptions;
+  readonly #proxy: EgressProxy;
+  readonly #ownsProxy: boolean;
+  readonly #headless: BrowserPool;
+  readonly #stealth: BrowserPool;
+  #xvfb: Promise<Xvfb> | undefined;
+
+  private constructor(opts: BrowserEngineOptions, proxy: EgressProxy, ownsProxy: boolean) {
+    this.#opts = opts;
+    this.#proxy = proxy;
+    this.#ownsProxy = ownsProxy;
+    const common = { maxPages: opts.maxPages, queueWaitMs: opts.queueWaitMs, recycleAfterPages: opts.recycleAfterPages, onEvent: opts.onEvent };
+    this.#headless = new BrowserPool({
+      ...common,
+      name: 'browser',
+      size: opts.poolSize,
+      launch: (marker) => chromium.launch({ executablePath: opts.headlessPath, args: [...baseArgs(proxy), marker] }),
+    });
+    const script = stealthInitScript();
+    this.#stealth = new BrowserPool({
+      ...common,
+      name: 'browser-stealth',
+      size: opts.stealthPoolSize,
+      launch: (marker) => this.#launchStealth(marker),
+      prepareContext: async (context) => {
+        await context.addInitScript(script);
+        await context.setExtraHTTPHeaders({ 'accept-language': `${STEALTH_LANGUAGES[0]},${STEALTH_LANGUAGES[1]};q=0.9` });
+      },
+    });
+  }
+
+  static async start(opts: BrowserEngineOptions): Promise<BrowserEngine> {
+    const proxy = opts.proxy ?? (await startEgressProxy(opts.policy));
+    const engine = new BrowserEngine(opts, proxy, !opts.proxy);
+    if (opts.warm) await engine.#headless.warm();
+    return engine;
+  }
+
+  get proxy(): EgressProxy {
+    return this.#proxy;
+  }
+
+  async #launchStealth(marker: string): Promise<Browser> {
+    this.#xvfb ??= startXvfb();
+    const xvfb = await this.#xvfb.catch((err: unknown) => {
+      this.#xvfb = undefined;
+      throw err;
+    });
+    return chromium.launch({
+      executablePath: this.#opts.chromiumPath,
+      headless: false,
+      env: { ...process.env, DISPLAY: xvfb.display },
+      args: [...baseArgs(this.#proxy), ...STEALTH_ARGS, marker],
+      ignoreDefaultArgs: STEALTH_IGNORED_DEFAULT_ARGS,
+    });
+  }
+
+  /**
+   * Runs `fn` on a fresh page of `method`'s pool. Waits for a free page at most the configured
+   * queue wait (BrowserBusyError beyond); a browser crash re-runs `fn` once on another browser.
+   */
+  run<T>(method: BrowserMethod, fn: (page: Page, env: PageEnv) => Promise<T>, opts: PageRun = {}): Promise<T> {
+    const pool = method === 'browser' ? this.#headless : this.#stealth;
+    const context: BrowserContextOptions =
+      method === 'browser'
+        ? { viewport: opts.viewport ?? { width: 1280, height: 800 } }
+        : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE };
+    const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: this.#proxy }, navigationTimeoutMs: this.#opts.navigationTimeoutMs };
+    return pool.run(async (page) => {
+      page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
+      return fn(page, env);
+    }, { signal: opts.signal, context });
+  }
+
+  stats(): Record<BrowserMethod, PoolStats> {
+    return { browser: this.#headless.stats(), 'browser-stealth': this.#stealth.stats() };
+  }
+
+  /** Main process ids of the live browsers of `method` (benchmarks, crash tests). */
+  pids(method: BrowserMethod): Array<{ pid: number; active: number }> {
+    const pool = method === 'browser' ? this.#headless : this.#stealth;
+    return pool.markers().flatMap(({ marker, active }) => {
+      const pid = mainPidWithArgument(marker);
+      return pid ? [{ pid, active }] : [];
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.#headless.close(), this.#stealth.close()]);
+    const xvfb = await this.#xvfb?.catch(() => undefined);
+    await xvfb?.close();
+    if (this.#ownsProxy) await this.#proxy.close();
+  }
+}

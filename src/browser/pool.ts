@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { Slots } from './slots.ts';
+
+export interface PoolOptions {
+  name: string;
+  /** Browsers kept running. */
+  size: number;
+  /** Pages open at once across the pool. */
+  maxPages: number;
+  queueWaitMs: number;
+  recycleAfterPages: number;
+  /** Starts one browser; `marker` is an extra command-line switch that names its process. */
+  launch(marker: string): Promise<Browser>;
+  /** Prepares each fresh context (init scripts, headers) before its page opens. */
+  prepareContext?(context: BrowserContext): Promise<void>;
+  onEvent?(event: string, detail: Record<string, unknown>): void;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  context?: BrowserContextOptions;
+}
+
+interface Entry {
+  marker: string;
+  ready: Promise<Browser>;
+  active: number;
+  served: number;
+  retiring: boolean;
+  dead: boolean;
+}
+
+export interface PoolStats {
+  browsers: number;
+  activePages: number;
+  waiting: number;
+  launches: number;
+  crashes: number;
+  crashRetries: number;
+}
+
+/**
+ * A few browsers kept warm, one fresh context per request (cookies, storage and cache never cross
+ * requests), a bounded number of pages at once. A browser is replaced after `recycleAfterPages`
+ * pages, and at once when it dies; requests it was serving are run again, once, elsewhere.
+ */
+export class BrowserPool {
+  readonly #opts: PoolOptions;
+  readonly #slots: Slots;
+  readonly #entries: Entry[] = [];
+  readonly #closing = new Set<Promise<void>>();
+  #closed = false;
+  #launches = 0;
+  #crashes = 0;
+  #crashRetries = 0;
+
+  constructor(opts: PoolOptions) {
+    this.#opts = opts;
+    this.#slots = new Slots(opts.maxPages, opts.queueWaitMs);
+  }
+
+  stats(): PoolStats {
+    return {
+      browsers: this.#entries.length,
+      activePages: this.#entries.reduce((n, e) => n + e.active, 0),
+      waiting: this.#slots.waiting,
+      launches: this.#launches,
+      crashes: this.#crashes,
+      crashRetries: this.#crashRetries,
+    };
+  }
+
+  /** Markers of the live browsers (see procs.ts to find their processes). */
+  markers(): Array<{ marker: string; active: number }> {
+    return this.#entries.filter((e) => !e.dead).map((e) => ({ marker: e.marker, active: e.active }));
+  }
+
+  /** Launches browsers until the pool is full. */
+  async warm(): Promise<void> {
+    const missing = this.#opts.size - this.#entries.length;
+    await Promise.all(Array.from({ length: Math.max(0, missing) }, () => this.#launch().ready));
+  }
+
+  /** Runs `fn` on a new page in a new context, closed afterwards whatever happens. */
+  async run<T>(fn: (page: Page) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+    if (this.#closed) throw new Error('the browser pool is shut down');
+    await this.#slots.acquire(opts.signal);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const entry = this.#pick();
+        try {
+          return await this.#runOn(entry, fn, opts);
+        } catch (err) {
+          // The error can reach us before the browser's 'disconnected' event does.
+          if (await entry.ready.then((b) => !b.isConnected(), () => false)) this.#lost(entry);
+          if (attempt === 0 && entry.dead && !opts.signal?.aborted && !this.#closed) {
+            this.#crashRetries++;
+            this.#opts.onEvent?.('retry-after-crash', { pool: this.#opts.name });
+            continue;
+          }
+          throw err;
+        }
+      }
+    } finally {
+      this.#slots.release();
+    }
+  }
+
+  async #runOn<T>(entry: Entry, fn: (page: Page) => Promise<T>, opts: RunOptions): Promise<T> {
+    entry.active++;
+    entry.served++;
+    if (entry.served >= this.#opts.recycleAfterPages) entry.retiring = true;
+    let context: BrowserContext | undefined;
+    const onAbort = () => void context?.close().catch(() => {});
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const browser = await entry.ready;
+      context = await browser.newContext(opts.context);
+      await this.#opts.prepareContext?.(context);
+      const page = await context.newPage();
+      return await fn(page);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      await context?.close().catch(() => {});
+      entry.active--;
+      if (entry.retiring && entry.active === 0) this.#retire(entry);
+    }
+  }
+
+  /** An idle live browser, else a new one while the pool has room, else the least busy. */
+  #pick(): Entry {
+    const live = this.#entries.filter((e) => !e.dead && !e.retiring);
+    const idle = live.find((e) => e.active === 0);
+    if (idle) return idle;
+    if (this.#entries.length < this.#opts.size || live.length === 0) return this.#launch();
+    return live.reduce((a, b) => (b.active < a.active ? b : a));
+  }
+
+  #launch(): Entry {
+    const marker = `--webdata-browser=${this.#opts.name}-${randomUUID()}`;
+    this.#launches++;
+    const entry: Entry = { marker, ready: this.#opts.launch(marker), active: 0, served: 0, retiring: false, dead: false };
+    this.#entries.push(entry);
+    entry.ready.then(
+      (browser) => {
+        browser.on('disconnected', () => this.#lost(entry));
+        if (this.#closed) void browser.close().catch(() => {});
+      },
+      () => this.#lost(entry),
+    );
+    return entry;
+  }
+
+  /** The browser went away (or never came up): a crash unless we were closing it. */
+  #lost(entry: Entry): void {
+    if (entry.dead) return;
+    entry.dead = true;
+    this.#remove(entry);
+    if (entry.retiring || this.#closed) return;
+    this.#crashes++;
+    this.#opts.onEvent?.('browser-crashed', { pool: this.#opts.name });
+    // Reap what is left of it (Debian's wrapper script, orphaned children).
+    void entry.ready.then((b) => b.close()).catch(() => {});
+  }
+
+  #remove(entry: Entry): void {
+    const i = this.#entries.indexOf(entry);
+    if (i >= 0) this.#entries.splice(i, 1);
+  }
+
+  #retire(entry: Entry): void {
+    entry.dead = true;
+    this.#remove(entry);
+    const done = entry.ready.then((b) => b.close()).catch(() => {});
+    this.#closing.add(done);
+    void done.finally(() => this.#closing.delete(done));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const entries = this.#entries.splice(0);
+    for (const e of entries) e.retiring = true;
+    await Promise.allSettled([...entries.map((e) => e.ready.then((b) => b.close())), ...this.#closing]);
+  }
+}

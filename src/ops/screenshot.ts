@@ -1,0 +1,58 @@
+import { pngSize } from '../artifacts/index.ts';
+import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
+import { ACTION_TIMEOUT_MS, BrowserBusyError, type Action } from '../browser/index.ts';
+import { browse } from './browse.ts';
+import type { OpContext } from './context.ts';
+
+export interface ScreenshotInput {
+  url: string;
+  fullPage?: boolean;
+  selector?: string;
+  width?: number;
+  height?: number;
+  /** Extra wait in ms after the page (and its actions) settled. */
+  waitFor?: number;
+  actions?: Action[];
+}
+
+export interface ScreenshotResult {
+  success: boolean;
+  url?: string;
+  sourceUrl: string;
+  width?: number;
+  height?: number;
+  cost: number;
+  error?: string;
+  timestamp: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Captures the page (whole, viewport or one element) as a PNG stored under a public URL. */
+export async function screenshot(input: ScreenshotInput, ctx: OpContext): Promise<ScreenshotResult> {
+  const viewport = { width: input.width ?? 1920, height: input.height ?? 1080 };
+  try {
+    const { value: png } = await browse({ url: input.url, actions: input.actions, viewport }, ctx, async ({ page, statusCode }) => {
+      if (statusCode() >= 400) throw new Error(`the page answered HTTP ${statusCode()}`);
+      if (input.waitFor) await sleep(input.waitFor);
+      if (!input.selector) return page.screenshot({ type: 'png', fullPage: input.fullPage ?? true });
+      const element = page.locator(input.selector).first();
+      // The page has settled and its actions ran (a waitForSelector among them if the caller
+      // needed one): an element that is not there now is not coming.
+      if ((await element.count()) === 0) throw new Error(`selector "${input.selector}" matched no element`);
+      try {
+        await element.waitFor({ state: 'visible', timeout: ACTION_TIMEOUT_MS });
+      } catch {
+        throw new Error(`selector "${input.selector}" matched no visible element within ${ACTION_TIMEOUT_MS} ms`);
+      }
+      return element.screenshot({ type: 'png' });
+    });
+    const { width, height } = pngSize(png);
+    const stored = await ctx.services.artifacts.put(png, { fileName: 'screenshot.png', contentType: 'image/png' });
+    const cost = ctx.meter.charge('screenshot', 1, PRICES_MICROS.screenshot);
+    return { success: true, url: stored.url, sourceUrl: input.url, width, height, cost: microsToUsd(cost), timestamp: new Date().toISOString() };
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
+    return { success: false, sourceUrl: input.url, cost: 0, error: err instanceof Error ? err.message : String(err), timestamp: new Date().toISOString() };
+  }
+}

@@ -1,0 +1,124 @@
+import type { Page } from 'playwright-core';
+import { microsToUsd, sequenceCost } from '../billing/index.ts';
+import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserMethod } from '../browser/index.ts';
+import type { OutputFormat } from '../content/index.ts';
+import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
+import type { OpContext } from './context.ts';
+import type { PageMetadataResult } from './scrape.ts';
+
+export type SequenceStep = Action | { type: 'scrape' };
+
+export interface SequenceInput {
+  startUrl: string;
+  steps: SequenceStep[];
+  type?: OutputFormat;
+  extractMetadata?: boolean;
+  /** Main content only at each breakpoint; default true, like scrape. */
+  onlyMainContent?: boolean;
+}
+
+export interface Breakpoint {
+  url: string;
+  markdown?: string;
+  html?: string;
+  stepIndex: number;
+  metadata?: PageMetadataResult;
+}
+
+export interface SequenceResult {
+  success: boolean;
+  data: Breakpoint[];
+  totalBreakpoints: number;
+  completedBreakpoints: number;
+  method: BrowserMethod;
+  totalTimeMs: number;
+  error?: string;
+  failedAtStepIndex?: number;
+  timestamp: string;
+  cost: number;
+}
+
+interface Captured {
+  stepIndex: number;
+  url: string;
+  html: string;
+}
+
+interface Run {
+  captured: Captured[];
+  failedAtStepIndex?: number;
+  error?: string;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Runs the steps on the opened page; a failing step ends the run, keeping what was captured. */
+async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: DocumentState): Promise<Run> {
+  const captured: Captured[] = [];
+  for (const [i, step] of steps.entries()) {
+    try {
+      if (step.type === 'scrape') captured.push({ stepIndex: i, url: page.url(), html: await settledContent(page, doc) });
+      else await runAction(page, step, i, env, 'steps');
+    } catch (err) {
+      // A dead browser is the pool's to handle: it re-runs the whole sequence on a fresh one.
+      if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
+      const text = err instanceof BlockedPageError ? `steps[${i}] (scrape) failed: ${err.message}` : message(err);
+      return { captured, failedAtStepIndex: i, error: text };
+    }
+  }
+  return { captured };
+}
+
+/**
+ * Opens `startUrl` in the browser (stealth if the headless browser is turned away there) and
+ * runs the steps in order; each `scrape` step is a breakpoint converted like a scrape. Charges
+ * per breakpoint captured, also when a later step fails.
+ */
+export async function sequence(input: SequenceInput, ctx: OpContext): Promise<SequenceResult> {
+  const started = performance.now();
+  const type = input.type ?? 'markdown';
+  const totalBreakpoints = input.steps.filter((s) => s.type === 'scrape').length;
+  let run: Run;
+  let method: BrowserMethod = BROWSER_METHODS[0]!;
+  try {
+    const out = await browse({ url: input.startUrl }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened));
+    run = out.value;
+    method = out.method;
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
+    if (err instanceof BlockedPageError) method = BROWSER_METHODS.at(-1)!;
+    run = { captured: [], failedAtStepIndex: 0, error: `opening startUrl failed: ${message(err)}` };
+  }
+
+  const data: Breakpoint[] = [];
+  for (const c of run.captured) {
+    const out = await ctx.services.content.convert({ html: c.html, url: c.url, format: type, onlyMainContent: input.onlyMainContent ?? true }, ctx.signal);
+    data.push({
+      url: c.url,
+      [type]: out.content,
+      stepIndex: c.stepIndex,
+      ...(input.extractMetadata
+        ? {
+            metadata: {
+              ...out.metadata,
+              finalUrl: c.url,
+              contentType: 'text/html; charset=utf-8',
+              contentLength: Buffer.byteLength(c.html),
+            },
+          }
+        : {}),
+    });
+  }
+  const cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length));
+  return {
+    success: run.error === undefined,
+    data,
+    totalBreakpoints,
+    completedBreakpoints: data.length,
+    method,
+    totalTimeMs: Math.round(performance.now() - started),
+    ...(run.error !== undefined ? { error: run.error, failedAtStepIndex: run.failedAtStepIndex } : {}),
+    timestamp: new Date().toISOString(),
+    cost: microsToUsd(cost),
+  };
+}

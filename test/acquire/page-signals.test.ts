@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { awaitingRender, detectBlock, needsJavaScript } from '../../src/acquire/index.ts';
+
+const article = readFileSync(new URL('../fixtures/site/public/article.html', import.meta.url), 'utf8');
+const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+
+describe('detectBlock', () => {
+  it('recognises Cloudflare-style JavaScript challenges', () => {
+    expect(detectBlock(page('Just a moment...', '<p>Checking if the site connection is secure</p>'))?.kind).toBe('challenge');
+    expect(detectBlock(page('x', '<form id="challenge-form" action="/?__cf_chl_f_tk=1"></form><script>window._cf_chl_opt={}</script>'))?.kind).toBe('challenge');
+    expect(detectBlock(page('Wait', '<p>Please enable JavaScript and cookies to continue</p>'))?.kind).toBe('challenge');
+  });
+
+  it('recognises captcha walls, unusual-traffic pages and access denied served with 200', () => {
+    expect(detectBlock(page('Verify', '<div class="g-recaptcha" data-sitekey="k"></div>'))).toEqual({ kind: 'blocked', reason: 'captcha wall' });
+    expect(detectBlock(page('Sorry', '<p>Our systems have detected unusual traffic from your computer network.</p>'))?.reason).toMatch(/unusual traffic/);
+    expect(detectBlock(page('Access Denied', "<h1>Access Denied</h1><p>You don't have permission to access this server.</p>"))?.kind).toBe('blocked');
+    expect(detectBlock(page('Shop', '<p>Automated browsers are not allowed on this site.</p>'))?.reason).toBe('automation detected');
+    expect(detectBlock(page('Attention Required! | Cloudflare', '<p>Sorry, you have been blocked</p>'))?.kind).toBe('blocked');
+  });
+
+  it('treats an almost empty 403, 429 or 503 as a wall, but not a 404 or a full 403 page', () => {
+    expect(detectBlock(page('', '<p>Request rejected.</p>'), 403)).toEqual({ kind: 'blocked', reason: 'HTTP 403 with almost no content' });
+    expect(detectBlock(page('', ''), 429)?.kind).toBe('blocked');
+    expect(detectBlock(page('Not here', '<p>Request rejected.</p>'), 404)).toBeUndefined();
+    expect(detectBlock(page('Members only', `<p>${'This archive is for members. '.repeat(20)}</p>`), 403)).toBeUndefined();
+  });
+
+  it('leaves real pages alone, including long ones that mention captchas or access', () => {
+    expect(detectBlock(article)).toBeUndefined();
+    const essay = page('On captchas', `<article><h1>Why captcha walls fail</h1><p>${'Access denied pages and unusual traffic from your computer network are common. '.repeat(60)}</p></article>`);
+    expect(detectBlock(essay)).toBeUndefined();
+    expect(detectBlock(page('Contact', '<p>Write to us.</p>'))).toBeUndefined();
+  });
+});
+
+describe('needsJavaScript', () => {
+  it('flags an empty app root, a noscript plea and script-only pages', () => {
+    expect(needsJavaScript(page('App', '<div id="root"></div><script src="/app.js"></script>'))).toMatch(/app root/);
+    expect(needsJavaScript(page('App', '<div id="__next"> </div>'))).toMatch(/app root/);
+    expect(needsJavaScript(page('App', '<noscript>You need to enable JavaScript to run this app.</noscript><main></main>'))).toMatch(/noscript/);
+    expect(needsJavaScript(page('', '<script>document.write("hi")</script>'))).toMatch(/scripts/);
+  });
+
+  it('does not flag pages whose HTML carries the content', () => {
+    expect(needsJavaScript(article)).toBeUndefined();
+    expect(needsJavaScript(page('Short', '<p>A short but complete page.</p>'))).toBeUndefined();
+    expect(needsJavaScript(page('SSR', `<div id="root"><p>${'Rendered on the server. '.repeat(20)}</p></div><noscript>enable JavaScript</noscript>`))).toBeUndefined();
+  });
+});
+
+describe('awaitingRender', () => {
+  it('is true only while a script app root is empty', () => {
+    expect(awaitingRender(page('App', '<div id="app"></div><noscript>enable JavaScript</noscript>'))).toBe(true);
+    expect(awaitingRender(page('App', '<div id="app"><p>Rendered.</p></div><noscript>enable JavaScript</noscript>'))).toBe(false);
+    expect(awaitingRender(page('Tiny', '<p>ok</p><script>1</script>'))).toBe(false);
+  });
+});

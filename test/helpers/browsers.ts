@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { processTree } from '../../src/browser/index.ts';
+
+/** Browser and Xvfb processes below this test process (what a closed server must not leave). */
+export function leftoverBrowserProcesses(): string[] {
+  return processTree(process.pid)
+    .filter((pid) => pid !== process.pid)
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+      } catch {
+        return '';
+      }
+    })
+    .filter((cmd) => /chrom|Xvfb/i.test(cmd));
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let site: FixtureSite;
+let t: TestServer;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1' });
+});
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+  expect(leftoverBrowserProcesses()).toEqual([]);
+});
+
+const scrape = (body: Record<string, unknown>) => t.api('POST', '/api/v1/scrape/single', body);
+const stats = () => t.server.services.browser.stats();
+
+describe('scrape escalation to the browser', () => {
+  it('renders a page whose text exists only after JavaScript runs', async () => {
+    const { status, json } = await scrape({ url: `${site.origin}/browser/js-only`, extractMetadata: true });
+    expect(status).toBe(200);
+    expect(json.success).toBe(true);
+    expect(json.markdown).toContain('Only a browser sees this sentence about kelp forests.');
+    expect(json.cost).toBe(0.002);
+    expect(json.metadata.title).toBe('Rendered by script');
+    expect(stats().browser.launches).toBeGreaterThan(0);
+  });
+
+  it('waits for a single-page app that loads its content after a delay', async () => {
+    const { json } = await scrape({ url: `${site.origin}/browser/spa?delay=800` });
+    expect(json.success).toBe(true);
+    expect(json.markdown).toContain('The harbour seals haul out on the sandbar');
+  });
+
+  it('passes a JavaScript cookie challenge (sets a cookie and reloads) and reports the real status', async () => {
+    const { json } = await scrape({ url: `${site.origin}/browser/cookie-challenge` });
+    expect(json.success).toBe(true);
+    expect(json.statusCode).toBe(200);
+    expect(json.markdown).toContain('The harbour seals haul out');
+    expect(json.markdown).not.toContain('Checking your browser');
+  });
+
+  it('moves to browser-stealth when the headless browser is turned away', async () => {
+    const before = stats()['browser-stealth'].launches;
+    const { json } = await scrape({ url: `${site.origin}/browser/bot-check` });
+    expect(json.success).toBe(true);
+    expect(json.markdown).toContain('Welcome, human visitor');
+    expect(json.markdown).not.toContain('Access Denied');
+    expect(stats()['browser-stealth'].launches).toBe(before + 1);
+  });
+
+  it('fails a page that stays blocked after every method, at no cost', async () => {
+    const { status, json } = await scrape({ url: `${site.origin}/browser/always-blocked` });
+    expect(status).toBe(200);
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.markdown).toBeUndefined();
+    expect(json.error).toMatch(/captcha wall.*still blocked after trying browser, browser-stealth/);
+  });
+
+  it('treats an almost empty 403 as a wall: escalates, then fails with the status, at no cost', async () => {
+    const hits = () => site.hits.filter((h) => h === '/browser/rejected').length;
+    const before = hits();
+    const { json } = await scrape({ url: `${site.origin}/browser/rejected` });
+    expect(json.success).toBe(false);
+    expect(json.statusCode).toBe(403);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/HTTP 403 with almost no content.*still blocked after trying browser, browser-stealth/);
+    // HTTP, then the headless browser, then the stealth browser.
+    expect(hits() - before).toBe(3);
+  });
+
+  it('refuses subresources and fetches to a forbidden address through the egress proxy', async () => {
+    const { json } = await scrape({ url: `${site.origin}/browser/leaky`, actions: [{ type: 'waitForSelector', selector: '#status:not(:empty):not(:has-text("pending"))', timeout: 5000 }] });
+    expect(json.success).toBe(true);
+    expect(json.markdown).toContain('metadata fetch refused');
+    expect(t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254'))).toBe(true);
+  });
+});
+
+describe('scrape actions', () => {
+  it('scrolls an infinite list to load more items', async () => {
+    const plain = await scrape({ url: `${site.origin}/browser/infinite` });
+    expect(plain.json.markdown).toContain('List item number 3 ');
+    expect(plain.json.markdown).not.toContain('List item number 7 ');
+    const { json } = await scrape({ url: `${site.origin}/browser/infinite`, actions: [{ type: 'scroll' }, { type: 'scroll', direction: 'down' }, { type: 'scroll' }] });
+    expect(json.success).toBe(true);
+    expect(json.markdown).toContain('List item number 7 ');
+  });
+
+  it('fills a form, submits it with Enter and navigates to another page', async () => {
+    const form = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'type', selector: '#q', text: 'rock pools' }, { type: 'press', key: 'Enter' }] });
+    expect(form.json.success).toBe(true);
+    expect(form.json.markdown).toContain('Results for rock pools');
+    const nav = await scrape({ url: `${site.origin}/browser/form`, extractMetadata: true, actions: [{ type: 'navigate', url: `${site.origin}/browser/second` }] });
+    expect(nav.json.markdown).toContain('Reached by a navigate step.');
+    expect(nav.json.metadata.finalUrl).toBe(`${site.origin}/browser/second`);
+  });
+
+  it('names the index of a failed action and charges nothing', async () => {
+    const { json } = await scrape({
+      url: `${site.origin}/browser/form`,
+      actions: [{ type: 'wait', milliseconds: 10 }, { type: 'waitForSelector', selector: '#never', timeout: 300 }],
+    });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/^actions\[1\] \(waitForSelector\) failed: no element matched "#never" within 300 ms/);
+  });
+
+  it('refuses a navigate step to a forbidden address', async () => {
+    const { json } = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'navigate', url: 'http://169.254.169.254/latest/' }] });
+    expect(json.success).toBe(false);
+    expect(json.error).toMatch(/actions\[0\] \(navigate\) failed: .*169\.254\.169\.254.*link-local/);
+  });
+
+  it('names the refusal when the browser is redirected to a forbidden address', async () => {
+    const { json } = await scrape({ url: `${site.origin}/redirect-to?url=http://169.254.169.254/latest/`, actions: [{ type: 'wait', milliseconds: 1 }] });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/refused to fetch 169\.254\.169\.254: 169\.254\.169\.254 is a link-local address/);
+  });
+
+  it("names the refusal when the page's own script navigates to a forbidden address", async () => {
+    const { json } = await scrape({ url: `${site.origin}/browser/wanders-off`, actions: [{ type: 'wait', milliseconds: 600 }] });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/^refused to fetch 169\.254\.169\.254: .*link-local/);
+  });
+
+  it('rejects malformed actions with 400 naming the field', async () => {
+    const missing = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'click' }] });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toMatch(/^actions\[0\]/);
+    const scheme = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'navigate', url: 'file:///etc/passwd' }] });
+    expect(scheme.status).toBe(400);
+    expect(scheme.json.error).toMatch(/^actions\[0\]\.url: scheme file: is not supported/);
+    const long = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'waitForSelector', selector: 'p', timeout: 30_001 }] });
+    expect(long.status).toBe(400);
+  });
+});
