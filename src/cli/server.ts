@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
-import type { Services } from '../ops/index.ts';
+import { stealthPageFetcher, type Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
@@ -40,7 +40,6 @@ export async function createServices(
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
-  const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
   const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve });
   const sessions = new SessionManager({
@@ -57,6 +56,7 @@ export async function createServices(
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,
   });
+  const search = createSearchEngines(config.search, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
   const services: Services = { config, http, content, search, sessions, browser, artifacts };
   const jobs = new Jobs(database, config);
