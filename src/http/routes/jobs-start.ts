@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
+import type { JobType } from '../../jobs/index.ts';
+import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type ScrapeInput, type SearchInput, type SequenceInput } from '../../ops/index.ts';
+import type { RouteDeps } from '../deps.ts';
+import { badRequest } from '../errors.ts';
+import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import {
+  ASYNC_BATCH_MAX_URLS,
+  AsyncBatchBody,
+  AsyncSearchBatchBody,
+  AsyncSequenceBatchBody,
+  AsyncSequenceBody,
+  AsyncSingleBody,
+  JobCreated,
+} from '../schemas/jobs.ts';
+import { checkSteps } from '../schemas/actions.ts';
+import { UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
+import { UNSUPPORTED_SEQUENCE_FIELDS } from '../schemas/sequence.ts';
+
+const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse };
+
+/** The relative URL a client polls; the spec says relative, so it holds behind any proxy or public URL. */
+export function jobUrl(id: string): string {
+  return `/api/v1/scrape/async/job/${id}`;
+}
+
+/** Checks a sequence as the sync route does and turns it into the operation's input. */
+function sequenceInput(body: Static<typeof AsyncSequenceBody>, prefix: string): SequenceInput {
+  refuseUnsupported(body, UNSUPPORTED_SEQUENCE_FIELDS, prefix);
+  const startUrl = requireHttpUrl(body.startUrl, `${prefix}startUrl`);
+  checkSteps(body.steps, `${prefix}steps`);
+  return { startUrl, steps: body.steps, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata };
+}
+
+/** The async start endpoints: validate as the sync twin does, split into items, store and queue. */
+export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const start = async (userId: string, type: JobType, inputs: unknown[]) => {
+    const job = await deps.jobs.create(userId, type, inputs);
+    return { success: true as const, id: job.id, url: jobUrl(job.id) };
+  };
+
+  app.post(
+    '/v1/scrape/async/single',
+    { schema: { tags: ['jobs'], summary: 'Fetch one URL in the background', body: AsyncSingleBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
+      const input: ScrapeInput = { url: requireHttpUrl(body.url, 'url'), type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata };
+      return reply.code(202).send(await start(request.user.userId, 'scrape-single', [input]));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/batch',
+    { schema: { tags: ['jobs'], summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`, body: AsyncBatchBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      if (body.urls.length > ASYNC_BATCH_MAX_URLS) throw badRequest('urls', `at most ${ASYNC_BATCH_MAX_URLS} URLs per async batch (got ${body.urls.length})`);
+      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
+      const urls: ScrapeInput[] = body.urls.map((item, i) => {
+        if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
+        refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
+        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata };
+      });
+      const inputs = batchItems({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata });
+      return reply.code(202).send(await start(request.user.userId, 'scrape-batch', inputs));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/sequence',
+    { schema: { tags: ['jobs'], summary: 'Run a browser sequence in the background', body: AsyncSequenceBody, response: responses } },
+    async (request, reply) => {
+      return reply.code(202).send(await start(request.user.userId, 'sequence', [sequenceInput(request.body, '')]));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/sequence/batch',
+    { schema: { tags: ['jobs'], summary: 'Run independent browser sequences in the background', body: AsyncSequenceBatchBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      refuseUnsupported(body, ['proxy']);
+      // Each sequence keeps its own type; the batch's fills in where it has none.
+      const inputs = body.sequences.map((s, i) => sequenceInput({ ...s, type: s.type ?? body.type }, `sequences[${i}].`));
+      return reply.code(202).send(await start(request.user.userId, 'sequence-batch', inputs));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/search/batch',
+    { schema: { tags: ['jobs'], summary: 'Run 1 to 20 searches in the background', body: AsyncSearchBatchBody, response: responses } },
+    async (request, reply) => {
+      let input: SearchInput;
+      try {
+        input = normaliseSearchInput(request.body);
+      } catch (err) {
+        if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
+        throw err;
+      }
+      return reply.code(202).send(await start(request.user.userId, 'search-batch', searchItems(input)));
+    },
+  );
+};
