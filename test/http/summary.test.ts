@@ -187,6 +187,25 @@ describe('summary on POST /v1/scrape/sequence', () => {
   });
 });
 
+describe('summary in async jobs', () => {
+  it('summarises every item of an async batch and charges as the sync batch does', async () => {
+    const started = await t.api('POST', '/api/v1/scrape/async/batch', {
+      urls: [`${site.origin}/article.html`, { url: `${site.origin}/notes.txt`, summary: { query: 'What is this?' } }],
+      summary: { query: 'Name the zones of the shore.' },
+    });
+    expect(started.status).toBe(202);
+    let job = (await t.api('GET', started.json.url)).json;
+    for (let i = 0; i < 100 && !['completed', 'failed', 'cancelled'].includes(job.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await t.api('GET', started.json.url)).json;
+    }
+    expect(job.status).toBe('completed');
+    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: Name the zones of the shore.` });
+    expect(job.data[1]).toMatchObject({ success: true, cost: 0.003, content: '"Plain text notes." answers: What is this?' });
+    expect(job.cost).toBe(0.006);
+  });
+});
+
 describe('summary without an LLM configured', () => {
   const refusal = 'this server has no LLM configured: set OPENAI_API_KEY';
   const cases: Array<[string, string, unknown, string]> = [
@@ -194,6 +213,9 @@ describe('summary without an LLM configured', () => {
     ['batch', '/api/v1/scrape/batch', { urls: ['http://x.example/'], summary: { query: 'x' } }, 'summary'],
     ['batch item', '/api/v1/scrape/batch', { urls: ['http://x.example/', { url: 'http://y.example/', summary: { query: 'x' } }] }, 'urls[1].summary'],
     ['sequence', '/api/v1/scrape/sequence', { startUrl: 'http://x.example/', steps: [{ type: 'scrape' }], summary: { query: 'x' } }, 'summary'],
+    ['async single', '/api/v1/scrape/async/single', { url: 'http://x.example/', summary: { query: 'x' } }, 'summary'],
+    ['async batch item', '/api/v1/scrape/async/batch', { urls: [{ url: 'http://y.example/', summary: { query: 'x' } }] }, 'urls[0].summary'],
+    ['async sequence', '/api/v1/scrape/async/sequence', { startUrl: 'http://x.example/', steps: [{ type: 'scrape' }], summary: { query: 'x' } }, 'summary'],
   ];
   it.each(cases)('refuses %s up front with 400 naming the field', async (_name, path, body, field) => {
     const { status, json } = await noLlm.api('POST', path, body);

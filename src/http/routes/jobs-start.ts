@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static } from 'typebox';
 import type { JobType } from '../../jobs/index.ts';
-import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type ScrapeInput, type SearchInput, type SequenceInput } from '../../ops/index.ts';
+import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type SearchInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl } from '../schemas/common.ts';
+import { batchInput, scrapeInput, sequenceInput } from '../inputs.ts';
+import { ErrorResponse, refuseUnsupported } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
   AsyncBatchBody,
@@ -14,23 +14,12 @@ import {
   AsyncSingleBody,
   JobCreated,
 } from '../schemas/jobs.ts';
-import { checkSteps } from '../schemas/actions.ts';
-import { UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
-import { UNSUPPORTED_SEQUENCE_FIELDS } from '../schemas/sequence.ts';
 
 const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse };
 
 /** The relative URL a client polls; the spec says relative, so it holds behind any proxy or public URL. */
 export function jobUrl(id: string): string {
   return `/api/v1/scrape/async/job/${id}`;
-}
-
-/** Checks a sequence as the sync route does and turns it into the operation's input. */
-function sequenceInput(body: Static<typeof AsyncSequenceBody>, prefix: string): SequenceInput {
-  refuseUnsupported(body, UNSUPPORTED_SEQUENCE_FIELDS, prefix);
-  const startUrl = requireHttpUrl(body.startUrl, `${prefix}startUrl`);
-  checkSteps(body.steps, `${prefix}steps`);
-  return { startUrl, steps: body.steps, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata };
 }
 
 /** The async start endpoints: validate as the sync twin does, split into items, store and queue. */
@@ -44,9 +33,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/v1/scrape/async/single',
     { schema: { tags: ['jobs'], summary: 'Fetch one URL in the background', body: AsyncSingleBody, response: responses } },
     async (request, reply) => {
-      const body = request.body;
-      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
-      const input: ScrapeInput = { url: requireHttpUrl(body.url, 'url'), type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata };
+      const input = scrapeInput(request.body, deps.services.config);
       return reply.code(202).send(await start(request.user.userId, 'scrape-single', [input]));
     },
   );
@@ -55,15 +42,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/v1/scrape/async/batch',
     { schema: { tags: ['jobs'], summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`, body: AsyncBatchBody, response: responses } },
     async (request, reply) => {
-      const body = request.body;
-      if (body.urls.length > ASYNC_BATCH_MAX_URLS) throw badRequest('urls', `at most ${ASYNC_BATCH_MAX_URLS} URLs per async batch (got ${body.urls.length})`);
-      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
-      const urls: ScrapeInput[] = body.urls.map((item, i) => {
-        if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
-        refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
-        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata };
-      });
-      const inputs = batchItems({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata });
+      const inputs = batchItems(batchInput(request.body, deps.services.config, { max: ASYNC_BATCH_MAX_URLS, what: 'async batch' }));
       return reply.code(202).send(await start(request.user.userId, 'scrape-batch', inputs));
     },
   );
@@ -72,7 +51,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/v1/scrape/async/sequence',
     { schema: { tags: ['jobs'], summary: 'Run a browser sequence in the background', body: AsyncSequenceBody, response: responses } },
     async (request, reply) => {
-      return reply.code(202).send(await start(request.user.userId, 'sequence', [sequenceInput(request.body, '')]));
+      return reply.code(202).send(await start(request.user.userId, 'sequence', [sequenceInput(request.body, deps.services.config)]));
     },
   );
 
@@ -83,7 +62,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       const body = request.body;
       refuseUnsupported(body, ['proxy']);
       // Each sequence keeps its own type; the batch's fills in where it has none.
-      const inputs = body.sequences.map((s, i) => sequenceInput({ ...s, type: s.type ?? body.type }, `sequences[${i}].`));
+      const inputs = body.sequences.map((s, i) => sequenceInput({ ...s, type: s.type ?? body.type }, deps.services.config, `sequences[${i}].`));
       return reply.code(202).send(await start(request.user.userId, 'sequence-batch', inputs));
     },
   );

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { JOB_STATUSES, JOB_TYPES } from '../../jobs/index.ts';
 import { badRequest } from '../errors.ts';
 import { Cost, Format, ProxyObject, Timestamp } from './common.ts';
-import { scrapeFields, ScrapeSingleBody } from './scrape.ts';
+import { ScrapeBatchBody, ScrapeSingleBody } from './scrape.ts';
 import { searchBody } from './search.ts';
 import { SequenceBody } from './sequence.ts';
 
@@ -18,13 +18,7 @@ const strict = { additionalProperties: false } as const;
 
 export const AsyncSingleBody = ScrapeSingleBody;
 
-export const AsyncBatchBody = Type.Object(
-  {
-    urls: Type.Array(Type.Union([Type.String({ minLength: 1 }), ScrapeSingleBody]), { minItems: 1 }),
-    ...scrapeFields,
-  },
-  strict,
-);
+export const AsyncBatchBody = ScrapeBatchBody;
 export type AsyncBatchBody = Static<typeof AsyncBatchBody>;
 
 export const AsyncSequenceBody = SequenceBody;
