@@ -54,8 +54,20 @@ export interface Config {
   ocrTimeoutMs: number;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
+  /** WEBDATA_JOB_TTL_SECONDS: how long an async job and its results live after it is created. */
+  jobTtlSeconds: number;
+  /** WEBDATA_JOB_SWEEP_SECONDS: how often expired jobs are deleted from the store. */
+  jobSweepSeconds: number;
+  /** WEBDATA_JOB_CONCURRENCY: job items one process runs at once. */
+  jobConcurrency: number;
+  /** WEBDATA_JOB_HEARTBEAT_SECONDS: Postgres only; a worker silent this long has its item handed to another. */
+  jobHeartbeatSeconds: number;
+  /** WEBDATA_WORKER: whether `webdata serve` also runs job items (false: only `webdata worker` processes do). */
+  runWorker: boolean;
   /** Search engines' endpoints and keys. */
   search: SearchSettings;
+  /** LLM summaries of fetched pages (the `summary` request field). */
+  summary: SummarySettings;
   /** WEBDATA_MAP_TIMEOUT_MS: deadline of one /v1/map; what was found by then is the answer. */
   mapTimeoutMs: number;
   /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
@@ -91,6 +103,20 @@ export interface SearchSettings {
   /** BRAVE_BASE_URL, BRAVE_API_KEY: the brave engine (Web Search API). */
   braveBaseUrl: string;
   braveApiKey: string;
+}
+
+/** The OpenAI-compatible Responses API that writes `summary` answers; the same endpoint and key as the chatgpt engine. */
+export interface SummarySettings {
+  /** OPENAI_BASE_URL: API base; requests go to `{baseUrl}/responses`. */
+  baseUrl: string;
+  /** OPENAI_API_KEY: empty turns summaries off (requests asking for one answer 400). */
+  apiKey: string;
+  /** WEBDATA_SUMMARY_MODEL: model that writes summaries. */
+  model: string;
+  /** WEBDATA_SUMMARY_MAX_INPUT_CHARS: page markdown sent to the model is cut to this many characters. */
+  maxInputChars: number;
+  /** WEBDATA_SUMMARY_TIMEOUT_MS: deadline of one summary call. */
+  timeoutMs: number;
 }
 
 export interface SessionConfig {
@@ -224,6 +250,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be empty (embedded SQLite) or a postgres:// URL');
   }
+  const runWorker = bool(env, 'WEBDATA_WORKER', true);
+  if (!databaseUrl && !runWorker) {
+    throw new ConfigError('WEBDATA_WORKER=false needs DATABASE_URL=postgres://... and `webdata worker` processes; with SQLite, serve runs the jobs');
+  }
   const apiKeys = list(env, 'WEBDATA_API_KEYS');
   for (const key of apiKeys) {
     if (key.length < 16) throw new ConfigError('WEBDATA_API_KEYS entries must be at least 16 characters long');
@@ -248,7 +278,19 @@ export function loadConfig(env: Env = process.env): Config {
     pdfMaxPages: int(env, 'WEBDATA_PDF_MAX_PAGES', 100, 1, 10_000),
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+    jobTtlSeconds: int(env, 'WEBDATA_JOB_TTL_SECONDS', 24 * 60 * 60, 1, 365 * 24 * 60 * 60),
+    jobSweepSeconds: int(env, 'WEBDATA_JOB_SWEEP_SECONDS', 60, 1, 24 * 60 * 60),
+    jobConcurrency: int(env, 'WEBDATA_JOB_CONCURRENCY', 8, 1, 256),
+    jobHeartbeatSeconds: int(env, 'WEBDATA_JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
+    runWorker,
     search: searchSettings(env),
+    summary: {
+      baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
+      apiKey: secret(env, 'OPENAI_API_KEY'),
+      model: env.WEBDATA_SUMMARY_MODEL?.trim() || 'gpt-5-mini',
+      maxInputChars: int(env, 'WEBDATA_SUMMARY_MAX_INPUT_CHARS', 100_000, 1_000, 2_000_000),
+      timeoutMs: int(env, 'WEBDATA_SUMMARY_TIMEOUT_MS', 60_000, 100, 600_000),
+    },
     mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
     mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
     sessions: {

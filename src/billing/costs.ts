@@ -10,6 +10,11 @@ export function fetchCost(opts: { summarised?: boolean } = {}): number {
   return PRICES_MICROS.fetch + (opts.summarised ? PRICES_MICROS.summary : 0);
 }
 
+/** Cost of the summary addition for `urls` pages (or sequence breakpoints) summarised, on top of their fetch. */
+export function summaryCost(urls = 1): number {
+  return PRICES_MICROS.summary * urls;
+}
+
 /** Cost of reading PDF pages by OCR, on top of the fetch. */
 export function pdfOcrCost(pages: number): number {
   return PRICES_MICROS.pdfOcrPage * pages;

@@ -2,10 +2,12 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { keysCommand } from './keys.ts';
 import { scrapeCommand } from './scrape.ts';
 import { startServer } from './server.ts';
+import { workerCommand } from './worker.ts';
 
 const HELP = `webdata: self-hosted web data service
 
-  webdata serve                    start the API server
+  webdata serve                    start the API server (and run async jobs unless WEBDATA_WORKER=false)
+  webdata worker                   run async job items only (needs DATABASE_URL=postgres://...)
   webdata keys create --name NAME  create a user with a new API key (printed once)
   webdata keys list                list keys (prefix, name, state)
   webdata keys revoke ID|PREFIX    revoke a key
@@ -50,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(config);
   if (command === 'keys') return keysCommand(config, rest);
   if (command === 'scrape') return scrapeCommand(config, rest);
+  if (command === 'worker') return workerCommand(config);
   console.error(`unknown command "${command}"\n\n${HELP}`);
   process.exit(2);
 }

@@ -6,7 +6,8 @@ import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp } from '../http/index.ts';
-import type { Services } from '../ops/index.ts';
+import { Jobs } from '../jobs/index.ts';
+import { stealthPageFetcher, type Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
@@ -17,6 +18,7 @@ export interface Server {
   services: Services;
   keys: KeyStore;
   ledger: LedgerStore;
+  jobs: Jobs;
   /** Base URL the server listens on. */
   address: string;
   /** A key created because none existed; shown once by the caller. */
@@ -25,7 +27,9 @@ export interface Server {
 }
 
 /** Builds every room from the config and wires them together: the one place that knows them all. */
-export async function createServices(config: Config): Promise<{ services: Services; database: Database; keys: KeyStore; ledger: LedgerStore; close(): Promise<void> }> {
+export async function createServices(
+  config: Config,
+): Promise<{ services: Services; database: Database; keys: KeyStore; ledger: LedgerStore; jobs: Jobs; close(): Promise<void> }> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = new KeyStore(database.db);
   const ledger = new LedgerStore(database.db);
@@ -36,7 +40,6 @@ export async function createServices(config: Config): Promise<{ services: Servic
     maxRedirects: 10,
   });
   const content = new ContentPool(config.contentWorkers);
-  const search = createSearchEngines(config.search, { fetchPage: httpPageFetcher(http) });
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
   const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls);
   const sessions = new SessionManager({
@@ -54,14 +57,19 @@ export async function createServices(config: Config): Promise<{ services: Servic
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,
   });
+  const search = createSearchEngines(config.search, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
   const services: Services = { config, http, content, search, sessions, browser, artifacts };
+  const jobs = new Jobs(database, config);
   return {
     services,
     database,
     keys,
     ledger,
+    jobs,
     async close() {
+      // Jobs first: running items are handed back before the engines they use go away.
+      await jobs.close();
       await Promise.allSettled([sessions.shutdown(), browser.close()]);
       await egress.close();
       await Promise.allSettled([http.close(), content.close(), artifacts.close()]);
@@ -76,8 +84,9 @@ export async function startServer(config: Config, opts: { logLevel?: string } = 
   let createdKey: string | undefined;
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
 
-  const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger }, opts);
+  const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs }, opts);
   await built.services.sessions.start(app.log);
+  await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
   const address = await app.listen({ port: config.port, host: config.host });
   let closed = false;
   return {

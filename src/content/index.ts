@@ -2,3 +2,4 @@ export { ContentPool } from './pool.ts';
 export { convertHtml } from './convert.ts';
 export type { ConvertInput, ConvertOutput, OutputFormat, PageMetadata } from './types.ts';
 export { convertPdf, type PdfStrategy, type PdfConversion } from './pdf.ts';
+export { summarise, SummaryError, type SummaryRequest } from './summary.ts';

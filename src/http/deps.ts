@@ -1,3 +1,4 @@
+import type { Jobs } from '../jobs/index.ts';
 import type { Services } from '../ops/index.ts';
 import type { KeyStore, LedgerStore } from '../store/index.ts';
 
@@ -6,4 +7,5 @@ export interface RouteDeps {
   services: Services;
   keys: KeyStore;
   ledger: LedgerStore;
+  jobs: Jobs;
 }

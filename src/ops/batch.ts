@@ -19,7 +19,14 @@ export interface BatchResult {
 }
 
 export function batchItems(input: BatchInput): ScrapeInput[] {
-  const shared: ScrapeOptions = { type: input.type, onlyMainContent: input.onlyMainContent, extractMetadata: input.extractMetadata, pdfStrategy: input.pdfStrategy, proxy: input.proxy };
+  const shared: ScrapeOptions = {
+    type: input.type,
+    onlyMainContent: input.onlyMainContent,
+    extractMetadata: input.extractMetadata,
+    pdfStrategy: input.pdfStrategy,
+    summary: input.summary,
+    proxy: input.proxy,
+  };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;
     const merged: ScrapeInput = { ...shared, url: own.url };

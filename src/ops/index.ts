@@ -21,3 +21,4 @@ export {
   type SearchResult,
 } from './search.ts';
 export { mapSite, type MapInput, type MapResult } from './map.ts';
+export { stealthPageFetcher, type RenderedPage } from './stealth-page.ts';

@@ -1,7 +1,7 @@
 import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpResponse, type ProxyRoute } from '../acquire/index.ts';
 import { BrowserBusyError, type Action } from '../browser/index.ts';
-import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
-import type { OutputFormat, PdfStrategy } from '../content/index.ts';
+import { fetchCost, microsToUsd, pdfOcrCost, summaryCost } from '../billing/index.ts';
+import { summarise, type OutputFormat, type PdfStrategy, type SummaryRequest } from '../content/index.ts';
 import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
@@ -12,6 +12,8 @@ export interface ScrapeOptions {
   extractMetadata?: boolean;
   /** How PDFs are read: `ocr` (default, as the spec says), `local` text layer only, `auto`. */
   pdfStrategy?: PdfStrategy;
+  /** An instruction for the LLM; its answer about the page's markdown becomes `content`. */
+  summary?: SummaryRequest;
   /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
   proxy?: ProxyRequest;
 }
@@ -22,7 +24,7 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions' | 'proxy'>> & { actions: Action[]; route?: ProxyRoute };
+type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute };
 
 export interface PageMetadataResult {
   title: string;
@@ -40,6 +42,7 @@ export interface ScrapeResult {
   html?: string;
   statusCode: number;
   metadata?: PageMetadataResult;
+  content?: string;
   timestamp: string;
   cost: number;
   error?: string;
@@ -77,6 +80,8 @@ interface Rendered {
   page: Omit<ScrapeResult, 'timestamp' | 'cost'>;
   /** PDF pages read by OCR, billed on top of the fetch. */
   ocrPages: number;
+  /** What a summary is written from: the page as markdown whatever `type` asked for. */
+  markdown: string;
 }
 
 async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Promise<Rendered> {
@@ -99,17 +104,32 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
     const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, timeoutMs: config.ocrTimeoutMs, signal: ctx.signal });
     if (!pdf.text) throw new FetchFailure('unsupported-content', `the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode);
     const page = { ...base, [input.type]: pdf.text, ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
-    return { page, ocrPages: pdf.ocrPages };
+    return { page, ocrPages: pdf.ocrPages, markdown: pdf.text };
   }
   const { text } = decodeBody(res.body, contentType, kind === 'html');
   if (kind === 'text') {
-    return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0 };
+    return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
   }
-  const out = await ctx.services.content.convert(
-    { html: text, url: res.url, format: input.type, onlyMainContent: input.onlyMainContent },
-    ctx.signal,
-  );
-  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0 };
+  const out = await convertPage(text, res.url, input, ctx);
+  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown };
+}
+
+/**
+ * Converts HTML to the asked format. A summary is written from markdown whatever the format, so
+ * for `html` with a summary the page is converted a second time, to markdown.
+ */
+async function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
+  const convert = (format: OutputFormat) => ctx.services.content.convert({ html, url, format, onlyMainContent: input.onlyMainContent }, ctx.signal);
+  const out = await convert(input.type);
+  const markdown = input.summary && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
+  return { ...out, markdown };
+}
+
+/** The summary asked for, as `content` with its charge; nothing when none was asked for. Throws SummaryError. */
+async function summaryOf(input: FullInput, markdown: string, ctx: OpContext): Promise<{ content?: string; micros: number }> {
+  if (!input.summary) return { micros: 0 };
+  const content = await summarise(ctx.services.config.summary, { query: input.summary.query, url: input.url, markdown }, ctx.signal);
+  return { content, micros: ctx.meter.charge('summary', 1, summaryCost()) };
 }
 
 /** Converts HTML a browser rendered, like an HTTP page. */
@@ -122,7 +142,8 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
       return { html, finalUrl: page.url(), statusCode: opened.statusCode() };
     });
     if (value.statusCode >= 400) return failure(input.url, new Error(`the page answered HTTP ${value.statusCode}`), value.statusCode);
-    const out = await ctx.services.content.convert({ html: value.html, url: value.finalUrl, format: input.type, onlyMainContent: input.onlyMainContent }, ctx.signal);
+    const out = await convertPage(value.html, value.finalUrl, input, ctx);
+    const summary = await summaryOf(input, out.markdown, ctx);
     const metadata: PageMetadataResult = {
       title: out.metadata.title,
       description: out.metadata.description,
@@ -131,13 +152,14 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
       contentType: 'text/html; charset=utf-8',
       contentLength: Buffer.byteLength(value.html),
     };
-    const cost = ctx.meter.charge('scrape', 1, fetchCost());
+    const cost = ctx.meter.charge('scrape', 1, fetchCost()) + summary.micros;
     return {
       url: input.url,
       success: true,
       statusCode: value.statusCode,
       [input.type]: out.content,
       ...(input.extractMetadata ? { metadata } : {}),
+      ...(summary.content !== undefined ? { content: summary.content } : {}),
       timestamp: new Date().toISOString(),
       cost: microsToUsd(cost),
     };
@@ -177,6 +199,7 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: input.pdfStrategy ?? 'ocr',
     actions: input.actions ?? [],
+    ...(input.summary ? { summary: input.summary } : {}),
     route,
   };
   if (full.actions.length > 0) return browserScrape(full, ctx);
@@ -196,10 +219,12 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     return failure(full.url, new Error(`the page answered HTTP ${res.statusCode}`), res.statusCode);
   }
   try {
-    const { page, ocrPages } = await render(res, full, ctx);
-    let cost = ctx.meter.charge('scrape', 1, fetchCost());
+    const { page, ocrPages, markdown } = await render(res, full, ctx);
+    const summary = await summaryOf(full, markdown, ctx);
+    let cost = ctx.meter.charge('scrape', 1, fetchCost()) + summary.micros;
     if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));
-    return { ...page, timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
+    const content = summary.content !== undefined ? { content: summary.content } : {};
+    return { ...page, ...content, timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     return failure(full.url, err, res.statusCode);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { microsToUsd, sequenceCost } from '../billing/index.ts';
+import { microsToUsd, sequenceCost, summaryCost } from '../billing/index.ts';
 import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserMethod } from '../browser/index.ts';
-import type { OutputFormat } from '../content/index.ts';
+import { summarise, type OutputFormat, type SummaryRequest } from '../content/index.ts';
 import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
@@ -16,6 +16,8 @@ export interface SequenceInput {
   extractMetadata?: boolean;
   /** Main content only at each breakpoint; default true, like scrape. */
   onlyMainContent?: boolean;
+  /** An instruction for the LLM, answered at each breakpoint as its `content`. */
+  summary?: SummaryRequest;
   /** Geo-targeted: the browser's requests leave through that country's proxy. */
   proxy?: ProxyRequest;
 }
@@ -26,6 +28,7 @@ export interface Breakpoint {
   html?: string;
   stepIndex: number;
   metadata?: PageMetadataResult;
+  content?: string;
 }
 
 export interface SequenceResult {
@@ -73,9 +76,30 @@ async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: 
 }
 
 /**
+ * Adds each breakpoint's summary as its `content`, all at once. A breakpoint whose summary fails
+ * ends the sequence there, like a failing step: it and the breakpoints after it are dropped.
+ */
+async function summariseBreakpoints(summary: SummaryRequest, data: Breakpoint[], markdowns: string[], run: Run, ctx: OpContext): Promise<Run> {
+  const settled = await Promise.allSettled(
+    data.map((b, i) => summarise(ctx.services.config.summary, { query: summary.query, url: b.url, markdown: markdowns[i]! }, ctx.signal)),
+  );
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  for (const [i, outcome] of settled.entries()) {
+    if (outcome.status === 'fulfilled') {
+      data[i]!.content = outcome.value;
+      continue;
+    }
+    const stepIndex = data[i]!.stepIndex;
+    data.splice(i);
+    return { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${message(outcome.reason)}` };
+  }
+  return run;
+}
+
+/**
  * Opens `startUrl` in the browser (stealth if the headless browser is turned away there) and
- * runs the steps in order; each `scrape` step is a breakpoint converted like a scrape. Charges
- * per breakpoint captured, also when a later step fails.
+ * runs the steps in order; each `scrape` step is a breakpoint converted (and summarised, when a
+ * summary is asked for) like a scrape. Charges per breakpoint kept, also when a later step fails.
  */
 export async function sequence(input: SequenceInput, ctx: OpContext): Promise<SequenceResult> {
   const started = performance.now();
@@ -94,8 +118,12 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   }
 
   const data: Breakpoint[] = [];
+  const markdowns: string[] = [];
   for (const c of run.captured) {
-    const out = await ctx.services.content.convert({ html: c.html, url: c.url, format: type, onlyMainContent: input.onlyMainContent ?? true }, ctx.signal);
+    const convert = (format: OutputFormat) => ctx.services.content.convert({ html: c.html, url: c.url, format, onlyMainContent: input.onlyMainContent ?? true }, ctx.signal);
+    const out = await convert(type);
+    // A summary is written from markdown whatever the format asked for.
+    if (input.summary) markdowns.push(type === 'markdown' ? out.content : (await convert('markdown')).content);
     data.push({
       url: c.url,
       [type]: out.content,
@@ -112,7 +140,9 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
         : {}),
     });
   }
-  const cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length));
+  if (input.summary) run = await summariseBreakpoints(input.summary, data, markdowns, run, ctx);
+  let cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length));
+  if (input.summary) cost += ctx.meter.charge('summary', data.length, summaryCost(data.length));
   return {
     success: run.error === undefined,
     data,

@@ -1,12 +1,13 @@
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused } from './errors.ts';
 import { bingRefusal, parseBingSerp } from './bing-serp.ts';
-import type { EngineQuery, FetchPage, SearchEngine } from './types.ts';
+import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
+import type { EngineQuery, SearchEngine } from './types.ts';
 
 const PAGE_SIZE = 10;
 
 /** Bing's results page, `cc` for the country and `first` (1-based) to page. */
-export function bingSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }): SearchEngine {
+export function bingSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers }): SearchEngine {
   return {
     name: 'bing',
     async *pages(q: EngineQuery, signal: AbortSignal) {
@@ -15,9 +16,10 @@ export function bingSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }):
         url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));
         if (first > 1) url.searchParams.set('first', String(first));
         if (q.location) url.searchParams.set('cc', q.location);
-        const page = await opts.fetchPage(url.href, signal);
-        const hits = parseBingSerp(page.html, page.url);
-        const refusal = bingRefusal(page, hits);
+        const { page, hits, refusal } = await fetchSerp(opts.fetchers, url.href, signal, (p) => {
+          const parsed = parseBingSerp(p.html, p.url);
+          return { hits: parsed, refusal: bingRefusal(p, parsed) };
+        });
         if (refusal) throw refused('bing', refusal);
         if (page.statusCode >= 400) throw engineFailed('bing', `the results page answered HTTP ${page.statusCode}`);
         yield hits;

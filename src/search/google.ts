@@ -2,12 +2,13 @@ import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused } from './errors.ts';
 import { googleRefusal, parseGoogleSerp } from './google-serp.ts';
 import { requestJson } from './json-client.ts';
-import type { EngineQuery, FetchPage, SearchEngine, SearchHit } from './types.ts';
+import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
+import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 
 const PAGE_SIZE = 10;
 
 /** Google's results page, `gl` for the country and `start` to page. */
-export function googleSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }): SearchEngine {
+export function googleSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers }): SearchEngine {
   return {
     name: 'google',
     async *pages(q: EngineQuery, signal: AbortSignal) {
@@ -16,9 +17,10 @@ export function googleSerpEngine(opts: { baseUrl: string; fetchPage: FetchPage }
         url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));
         if (start > 0) url.searchParams.set('start', String(start));
         if (q.location) url.searchParams.set('gl', q.location.toLowerCase());
-        const page = await opts.fetchPage(url.href, signal);
-        const hits = parseGoogleSerp(page.html, page.url);
-        const refusal = googleRefusal(page, hits);
+        const { page, hits, refusal } = await fetchSerp(opts.fetchers, url.href, signal, (p) => {
+          const parsed = parseGoogleSerp(p.html, p.url);
+          return { hits: parsed, refusal: googleRefusal(p, parsed) };
+        });
         if (refusal) throw refused('google', refusal);
         if (page.statusCode >= 400) throw engineFailed('google', `the results page answered HTTP ${page.statusCode}`);
         yield hits;

@@ -6,12 +6,15 @@ import { notConfigured } from './errors.ts';
 import { googleCseEngine, googleSerpEngine } from './google.ts';
 import { perplexityEngine } from './perplexity.ts';
 import { searxngEngine } from './searxng.ts';
-import type { EngineName, FetchPage, SearchEngine } from './types.ts';
+import type { SerpFetchers } from './serp-fetch.ts';
+import type { EngineName, SearchEngine } from './types.ts';
 
 export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
 export { SearchEngineError } from './errors.ts';
+export { requestJson } from './json-client.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
+export type { SerpFetchers } from './serp-fetch.ts';
 export { normaliseDomain } from './domains.ts';
 export { parseGoogleSerp, googleRefusal, decodeGoogleHref } from './google-serp.ts';
 export { parseBingSerp, bingRefusal, decodeBingHref } from './bing-serp.ts';
@@ -29,17 +32,17 @@ function unconfigured(name: EngineName, setting: string): SearchEngine {
 }
 
 /**
- * Builds every engine from the settings. `fetchPage` is how the Google and Bing adapters get
- * their results pages, so an escalating (browser-stealth) fetcher can replace plain HTTP here.
+ * Builds every engine from the settings. `fetchers` is how the Google and Bing adapters get their
+ * results pages: plain HTTP first, browser-stealth when the engine turns HTTP away.
  */
-export function createSearchEngines(settings: SearchSettings, deps: { fetchPage: FetchPage }): SearchEngines {
-  const { fetchPage } = deps;
+export function createSearchEngines(settings: SearchSettings, deps: { fetchers: SerpFetchers }): SearchEngines {
+  const { fetchers } = deps;
   return {
     google:
       settings.googleCseKey && settings.googleCseCx
         ? googleCseEngine({ url: settings.googleCseUrl, key: settings.googleCseKey, cx: settings.googleCseCx })
-        : googleSerpEngine({ baseUrl: settings.googleUrl, fetchPage }),
-    bing: bingSerpEngine({ baseUrl: settings.bingUrl, fetchPage }),
+        : googleSerpEngine({ baseUrl: settings.googleUrl, fetchers }),
+    bing: bingSerpEngine({ baseUrl: settings.bingUrl, fetchers }),
     chatgpt: settings.openaiApiKey
       ? chatgptEngine({ baseUrl: settings.openaiBaseUrl, apiKey: settings.openaiApiKey, model: settings.openaiSearchModel })
       : unconfigured('chatgpt', 'OPENAI_API_KEY'),

@@ -24,7 +24,7 @@ function apiMessage(body: string): string {
 }
 
 /**
- * Calls a search API. These endpoints are the operator's own configuration (often a SearXNG on
+ * Calls a JSON API (a search engine, the summary LLM). These endpoints are the operator's own configuration (often a SearXNG on
  * the same host), not addresses a user supplied, so they are reached directly rather than through
  * the SSRF guard that protects page fetches.
  */

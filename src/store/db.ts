@@ -26,9 +26,11 @@ export async function openDatabase(opts: { databaseUrl: string; dataDir: string 
   let backend: Backend;
   if (opts.databaseUrl) {
     backend = 'postgres';
-    db = new Kysely<Tables>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server dropped (restart, failover, a dropped database) is discarded by
+    // the pool and the next query opens a fresh one; unheard, the event would crash the process.
+    pool.on('error', () => undefined);
+    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   } else {
     backend = 'sqlite';
     mkdirSync(opts.dataDir, { recursive: true });

@@ -64,6 +64,40 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('browser_sessions_user').on('browser_sessions').columns(['user_id', 'created_at']).execute();
     },
   },
+  '0003_jobs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('completed', 'integer', (c) => c.notNull())
+        .addColumn('cost_micros', 'bigint', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_user_created').on('jobs').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('jobs_expires').on('jobs').column('expires_at').execute();
+      await db.schema
+        .createTable('job_items')
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('idx', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('input', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('cost_micros', 'bigint', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint')
+        .addColumn('finished_at', 'bigint')
+        .addPrimaryKeyConstraint('job_items_pk', ['job_id', 'idx'])
+        .execute();
+      await db.schema.createIndex('job_items_state').on('job_items').columns(['state', 'job_id', 'idx']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

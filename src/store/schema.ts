@@ -58,9 +58,47 @@ export interface BrowserSessionsTable {
   billed_micros: number;
 }
 
+export interface JobsTable {
+  id: string;
+  user_id: string;
+  /** scrape-single, scrape-batch, sequence, sequence-batch, search-batch */
+  type: string;
+  /** pending, processing, completed, failed, cancelled */
+  status: string;
+  total: number;
+  /** Items with a recorded result, successful or not. */
+  completed: number;
+  /** Sum of the recorded items' costs. */
+  cost_micros: number;
+  /** Why the job could not run at all (status failed). */
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface JobItemsTable {
+  job_id: string;
+  /** Position in the request; results are returned in this order. */
+  idx: number;
+  /** pending, running, done */
+  state: string;
+  /** The item's operation input, JSON. */
+  input: string;
+  /** The item's operation result, JSON; written exactly once, with the item's charges. */
+  result: string | null;
+  cost_micros: number;
+  /** Times the item was started; an item whose runner died is started again, up to a bound. */
+  attempts: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
 export interface Tables {
   users: UsersTable;
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
   browser_sessions: BrowserSessionsTable;
+  jobs: JobsTable;
+  job_items: JobItemsTable;
 }

@@ -71,13 +71,6 @@ describe('bad input', () => {
     expect(json.error.startsWith(`${field}: `)).toBe(true);
   });
 
-  it.each(['summary'])('refuses %s as not supported yet rather than ignoring it', async (field) => {
-    const values: Record<string, unknown> = { summary: { query: 'x' } };
-    const { status, json } = await t.api('POST', '/api/v1/scrape/single', { url: 'http://x.example/', [field]: values[field] });
-    expect(status).toBe(400);
-    expect(json.error).toBe(`${field}: is not supported yet by this server`);
-  });
-
   it('answers 400 for malformed JSON and 413 for a body over the limit', async () => {
     const bad = await t.api('POST', '/api/v1/scrape/single', '{"url": ');
     expect(bad.status).toBe(400);

@@ -4,6 +4,7 @@ import { startGeoProxyProvider, type GeoProxyProvider } from '../fixtures/geo-pr
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { waitForJob } from '../jobs/helpers.ts';
 
 let site: FixtureSite;
 let provider: GeoProxyProvider;
@@ -132,6 +133,45 @@ describe('geo proxy in the browser', () => {
     expect(json.success).toBe(true);
     expect(json.width).toBe(640);
     expect(exits('case=png')).toEqual(['US GET']);
+  });
+});
+
+describe('geo proxy on async jobs', () => {
+  it('runs async scrapes and sequences through the proxy; a sequence batch’s proxy fills in for sequences without one', async () => {
+    const single = await t.api('POST', '/api/v1/scrape/async/single', { url: `${site.origin}/geo/where?case=async-single`, proxy: { country: 'de' } });
+    expect(single.status).toBe(202);
+    const batch = await t.api('POST', '/api/v1/scrape/async/batch', {
+      proxy: { country: 'us' },
+      urls: [`${site.origin}/geo/where?case=async-b0`, { url: `${site.origin}/geo/where?case=async-b1`, proxy: { country: 'de' } }],
+    });
+    const sequences = await t.api('POST', '/api/v1/scrape/async/sequence/batch', {
+      proxy: { country: 'us' },
+      sequences: [
+        { startUrl: `${site.origin}/geo/where?case=async-s0`, steps: [{ type: 'scrape' }] },
+        { startUrl: `${site.origin}/geo/where?case=async-s1`, steps: [{ type: 'scrape' }], proxy: { country: 'de' } },
+      ],
+    });
+    expect(sequences.status).toBe(202);
+
+    const one = await waitForJob(t, single.json.url, { timeoutMs: 40_000 });
+    expect(one.data[0].markdown).toContain('exit DE');
+    const two = await waitForJob(t, batch.json.url, { timeoutMs: 40_000 });
+    expect(two.data.map((r: { markdown: string }) => /exit (\w+)/.exec(r.markdown)?.[1])).toEqual(['US', 'DE']);
+    const three = await waitForJob(t, sequences.json.url, { timeoutMs: 40_000 });
+    expect(three.data.map((r: { data: Array<{ markdown: string }> }) => /exit (\w+)/.exec(r.data[0]!.markdown)?.[1])).toEqual(['US', 'DE']);
+    expect(['async-single', 'async-b0', 'async-b1', 'async-s0', 'async-s1'].map((c) => exits(`case=${c}`))).toEqual([['DE GET'], ['US GET'], ['DE GET'], ['US GET'], ['DE GET']]);
+  });
+
+  it('refuses an async start whose country has no proxy, naming the field', async () => {
+    const single = await usOnly.api('POST', '/api/v1/scrape/async/single', { url: `${site.origin}/geo/where`, proxy: { country: 'fr' } });
+    expect(single.status).toBe(400);
+    expect(single.json.details[0].field).toBe('proxy.country');
+    const sequences = await usOnly.api('POST', '/api/v1/scrape/async/sequence/batch', {
+      proxy: { country: 'fr' },
+      sequences: [{ startUrl: `${site.origin}/geo/where`, steps: [{ type: 'scrape' }] }],
+    });
+    expect(sequences.status).toBe(400);
+    expect(sequences.json.details[0].field).toBe('proxy.country');
   });
 });
 

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { scrapeBatch, type ScrapeInput } from '../../ops/index.ts';
+import { scrapeBatch } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { badRequest } from '../errors.ts';
+import { batchInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl, requireProxy } from '../schemas/common.ts';
-import { checkSteps } from '../schemas/actions.ts';
-import { BatchResponse, ScrapeBatchBody, UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+import { BatchResponse, ScrapeBatchBody } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const max = deps.services.config.batchMaxUrls;
@@ -20,19 +19,8 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      if (body.urls.length > max) throw badRequest('urls', `at most ${max} URLs per synchronous batch (got ${body.urls.length}); use /v1/scrape/async/batch for more`);
-      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
-      const proxy = requireProxy(deps.services.config, body.proxy);
-      const urls: ScrapeInput[] = body.urls.map((item, i) => {
-        if (typeof item === 'string') return { url: requireHttpUrl(item, `urls[${i}]`) };
-        refuseUnsupported(item, UNSUPPORTED_SCRAPE_FIELDS, `urls[${i}].`);
-        checkSteps(item.actions, `urls[${i}].actions`);
-        return { url: requireHttpUrl(item.url, `urls[${i}].url`), type: item.type, onlyMainContent: item.onlyMainContent, extractMetadata: item.extractMetadata, pdfStrategy: item.pdfStrategy, actions: item.actions, proxy: requireProxy(deps.services.config, item.proxy, `urls[${i}].`) };
-      });
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrapeBatch({ urls, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, proxy }, ctx),
-      );
+      const input = batchInput(request.body, deps.services.config, { max, what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs' });
+      return runOp(deps.services, deps.ledger, request, reply, (ctx) => scrapeBatch(input, ctx));
     },
   );
 };

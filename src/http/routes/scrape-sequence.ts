@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sequence } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
+import { sequenceInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
-import { checkSteps } from '../schemas/actions.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl, requireProxy } from '../schemas/common.ts';
-import { SequenceBody, SequenceResponse, UNSUPPORTED_SEQUENCE_FIELDS } from '../schemas/sequence.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+import { SequenceBody, SequenceResponse } from '../schemas/sequence.ts';
 
 export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(
@@ -18,14 +18,8 @@ export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      refuseUnsupported(body, UNSUPPORTED_SEQUENCE_FIELDS);
-      const startUrl = requireHttpUrl(body.startUrl, 'startUrl');
-      checkSteps(body.steps, 'steps');
-      const proxy = requireProxy(deps.services.config, body.proxy);
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        sequence({ startUrl, steps: body.steps, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, proxy }, ctx),
-      );
+      const input = sequenceInput(request.body, deps.services.config);
+      return runOp(deps.services, deps.ledger, request, reply, (ctx) => sequence(input, ctx));
     },
   );
 };

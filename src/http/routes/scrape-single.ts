@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { scrape } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
+import { scrapeInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
-import { ErrorResponse, refuseUnsupported, requireHttpUrl, requireProxy } from '../schemas/common.ts';
-import { checkSteps } from '../schemas/actions.ts';
-import { FetchResult, ScrapeSingleBody, UNSUPPORTED_SCRAPE_FIELDS } from '../schemas/scrape.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+import { FetchResult, ScrapeSingleBody } from '../schemas/scrape.ts';
 
 export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(
@@ -18,14 +18,8 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      refuseUnsupported(body, UNSUPPORTED_SCRAPE_FIELDS);
-      const url = requireHttpUrl(body.url, 'url');
-      checkSteps(body.actions, 'actions');
-      const proxy = requireProxy(deps.services.config, body.proxy);
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        scrape({ url, type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, actions: body.actions, proxy }, ctx),
-      );
+      const input = scrapeInput(request.body, deps.services.config);
+      return runOp(deps.services, deps.ledger, request, reply, (ctx) => scrape(input, ctx));
     },
   );
 };

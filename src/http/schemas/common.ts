@@ -52,11 +52,11 @@ export function requireHttpUrl(value: string, field: string): string {
 }
 
 /**
- * Fields the spec defines whose engines have not landed yet. Ignoring them would hand back
- * something other than what was asked for, so they are refused by name.
+ * A summary needs an LLM: without one configured the request is refused up front, naming the
+ * field, rather than accepted to fail on every page.
  */
-export function refuseUnsupported(body: Record<string, unknown>, fields: string[], prefix = ''): void {
-  for (const field of fields) {
-    if (body[field] !== undefined) throw badRequest(`${prefix}${field}`, 'is not supported yet by this server');
-  }
+export function checkSummary(summary: { query: string } | undefined, config: Config, field: string): void {
+  if (summary === undefined) return;
+  if (!summary.query.trim()) throw badRequest(`${field}.query`, 'must not be blank');
+  if (!config.summary.apiKey) throw badRequest(field, 'this server has no LLM configured: set OPENAI_API_KEY');
 }

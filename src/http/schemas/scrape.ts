@@ -55,6 +55,3 @@ export const BatchResponse = Type.Object({
   timestamp: Timestamp,
   cost: Cost,
 });
-
-/** Fields of the scrape request that a later engine (summary) will serve. */
-export const UNSUPPORTED_SCRAPE_FIELDS = ['summary'];

@@ -36,6 +36,3 @@ export const SequenceResponse = Type.Object({
   timestamp: Timestamp,
   cost: Cost,
 });
-
-/** Sequence fields whose engines have not landed yet. */
-export const UNSUPPORTED_SEQUENCE_FIELDS = ['summary'];

@@ -1,0 +1,27 @@
+import { pino } from 'pino';
+import type { Config } from '../config.ts';
+import { createServices } from './server.ts';
+
+/**
+ * `webdata worker`: runs job items from the shared Postgres queue, serving no HTTP. Start any
+ * number of them, on any machines that reach the same DATABASE_URL (and artifact store).
+ */
+export async function workerCommand(config: Config): Promise<void> {
+  if (!config.databaseUrl) {
+    console.error('webdata worker needs DATABASE_URL=postgres://...: with the embedded SQLite store, `webdata serve` runs the jobs itself');
+    process.exit(2);
+  }
+  const log = pino({ level: config.logLevel });
+  const built = await createServices(config);
+  await built.jobs.start(log.child({ room: 'jobs' }), built.services);
+  log.info({ concurrency: config.jobConcurrency }, 'webdata worker running job items');
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await built.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

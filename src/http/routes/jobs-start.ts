@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { JobType } from '../../jobs/index.ts';
+import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type SearchInput } from '../../ops/index.ts';
+import type { RouteDeps } from '../deps.ts';
+import { badRequest } from '../errors.ts';
+import { batchInput, scrapeInput, sequenceInput } from '../inputs.ts';
+import { ErrorResponse, requireProxy } from '../schemas/common.ts';
+import {
+  ASYNC_BATCH_MAX_URLS,
+  AsyncBatchBody,
+  AsyncSearchBatchBody,
+  AsyncSequenceBatchBody,
+  AsyncSequenceBody,
+  AsyncSingleBody,
+  JobCreated,
+} from '../schemas/jobs.ts';
+
+const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse };
+
+/** The relative URL a client polls; the spec says relative, so it holds behind any proxy or public URL. */
+export function jobUrl(id: string): string {
+  return `/api/v1/scrape/async/job/${id}`;
+}
+
+/** The async start endpoints: validate as the sync twin does, split into items, store and queue. */
+export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const start = async (userId: string, type: JobType, inputs: unknown[]) => {
+    const job = await deps.jobs.create(userId, type, inputs);
+    return { success: true as const, id: job.id, url: jobUrl(job.id) };
+  };
+
+  app.post(
+    '/v1/scrape/async/single',
+    { schema: { tags: ['jobs'], summary: 'Fetch one URL in the background', body: AsyncSingleBody, response: responses } },
+    async (request, reply) => {
+      const input = scrapeInput(request.body, deps.services.config);
+      return reply.code(202).send(await start(request.user.userId, 'scrape-single', [input]));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/batch',
+    { schema: { tags: ['jobs'], summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`, body: AsyncBatchBody, response: responses } },
+    async (request, reply) => {
+      const inputs = batchItems(batchInput(request.body, deps.services.config, { max: ASYNC_BATCH_MAX_URLS, what: 'async batch' }));
+      return reply.code(202).send(await start(request.user.userId, 'scrape-batch', inputs));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/sequence',
+    { schema: { tags: ['jobs'], summary: 'Run a browser sequence in the background', body: AsyncSequenceBody, response: responses } },
+    async (request, reply) => {
+      return reply.code(202).send(await start(request.user.userId, 'sequence', [sequenceInput(request.body, deps.services.config)]));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/sequence/batch',
+    { schema: { tags: ['jobs'], summary: 'Run independent browser sequences in the background', body: AsyncSequenceBatchBody, response: responses } },
+    async (request, reply) => {
+      const body = request.body;
+      requireProxy(deps.services.config, body.proxy);
+      // Each sequence keeps its own type and proxy; the batch's fill in where it has none.
+      const inputs = body.sequences.map((s, i) => sequenceInput({ ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy }, deps.services.config, `sequences[${i}].`));
+      return reply.code(202).send(await start(request.user.userId, 'sequence-batch', inputs));
+    },
+  );
+
+  app.post(
+    '/v1/scrape/async/search/batch',
+    { schema: { tags: ['jobs'], summary: 'Run 1 to 20 searches in the background', body: AsyncSearchBatchBody, response: responses } },
+    async (request, reply) => {
+      let input: SearchInput;
+      try {
+        input = normaliseSearchInput(request.body);
+      } catch (err) {
+        if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
+        throw err;
+      }
+      return reply.code(202).send(await start(request.user.userId, 'search-batch', searchItems(input)));
+    },
+  );
+};

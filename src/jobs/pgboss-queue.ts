@@ -1,0 +1,158 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
+import { fromKysely, PgBoss, type Job } from 'pg-boss';
+import type { Tables } from '../store/index.ts';
+import type { ItemExecutor } from './executor.ts';
+import type { JobQueue } from './queue.ts';
+import type { JobStore } from './store.ts';
+import type { ItemRef, JobType } from './types.ts';
+
+const QUEUE = 'webdata-job-items';
+
+/** How often an idle worker asks the queue for items; the most a new item waits for an idle worker. */
+const IDLE_POLL_MS = 250;
+
+/** The item and whose job of which type, so claiming it takes no extra read. */
+type ItemMessage = ItemRef;
+
+interface Running {
+  executor: ItemExecutor;
+  store: JobStore;
+  concurrency: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The scale-out engine: one pg-boss job per item on the shared Postgres. pg-boss hands each to one
+ * worker (SKIP LOCKED) and records its heartbeat; a worker that stops heartbeating has its item
+ * failed back to `retry` by whichever process supervises next, and another worker runs it. Our own
+ * item table still decides what is recorded, so a late or duplicate run never writes twice.
+ *
+ * Items are pulled with `fetch` by one dispatcher per process rather than with `work`: pg-boss's
+ * workers each sleep a polling interval after every short job, which caps a worker slot at a few
+ * items a second; the dispatcher pulls again the moment a slot frees.
+ */
+export class PgBossQueue implements JobQueue {
+  readonly engine = 'pg-boss' as const;
+  readonly #boss: PgBoss;
+  readonly #heartbeatSeconds: number;
+  #started = false;
+  #run?: Running;
+  #pumping = false;
+  #again = false;
+  #closed = false;
+  #poll?: NodeJS.Timeout;
+  #heartbeat?: NodeJS.Timeout;
+  readonly #inflight = new Map<string, Job<ItemMessage>>();
+  readonly #tasks = new Set<Promise<void>>();
+
+  constructor(url: string, heartbeatSeconds: number) {
+    // Supervision (which finds silent workers) runs several times per heartbeat window, so a dead
+    // worker's item is back in line at most about 1.2 heartbeats after its last sign of life.
+    const superviseSeconds = Math.max(1, Math.floor(heartbeatSeconds / 5));
+    this.#boss = new PgBoss({ connectionString: url, max: 4, superviseIntervalSeconds: superviseSeconds, monitorIntervalSeconds: superviseSeconds });
+    this.#heartbeatSeconds = heartbeatSeconds;
+  }
+
+  async start(log: FastifyBaseLogger): Promise<void> {
+    this.#boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
+    await this.#boss.start();
+    this.#started = true;
+    const options = {
+      heartbeatSeconds: this.#heartbeatSeconds,
+      // Far above the attempts our executor allows: our item table decides when to give up.
+      retryLimit: 10,
+      retryDelay: 0,
+      expireInSeconds: 15 * 60,
+      deleteAfterSeconds: 60 * 60,
+    };
+    await this.#boss.createQueue(QUEUE, options);
+    // createQueue leaves an existing queue alone; the settings of the latest process to start apply.
+    await this.#boss.updateQueue(QUEUE, options);
+  }
+
+  async enqueue(trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }): Promise<void> {
+    const jobs = Array.from({ length: job.count }, (_, index) => ({ data: { jobId: job.id, index, userId: job.userId, type: job.type } satisfies ItemMessage }));
+    // Through our transaction, so a job and its queue entries commit together or not at all.
+    await this.#boss.insert(QUEUE, jobs, { db: fromKysely(trx) });
+  }
+
+  created(): void {
+    void this.#pump();
+  }
+
+  async work(executor: ItemExecutor, store: JobStore, concurrency: number, log: FastifyBaseLogger): Promise<void> {
+    this.#run = { executor, store, concurrency, log };
+    this.#heartbeat = setInterval(() => {
+      const attempts = [...this.#inflight.values()].map((j) => ({ id: j.id, retryCount: j.retryCount }));
+      if (attempts.length) this.#boss.touch(QUEUE, attempts).catch((err) => log.warn({ err }, 'job heartbeat failed'));
+    }, (this.#heartbeatSeconds * 1000) / 2);
+    void this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    const run = this.#run;
+    if (!run || this.#closed) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = true;
+    clearTimeout(this.#poll);
+    try {
+      do {
+        this.#again = false;
+        while (!this.#closed && this.#inflight.size < run.concurrency) {
+          const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: run.concurrency - this.#inflight.size });
+          if (!jobs || jobs.length === 0) break;
+          for (const job of jobs) this.#start(run, job);
+        }
+      } while (this.#again && !this.#closed);
+    } catch (err) {
+      run.log.error({ err }, 'could not fetch job items');
+    } finally {
+      this.#pumping = false;
+    }
+    if (!this.#closed && this.#inflight.size < run.concurrency) this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
+  }
+
+  #start(run: Running, job: Job<ItemMessage>): void {
+    this.#inflight.set(job.id, job);
+    const attempt = { id: job.id, retryCount: job.retryCount };
+    const task: Promise<void> = this.#handle(run, job.data)
+      .then(
+        () => this.#boss.complete(QUEUE, attempt),
+        (err: Error) => this.#boss.fail(QUEUE, attempt, { message: err.message }),
+      )
+      .then(
+        () => undefined,
+        (err) => run.log.error({ err, item: job.data }, 'could not settle a job item in the queue; its heartbeat lapses and it runs again'),
+      )
+      .finally(() => {
+        this.#inflight.delete(job.id);
+        this.#tasks.delete(task);
+        void this.#pump();
+      });
+    this.#tasks.add(task);
+  }
+
+  async #handle(run: Running, ref: ItemMessage): Promise<void> {
+    // 'running' too: the runner that had it died (pg-boss only hands it out again once its heartbeat lapsed).
+    const item = await run.store.claim(ref, ['pending', 'running']);
+    if (!item) return;
+    const done = await run.executor.execute(item);
+    if (!done) {
+      await run.store.release(ref.jobId, ref.index);
+      throw new Error('worker stopped before the item finished');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#poll);
+    clearInterval(this.#heartbeat);
+    this.#run?.executor.stopAll();
+    await Promise.allSettled([...this.#tasks]);
+    if (this.#started) await this.#boss.stop({ graceful: true, timeout: 10_000 });
+  }
+}

@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Meter } from '../billing/index.ts';
+import { LedgerStore, type Tables } from '../store/index.ts';
+import { ACTIVE_STATUSES, type ClaimedItem, type ItemRef, type JobPage, type JobStatus, type JobSummary, type JobType } from './types.ts';
+
+type JobRow = Tables['jobs'];
+
+function toSummary(row: JobRow): JobSummary {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: row.type as JobType,
+    status: row.status as JobStatus,
+    total: row.total,
+    completed: row.completed,
+    costMicros: Number(row.cost_micros),
+    error: row.error,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+/** Thrown inside a transaction to undo it when the job turns out to be no longer active. */
+class NotRecorded extends Error {}
+
+export type CancelOutcome = { kind: 'cancelled'; job: JobSummary } | { kind: 'finished'; job: JobSummary } | { kind: 'missing' };
+
+/**
+ * Jobs and their items in the service's database (SQLite or Postgres, the same code). Every
+ * state change of an item is one conditional statement, so a result is recorded at most once
+ * however many runners race for it, and its charges are written in the same transaction.
+ */
+export class JobStore {
+  readonly #db: Kysely<Tables>;
+
+  constructor(db: Kysely<Tables>) {
+    this.#db = db;
+  }
+
+  /** Stores a job and its items; `enqueue` runs in the same transaction so no job exists unqueued. */
+  async create(
+    opts: { userId: string; type: JobType; inputs: unknown[]; ttlMs: number },
+    enqueue: (trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }) => Promise<void>,
+  ): Promise<JobSummary> {
+    const now = Date.now();
+    const row: JobRow = {
+      id: randomUUID(),
+      user_id: opts.userId,
+      type: opts.type,
+      status: 'pending',
+      total: opts.inputs.length,
+      completed: 0,
+      cost_micros: 0,
+      error: null,
+      created_at: now,
+      updated_at: now,
+      expires_at: now + opts.ttlMs,
+    };
+    await this.#db.transaction().execute(async (trx) => {
+      await trx.insertInto('jobs').values(row).execute();
+      await trx
+        .insertInto('job_items')
+        .values(
+          opts.inputs.map((input, idx) => ({
+            job_id: row.id,
+            idx,
+            state: 'pending',
+            input: JSON.stringify(input),
+            result: null,
+            cost_micros: 0,
+            attempts: 0,
+            started_at: null,
+            finished_at: null,
+          })),
+        )
+        .execute();
+      await enqueue(trx, { id: row.id, userId: opts.userId, type: opts.type, count: opts.inputs.length });
+    });
+    return toSummary(row);
+  }
+
+  /** A user's job, unless it has expired (an expired job is gone even before the sweep deletes it). */
+  async get(userId: string, id: string, now = Date.now()): Promise<JobSummary | undefined> {
+    const row = await this.#db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row ? toSummary(row) : undefined;
+  }
+
+  async page(userId: string, id: string, offset: number, limit: number): Promise<JobPage | undefined> {
+    const job = await this.get(userId, id);
+    if (!job) return undefined;
+    const rows = await this.#db
+      .selectFrom('job_items')
+      .select(['idx', 'result'])
+      .where('job_id', '=', id)
+      .where('idx', '>=', offset)
+      .where('idx', '<', offset + limit)
+      .orderBy('idx')
+      .execute();
+    return { job, data: rows.map((r) => (r.result === null ? null : JSON.parse(r.result))) };
+  }
+
+  async list(userId: string, opts: { page: number; limit: number; type?: JobType }): Promise<{ jobs: JobSummary[]; total: number }> {
+    let q = this.#db.selectFrom('jobs').where('user_id', '=', userId).where('expires_at', '>', Date.now());
+    if (opts.type) q = q.where('type', '=', opts.type);
+    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(opts.limit)
+      .offset((opts.page - 1) * opts.limit)
+      .execute();
+    return { jobs: rows.map(toSummary), total: Number(n) };
+  }
+
+  async cancel(userId: string, id: string): Promise<CancelOutcome> {
+    const now = Date.now();
+    const updated = await this.#db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', updated_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .executeTakeFirst();
+    const job = await this.get(userId, id, now);
+    if (!job) return { kind: 'missing' };
+    return Number(updated.numUpdatedRows) > 0 ? { kind: 'cancelled', job } : { kind: 'finished', job };
+  }
+
+  /** Whether the job's items may still run (not cancelled, failed, finished, expired or deleted). */
+  async isActive(id: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', '=', id)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .where('expires_at', '>', Date.now())
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The next item waiting to run, oldest job first (the embedded runner's queue). */
+  async nextPending(): Promise<ItemRef | undefined> {
+    const row = await this.#db
+      .selectFrom('job_items as i')
+      .innerJoin('jobs as j', 'j.id', 'i.job_id')
+      .select(['i.job_id', 'i.idx', 'j.user_id', 'j.type'])
+      .where('i.state', '=', 'pending')
+      .where('j.status', 'in', ACTIVE_STATUSES)
+      .where('j.expires_at', '>', Date.now())
+      .orderBy('j.created_at')
+      .orderBy('i.job_id')
+      .orderBy('i.idx')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { jobId: row.job_id, index: row.idx, userId: row.user_id, type: row.type as JobType } : undefined;
+  }
+
+  /**
+   * Marks an item running if it is in one of `from` and its job is still active. Returns undefined
+   * when someone else has it, it is done, or its job was cancelled or expired.
+   */
+  async claim(ref: ItemRef, from: string[]): Promise<ClaimedItem | undefined> {
+    const now = Date.now();
+    const item = await this.#db
+      .updateTable('job_items')
+      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
+      .where('job_id', '=', ref.jobId)
+      .where('idx', '=', ref.index)
+      .where('state', 'in', from)
+      .where((eb) =>
+        eb.exists(eb.selectFrom('jobs').select('id').where('id', '=', ref.jobId).where('status', 'in', ACTIVE_STATUSES).where('expires_at', '>', now)),
+      )
+      .returning(['input', 'attempts'])
+      .executeTakeFirst();
+    if (!item) return undefined;
+    // Only ever moves pending forward, so it needs no transaction with the claim.
+    await this.#db.updateTable('jobs').set({ status: 'processing', updated_at: now }).where('id', '=', ref.jobId).where('status', '=', 'pending').execute();
+    return { ...ref, input: JSON.parse(item.input), attempts: item.attempts };
+  }
+
+  /** Puts a running item back in line without counting the attempt (a graceful stop). */
+  async release(jobId: string, index: number): Promise<void> {
+    await this.#db
+      .updateTable('job_items')
+      .set((eb) => ({ state: 'pending', attempts: eb('attempts', '-', 1), started_at: null }))
+      .where('job_id', '=', jobId)
+      .where('idx', '=', index)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  /** After a crash of the only runner (embedded mode), what was running runs again. */
+  async requeueRunning(): Promise<number> {
+    const result = await this.#db.updateTable('job_items').set({ state: 'pending', started_at: null }).where('state', '=', 'running').executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Writes an item's result once, with its charges, and moves the job to completed with its last
+   * item. False (and nothing written, nothing charged) when the item already has a result or the
+   * job is no longer active.
+   */
+  async record(jobId: string, index: number, result: object, meter: Meter): Promise<boolean> {
+    const now = Date.now();
+    const costMicros = meter.totalMicros;
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const item = await trx
+          .updateTable('job_items')
+          .set({ state: 'done', result: JSON.stringify(result), cost_micros: costMicros, finished_at: now })
+          .where('job_id', '=', jobId)
+          .where('idx', '=', index)
+          .where('state', '!=', 'done')
+          .executeTakeFirst();
+        if (Number(item.numUpdatedRows) === 0) return false;
+        await meter.flush(new LedgerStore(trx));
+        // The job row last, so its lock (every item of the job contends for it) is held only until
+        // the commit that follows. On Postgres a concurrent cancel either commits first, and this
+        // finds the job inactive and undoes the lot, or waits for this result to count.
+        const job = await trx
+          .updateTable('jobs')
+          .set((eb) => ({
+            completed: eb('completed', '+', 1),
+            cost_micros: eb('cost_micros', '+', costMicros),
+            status: sql<string>`case when completed + 1 >= total then 'completed' else status end`,
+            updated_at: now,
+          }))
+          .where('id', '=', jobId)
+          .where('status', 'in', ACTIVE_STATUSES)
+          .executeTakeFirst();
+        if (Number(job.numUpdatedRows) === 0) throw new NotRecorded();
+        return true;
+      });
+    } catch (err) {
+      if (err instanceof NotRecorded) return false;
+      throw err;
+    }
+  }
+
+  /** The job could not run at all (for example no process here knows its type). */
+  async fail(jobId: string, error: string): Promise<void> {
+    await this.#db
+      .updateTable('jobs')
+      .set({ status: 'failed', error, updated_at: Date.now() })
+      .where('id', '=', jobId)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .execute();
+  }
+
+  /** Deletes expired jobs and their items; the ledger keeps what was charged. */
+  async sweep(now = Date.now()): Promise<number> {
+    return this.#db.transaction().execute(async (trx) => {
+      const expired = trx.selectFrom('jobs').select('id').where('expires_at', '<=', now);
+      await trx.deleteFrom('job_items').where('job_id', 'in', expired).execute();
+      const result = await trx.deleteFrom('jobs').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
+}

@@ -1,0 +1,42 @@
+export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Statuses in which a job's items may still run. */
+export const ACTIVE_STATUSES: JobStatus[] = ['pending', 'processing'];
+
+export interface JobSummary {
+  id: string;
+  userId: string;
+  type: JobType;
+  status: JobStatus;
+  total: number;
+  completed: number;
+  costMicros: number;
+  error: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** One page of a job's item results, in input order; null for an item that has no result. */
+export interface JobPage {
+  job: JobSummary;
+  data: Array<unknown | null>;
+}
+
+/** Which item, and whose job of which type: what a queue message carries. */
+export interface ItemRef {
+  jobId: string;
+  index: number;
+  userId: string;
+  type: JobType;
+}
+
+/** An item claimed for running: everything the runner needs without another read. */
+export interface ClaimedItem extends ItemRef {
+  input: unknown;
+  /** Including this one. */
+  attempts: number;
+}

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineServer, SeenRequest } from '../fixtures/engine-server.ts';
+import { ANSWER_SLOWLY, FAIL_WITH_500, OPENAI_TEST_KEY, SLOW_ANSWER_MS, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
+import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+
+const BUDGET = 1500;
+/** The first heading of the article's main content (its title heading is left out of the markdown). */
+const HEADING = 'Zones of the shore';
+
+let site: FixtureSite;
+let openai: EngineServer;
+let t: TestServer;
+let noLlm: TestServer;
+
+beforeAll(async () => {
+  [site, openai] = await Promise.all([startFixtureSite(), startOpenAiResponsesServer()]);
+  [t, noLlm] = await Promise.all([
+    startTestServer({
+      OPENAI_BASE_URL: `${openai.origin}/v1`,
+      OPENAI_API_KEY: OPENAI_TEST_KEY,
+      WEBDATA_SUMMARY_MODEL: 'gpt-5-nano',
+      WEBDATA_SUMMARY_MAX_INPUT_CHARS: String(BUDGET),
+      WEBDATA_SUMMARY_TIMEOUT_MS: '1000',
+      WEBDATA_BROWSER_POOL_SIZE: '1',
+    }),
+    startTestServer(),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([t?.close(), noLlm?.close()]);
+  await Promise.all([site?.close(), openai?.close()]);
+  expect(leftoverBrowserProcesses()).toEqual([]);
+});
+
+/** Runs `call` and returns what it answered, the LLM requests it caused and the ledger rows it wrote. */
+async function observed<T>(call: () => Promise<T>, key = TEST_KEY): Promise<{ out: T; llm: SeenRequest[]; rows: Array<{ operation: string; units: number; costMicros: number }> }> {
+  const user = (await t.server.keys.authenticate(key))!;
+  const ledgerBefore = (await t.server.ledger.forUser(user.userId)).length;
+  const llmBefore = openai.requests.length;
+  const out = await call();
+  const rows = (await t.server.ledger.forUser(user.userId)).slice(ledgerBefore).map(({ operation, units, costMicros }) => ({ operation, units, costMicros }));
+  rows.sort((a, b) => a.operation.localeCompare(b.operation));
+  return { out, llm: openai.requests.slice(llmBefore), rows };
+}
+
+describe('summary on POST /v1/scrape/single', () => {
+  it('adds the model answer as content, charges 0.003 and records fetch and summary in the ledger', async () => {
+    const { out, llm, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: 'Name the zones of the shore.' } }));
+    expect(out.status).toBe(200);
+    expect(out.json).toMatchObject({ success: true, statusCode: 200, cost: 0.003 });
+    expect(out.json.content).toBe(`"${HEADING}" answers: Name the zones of the shore.`);
+    expect(out.json.markdown).toContain('Twice a day the ocean pulls back');
+    expect(rows).toEqual([
+      { operation: 'scrape', units: 1, costMicros: 2000 },
+      { operation: 'summary', units: 1, costMicros: 1000 },
+    ]);
+
+    expect(llm).toHaveLength(1);
+    const [req] = llm;
+    expect(req!.path).toBe('/v1/responses');
+    expect(req!.headers.authorization).toBe(`Bearer ${OPENAI_TEST_KEY}`);
+    expect(req!.body.model).toBe('gpt-5-nano');
+    expect(req!.body.tools).toBeUndefined();
+    expect(req!.body.store).toBe(false);
+    expect(req!.body.instructions).toMatch(/only the page content/);
+    expect(req!.body.instructions).toMatch(/no preamble/);
+    expect(req!.body.input).toMatch(/^Instruction: Name the zones of the shore\.\n/);
+    expect(req!.body.input).toContain(`Page URL: ${site.origin}/article.html`);
+    expect(req!.body.input).toContain(`## ${HEADING}`);
+    expect(req!.body.input).toContain('Twice a day the ocean pulls back');
+    // Main content only, as the markdown: the navigation never reaches the model.
+    expect(req!.body.input).not.toContain('Subscribe now');
+  });
+
+  it('summarises the markdown of the page when html was asked for', async () => {
+    const { out, llm } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, type: 'html', summary: { query: 'What lives where?' } }));
+    expect(out.json).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: What lives where?` });
+    expect(out.json.html).toContain(`<h2>${HEADING}</h2>`);
+    expect(out.json.markdown).toBeUndefined();
+    expect(llm[0]!.body.input).toContain(`## ${HEADING}`);
+    expect(llm[0]!.body.input).not.toContain('<h2>');
+  });
+
+  it('cuts the page sent to the model to WEBDATA_SUMMARY_MAX_INPUT_CHARS and says so', async () => {
+    const { out, llm } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, onlyMainContent: false, summary: { query: 'Summarise.' } }));
+    expect(out.json.markdown.length).toBeGreaterThan(BUDGET);
+    const input: string = llm[0]!.body.input;
+    const page = input.slice(input.indexOf('<page>\n') + 7, input.indexOf('\n\n[The page continues; the rest was cut off.]'));
+    expect(page).toBe(out.json.markdown.slice(0, BUDGET));
+    expect(input.endsWith('[The page continues; the rest was cut off.]\n</page>')).toBe(true);
+  });
+
+  it('fails the fetch at cost 0 when the model answers HTTP 500', async () => {
+    const { out, llm, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: `Please ${FAIL_WITH_500}.` } }));
+    expect(out.status).toBe(200);
+    expect(out.json).toMatchObject({ success: false, statusCode: 200, cost: 0 });
+    expect(out.json.error).toBe('summary: the LLM failed: HTTP 500: The server had an error while processing your request. Sorry about that!');
+    expect(out.json.markdown).toBeUndefined();
+    expect(out.json.content).toBeUndefined();
+    expect(llm).toHaveLength(1);
+    expect(rows).toEqual([]);
+  });
+
+  it('fails the fetch at cost 0 when the model does not answer within WEBDATA_SUMMARY_TIMEOUT_MS', async () => {
+    const started = Date.now();
+    const { out, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt`, summary: { query: `Please ${ANSWER_SLOWLY}.` } }));
+    expect(Date.now() - started).toBeLessThan(SLOW_ANSWER_MS);
+    expect(out.json).toMatchObject({ success: false, cost: 0, error: 'summary: the LLM did not answer within 1000 ms' });
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('summary on POST /v1/scrape/batch', () => {
+  it('applies the batch summary, lets an item bring its own, and isolates failed pages and failed summaries', async () => {
+    const { out, llm, rows } = await observed(
+      () =>
+        t.api(
+          'POST',
+          '/api/v1/scrape/batch',
+          {
+            summary: { query: 'Batch instruction.' },
+            urls: [
+              `${site.origin}/article.html`,
+              { url: `${site.origin}/notes.txt`, summary: { query: 'Own instruction.' } },
+              `${site.origin}/status/404`,
+              { url: `${site.origin}/article.html`, summary: { query: FAIL_WITH_500 } },
+            ],
+          },
+          TEST_KEY_2,
+        ),
+      TEST_KEY_2,
+    );
+    expect(out.status).toBe(200);
+    expect(out.json).toMatchObject({ total: 4, successful: 2, failed: 2, cost: 0.006 });
+    const [article, notes, missing, failed] = out.json.results;
+    expect(article).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: Batch instruction.` });
+    expect(notes).toMatchObject({ success: true, cost: 0.003, markdown: 'Plain text notes.\nSecond line.', content: '"Plain text notes." answers: Own instruction.' });
+    expect(missing).toMatchObject({ success: false, statusCode: 404, cost: 0 });
+    expect(missing.content).toBeUndefined();
+    expect(failed).toMatchObject({ success: false, statusCode: 200, cost: 0 });
+    expect(failed.error).toMatch(/^summary: the LLM failed: HTTP 500/);
+    // The page that failed to load never reached the model.
+    expect(llm).toHaveLength(3);
+    expect(llm.some((r) => String(r.body.input).includes('/status/404'))).toBe(false);
+    expect(rows).toEqual([
+      { operation: 'scrape', units: 1, costMicros: 2000 },
+      { operation: 'scrape', units: 1, costMicros: 2000 },
+      { operation: 'summary', units: 1, costMicros: 1000 },
+      { operation: 'summary', units: 1, costMicros: 1000 },
+    ]);
+  });
+});
+
+describe('summary on POST /v1/scrape/sequence', () => {
+  it('answers the instruction at each breakpoint and charges the summary per breakpoint', async () => {
+    const { out, llm, rows } = await observed(() =>
+      t.api('POST', '/api/v1/scrape/sequence', {
+        startUrl: `${site.origin}/browser/form`,
+        type: 'html',
+        summary: { query: 'What is this page for?' },
+        steps: [{ type: 'scrape' }, { type: 'navigate', url: `${site.origin}/browser/second` }, { type: 'scrape' }],
+      }),
+    );
+    expect(out.status).toBe(200);
+    expect(out.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
+    expect(out.json.data.map((b: { stepIndex: number; content: string }) => [b.stepIndex, b.content])).toEqual([
+      [0, '"Type a word and press Enter to search the tide archive." answers: What is this page for?'],
+      [2, '"Reached by a navigate step." answers: What is this page for?'],
+    ]);
+    expect(out.json.data[1].html).toContain('Reached by a navigate step.');
+    expect(llm.map((r) => /^Page URL: (.*)$/m.exec(r.body.input)?.[1]).sort()).toEqual([`${site.origin}/browser/form`, `${site.origin}/browser/second`]);
+    expect(rows).toEqual([
+      { operation: 'sequence', units: 2, costMicros: 4000 },
+      { operation: 'summary', units: 2, costMicros: 2000 },
+    ]);
+  });
+
+  it('fails at the first breakpoint whose summary fails, keeping none after it', async () => {
+    const { out, rows } = await observed(() =>
+      t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/second`, summary: { query: FAIL_WITH_500 }, steps: [{ type: 'wait', milliseconds: 1 }, { type: 'scrape' }] }),
+    );
+    expect(out.json).toMatchObject({ success: false, failedAtStepIndex: 1, totalBreakpoints: 1, completedBreakpoints: 0, data: [], cost: 0 });
+    expect(out.json.error).toMatch(/^steps\[1\] \(scrape\) failed: summary: the LLM failed: HTTP 500/);
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('summary in async jobs', () => {
+  it('summarises every item of an async batch and charges as the sync batch does', async () => {
+    const started = await t.api('POST', '/api/v1/scrape/async/batch', {
+      urls: [`${site.origin}/article.html`, { url: `${site.origin}/notes.txt`, summary: { query: 'What is this?' } }],
+      summary: { query: 'Name the zones of the shore.' },
+    });
+    expect(started.status).toBe(202);
+    let job = (await t.api('GET', started.json.url)).json;
+    for (let i = 0; i < 100 && !['completed', 'failed', 'cancelled'].includes(job.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await t.api('GET', started.json.url)).json;
+    }
+    expect(job.status).toBe('completed');
+    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: Name the zones of the shore.` });
+    expect(job.data[1]).toMatchObject({ success: true, cost: 0.003, content: '"Plain text notes." answers: What is this?' });
+    expect(job.cost).toBe(0.006);
+  });
+});
+
+describe('summary without an LLM configured', () => {
+  const refusal = 'this server has no LLM configured: set OPENAI_API_KEY';
+  const cases: Array<[string, string, unknown, string]> = [
+    ['single', '/api/v1/scrape/single', { url: 'http://x.example/', summary: { query: 'x' } }, 'summary'],
+    ['batch', '/api/v1/scrape/batch', { urls: ['http://x.example/'], summary: { query: 'x' } }, 'summary'],
+    ['batch item', '/api/v1/scrape/batch', { urls: ['http://x.example/', { url: 'http://y.example/', summary: { query: 'x' } }] }, 'urls[1].summary'],
+    ['sequence', '/api/v1/scrape/sequence', { startUrl: 'http://x.example/', steps: [{ type: 'scrape' }], summary: { query: 'x' } }, 'summary'],
+    ['async single', '/api/v1/scrape/async/single', { url: 'http://x.example/', summary: { query: 'x' } }, 'summary'],
+    ['async batch item', '/api/v1/scrape/async/batch', { urls: [{ url: 'http://y.example/', summary: { query: 'x' } }] }, 'urls[0].summary'],
+    ['async sequence', '/api/v1/scrape/async/sequence', { startUrl: 'http://x.example/', steps: [{ type: 'scrape' }], summary: { query: 'x' } }, 'summary'],
+  ];
+  it.each(cases)('refuses %s up front with 400 naming the field', async (_name, path, body, field) => {
+    const { status, json } = await noLlm.api('POST', path, body);
+    expect(status).toBe(400);
+    expect(json.error).toBe(`${field}: ${refusal}`);
+    expect(json.details[0].field).toBe(field);
+  });
+
+  it('refuses a blank instruction wherever an LLM is configured', async () => {
+    const { status, json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: '   ' } });
+    expect(status).toBe(400);
+    expect(json.error).toBe('summary.query: must not be blank');
+  });
+});

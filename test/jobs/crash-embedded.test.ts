@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/index.ts';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { freePort, TEST_KEY } from '../helpers/server.ts';
+import { apiAt, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+
+let site: FixtureSite;
+let dataDir: string;
+const running: CliProcess[] = [];
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  dataDir = await mkdtemp(join(tmpdir(), 'webdata-crash-'));
+});
+afterAll(async () => {
+  for (const p of running) await p.kill9();
+  await site?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 60_000 }, async () => {
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    WEBDATA_DATA_DIR: dataDir,
+    WEBDATA_API_KEYS: TEST_KEY,
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+    WEBDATA_CONTENT_WORKERS: '0',
+    WEBDATA_JOB_CONCURRENCY: '2',
+    WEBDATA_SESSION_WARM_SPARES: '0',
+  };
+  const serve = () => {
+    const p = spawnCli(['serve'], env);
+    running.push(p);
+    return p;
+  };
+  const first = serve();
+  await first.waitFor(/webdata listening/);
+  const client = apiAt(`http://127.0.0.1:${port}`);
+
+  const urls = Array.from({ length: 6 }, (_, n) => `${site.origin}/slow?ms=1000&n=${n}`);
+  const created = await client.api('POST', '/api/v1/scrape/async/batch', { urls });
+  expect(created.status).toBe(202);
+  // Some items done, two more in flight: the worst moment to lose the process.
+  const inFlight = () => site.hits.filter((h) => h.startsWith('/slow')).length;
+  await waitForJob(client, created.json.url, { until: (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2 });
+  await first.kill9();
+  expect(first.proc.signalCode).toBe('SIGKILL');
+
+  const second = serve();
+  await second.waitFor(/webdata listening/);
+  const job = await waitForJob(client, created.json.url, { timeoutMs: 30_000 });
+  expect(job).toMatchObject({ status: 'completed', total: 6, completed: 6, cost: 0.012 });
+  expect(job.data.map((d: any) => [d.url, d.success])).toEqual(urls.map((u) => [u, true]));
+  // The items cut off by the kill were fetched again, yet recorded once.
+  expect(inFlight()).toBeGreaterThan(6);
+  await second.kill9();
+
+  const database = await openDatabase({ databaseUrl: '', dataDir });
+  try {
+    const charges = await database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+    expect(charges.length).toBe(6);
+    const items = await database.db.selectFrom('job_items').select(['idx', 'state']).where('job_id', '=', job.id).orderBy('idx').execute();
+    expect(items.map((i) => i.state)).toEqual(Array(6).fill('done'));
+  } finally {
+    await database.close();
+  }
+});

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TEST_KEY, type TestServer } from '../helpers/server.ts';
+
+/** Polls a job until it reaches a terminal status (or the deadline), returning the last answer. */
+export async function waitForJob(
+  t: Pick<TestServer, 'api'>,
+  url: string,
+  opts: { key?: string; timeoutMs?: number; until?: (job: any) => boolean } = {},
+): Promise<any> {
+  const until = opts.until ?? ((job: any) => ['completed', 'failed', 'cancelled'].includes(job.status));
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  for (;;) {
+    const { status, json } = await t.api('GET', url, undefined, opts.key);
+    if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${JSON.stringify(json)}`);
+    if (until(json)) return json;
+    if (Date.now() > deadline) throw new Error(`job did not get there in time: ${JSON.stringify(json).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every page of a job's results, following `next` from the first. */
+export async function allPages(t: Pick<TestServer, 'api'>, url: string, limit: number): Promise<{ pages: any[]; data: any[] }> {
+  const pages: any[] = [];
+  let next: string | undefined = `${url}?limit=${limit}`;
+  while (next) {
+    const { status, json } = await t.api('GET', next);
+    if (status !== 200) throw new Error(`GET ${next} answered ${status}`);
+    pages.push(json);
+    next = json.next;
+  }
+  return { pages, data: pages.flatMap((p) => p.data) };
+}
+
+export interface CliProcess {
+  proc: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Resolves when the output matches. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** SIGKILL: no cleanup of any kind runs, as in a machine losing power. */
+  kill9(): Promise<void>;
+}
+
+/** Runs the real CLI (`webdata <args>`) as a child process with only the given settings. */
+export function spawnCli(args: string[], env: Record<string, string>): CliProcess {
+  const proc = spawn('node_modules/.bin/node', ['src/cli/main.ts', ...args], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    env: { PATH: process.env.PATH ?? '', WEBDATA_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const l of listeners) l();
+  };
+  proc.stdout!.on('data', onData);
+  proc.stderr!.on('data', onData);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    proc,
+    output: () => out,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern} in:\n${out.slice(-2000)}`));
+        }, timeoutMs);
+        listeners.add(check);
+        proc.once('exit', (code) => {
+          if (!pattern.test(out)) reject(new Error(`process exited (${code}) before ${pattern}:\n${out.slice(-2000)}`));
+        });
+        check();
+      });
+    },
+    async kill9() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** An API client for a server this test did not start in-process. */
+export function apiAt(base: string) {
+  return {
+    async api(method: string, path: string, body?: unknown, key: string | null = TEST_KEY) {
+      const headers: Record<string, string> = {};
+      if (key) headers.authorization = `Bearer ${key}`;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, headers: res.headers, json: (await res.json()) as any };
+    },
+  };
+}

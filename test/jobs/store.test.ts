@@ -1,0 +1,107 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Meter } from '../../src/billing/index.ts';
+import { JobStore } from '../../src/jobs/index.ts';
+import { LedgerStore, openDatabase, type Database } from '../../src/store/index.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+
+/** The guarantees the engines rest on, checked on both backends with racing callers. */
+const backends: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
+  [
+    'sqlite',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'webdata-jobstore-'));
+      const database = await openDatabase({ databaseUrl: '', dataDir: dir });
+      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const pg = await createTestDatabase();
+      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
+      return { database, cleanup: () => pg.drop() };
+    },
+  ],
+];
+
+describe.each(backends)('job store on %s', (_name, open) => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  let store: JobStore;
+  beforeAll(async () => {
+    ({ database, cleanup } = await open());
+    store = new JobStore(database.db);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await cleanup?.();
+  });
+
+  const create = (userId: string, n: number) =>
+    store.create({ userId, type: 'scrape-batch', inputs: Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${i}` })), ttlMs: 60_000 }, async () => undefined);
+  const charged = (userId: string, jobId: string) => {
+    const meter = new Meter(userId, jobId);
+    meter.charge('scrape', 1, 2000);
+    return meter;
+  };
+
+  it('claims an item once, records its result and charge once however many racers, and completes the job', async () => {
+    const job = await create('u1', 2);
+    const ref = (index: number) => ({ jobId: job.id, index, userId: 'u1', type: job.type });
+    const claims = await Promise.all([store.claim(ref(0), ['pending']), store.claim(ref(0), ['pending'])]);
+    expect(claims.filter(Boolean).length).toBe(1);
+    expect(claims.find(Boolean)).toMatchObject({ input: { url: 'https://example.com/0' }, attempts: 1 });
+    expect((await store.get('u1', job.id))!.status).toBe('processing');
+
+    // A runner presumed dead and its replacement both finish: one result, one charge.
+    const recorded = await Promise.all([1, 2, 3].map((n) => store.record(job.id, 0, { n }, charged('u1', job.id))));
+    expect(recorded.filter(Boolean).length).toBe(1);
+    await store.claim(ref(1), ['pending']);
+    expect(await store.record(job.id, 1, { n: 9 }, charged('u1', job.id))).toBe(true);
+
+    const done = (await store.get('u1', job.id))!;
+    expect(done).toMatchObject({ status: 'completed', completed: 2, costMicros: 4000 });
+    const ledger = (await new LedgerStore(database.db).forUser('u1')).filter((r) => r.ref === job.id);
+    expect(ledger.length).toBe(2);
+    expect((await store.page('u1', job.id, 0, 10))!.data.length).toBe(2);
+    expect(await store.cancel('u1', job.id)).toMatchObject({ kind: 'finished' });
+  });
+
+  it('after a cancel nothing is claimed or recorded, and another user cannot see or cancel the job', async () => {
+    const job = await create('u2', 3);
+    const ref = (index: number) => ({ jobId: job.id, index, userId: 'u2', type: job.type });
+    await store.claim(ref(0), ['pending']);
+    expect(await store.cancel('someone-else', job.id)).toEqual({ kind: 'missing' });
+    expect(await store.get('someone-else', job.id)).toBeUndefined();
+    expect(await store.cancel('u2', job.id)).toMatchObject({ kind: 'cancelled' });
+    expect(await store.record(job.id, 0, { late: true }, charged('u2', job.id))).toBe(false);
+    expect(await store.claim(ref(1), ['pending'])).toBeUndefined();
+    expect(await store.isActive(job.id)).toBe(false);
+    expect((await store.get('u2', job.id))!).toMatchObject({ status: 'cancelled', completed: 0, costMicros: 0 });
+    expect((await new LedgerStore(database.db).forUser('u2')).length).toBe(0);
+  });
+
+  it('puts running items back in line after a crash, counting the attempt', async () => {
+    const job = await create('u3', 1);
+    const ref = { jobId: job.id, index: 0, userId: 'u3', type: job.type };
+    await store.claim(ref, ['pending']);
+    expect(await store.requeueRunning()).toBeGreaterThanOrEqual(1);
+    expect(await store.nextPending()).toEqual(ref);
+    expect((await store.claim(ref, ['pending']))!.attempts).toBe(2);
+    await store.release(job.id, 0);
+    expect((await store.claim(ref, ['pending']))!.attempts).toBe(2);
+  });
+
+  it('sweeps expired jobs and their items, leaving live ones', async () => {
+    const live = await create('u4', 1);
+    const old = await store.create({ userId: 'u4', type: 'scrape-single', inputs: [{ url: 'https://example.com/' }], ttlMs: 1 }, async () => undefined);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await store.get('u4', old.id)).toBeUndefined();
+    expect(await store.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await database.db.selectFrom('job_items').select('idx').where('job_id', '=', old.id).execute()).toEqual([]);
+    expect((await store.list('u4', { page: 1, limit: 10 })).jobs.map((j) => j.id)).toEqual([live.id]);
+  });
+});
