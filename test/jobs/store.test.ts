@@ -1,33 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Meter } from '../../src/billing/index.ts';
 import { JobStore } from '../../src/jobs/index.ts';
-import { LedgerStore, openDatabase, type Database } from '../../src/store/index.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
+import { LedgerStore, type Database } from '../../src/store/index.ts';
+import { storeBackends } from '../helpers/backends.ts';
 
 /** The guarantees the engines rest on, checked on both backends with racing callers. */
-const backends: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
-  [
-    'sqlite',
-    async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'webdata-jobstore-'));
-      const database = await openDatabase({ databaseUrl: '', dataDir: dir });
-      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const pg = await createTestDatabase();
-      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
-      return { database, cleanup: () => pg.drop() };
-    },
-  ],
-];
-
-describe.each(backends)('job store on %s', (_name, open) => {
+describe.each(storeBackends)('job store on %s', (_name, open) => {
   let database: Database;
   let cleanup: () => Promise<void>;
   let store: JobStore;

@@ -1,31 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore, LedgerStore, openDatabase, type Database } from '../../src/store/index.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
+import { KeyStore, LedgerStore, type Database } from '../../src/store/index.ts';
+import { storeBackends } from '../helpers/backends.ts';
 
-/** The same store code on both backends: the embedded SQLite file and a real Postgres server. */
-const backends: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
-  [
-    'sqlite',
-    async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'webdata-store-'));
-      const database = await openDatabase({ databaseUrl: '', dataDir: dir });
-      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const pg = await createTestDatabase();
-      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
-      return { database, cleanup: () => pg.drop() };
-    },
-  ],
-];
-
-describe.each(backends)('store on %s', (_name, open) => {
+describe.each(storeBackends)('store on %s', (_name, open) => {
   let database: Database;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {

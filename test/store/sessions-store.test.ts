@@ -1,28 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionStore, openDatabase, type Database, type SessionRow } from '../../src/store/index.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
-
-const backends: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
-  [
-    'sqlite',
-    async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'webdata-store-'));
-      const database = await openDatabase({ databaseUrl: '', dataDir: dir });
-      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const pg = await createTestDatabase();
-      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
-      return { database, cleanup: () => pg.drop() };
-    },
-  ],
-];
+import { SessionStore, type Database, type SessionRow } from '../../src/store/index.ts';
+import { storeBackends } from '../helpers/backends.ts';
 
 function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
   return {
@@ -48,7 +26,7 @@ function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
   };
 }
 
-describe.each(backends)('session store on %s', (_name, open) => {
+describe.each(storeBackends)('session store on %s', (_name, open) => {
   let database: Database;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
