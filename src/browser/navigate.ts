@@ -14,7 +14,7 @@ function refusalFor(proxy: EgressProxy, url: string): string | undefined {
 }
 
 /** Turns what a navigation produced into a status, or the error that explains it. */
-async function outcome(res: Response | null, url: string, guard: Guard): Promise<number> {
+async function outcome(res: Response | null, guard: Guard): Promise<number> {
   if (res?.status() === 403 && res.headers()['x-webdata-blocked']) {
     throw new BlockedDestinationError((await res.text().catch(() => '')) || refusalFor(guard.proxy, res.url()) || `refused to fetch ${res.url()}`);
   }
@@ -46,7 +46,7 @@ export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: 
   } catch (err) {
     throw failed(err, parsed.href, guard, timeoutMs);
   }
-  return outcome(res, parsed.href, guard);
+  return outcome(res, guard);
 }
 
 /** Goes back one entry in the page's history. */
@@ -59,7 +59,7 @@ export async function goBack(page: Page, guard: Guard, timeoutMs: number): Promi
     throw failed(err, page.url(), guard, timeoutMs);
   }
   if (!res && page.url() === before) throw new NavigationError('there is no page to go back to');
-  return outcome(res, page.url(), guard);
+  return outcome(res, guard);
 }
 
 /** Loads `html` as the page's document; its subresources still go through the egress proxy. */

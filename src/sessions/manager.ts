@@ -1,16 +1,17 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { Meter } from '../billing/index.ts';
 import type { SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
-import { billedSeconds, periodMicros } from './billing.ts';
-import { launchChromium, type RunningBrowser } from './chromium.ts';
+import { chargePeriod, periodMicros } from './billing.ts';
+import type { RunningBrowser } from './chromium.ts';
+import { SessionLauncher } from './launcher.ts';
 import { groupPids } from './processes.ts';
 import { RUNTIME_MARKER, killMarked } from './reap.ts';
-import { restoreState, saveState, type StorageState } from './state.ts';
+import { restoreState, saveStateWithin, type StorageState } from './state.ts';
+import { newToken, tokenMatches } from './tokens.ts';
 import { SessionError, type CloseReason, type CreateOptions, type LiveSession, type PublicSession, type SessionCreated, type SessionDetails } from './types.ts';
 import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
 import { VncPipeline } from './vnc.ts';
@@ -18,9 +19,6 @@ import { VncPipeline } from './vnc.ts';
 /** Engines this build can run. camoufox and lightpanda are named by the spec but not installed here. */
 export const KNOWN_BROWSERS = ['chromium', 'camoufox', 'lightpanda'] as const;
 const RUNNABLE_BROWSERS = ['chromium'];
-
-export const DEFAULT_WIDTH = 1280;
-export const DEFAULT_HEIGHT = 720;
 
 export interface SessionManagerOptions {
   config: SessionConfig;
@@ -40,20 +38,6 @@ export interface SessionManagerOptions {
 const SAVE_TIMEOUT_MS = 10_000;
 const PERSIST_ACTIVITY_EVERY_MS = 30_000;
 
-function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Runs this instance's remote browser sessions: one browser process per session, idle time-out
  * and maximum lifetime, per-second billing, storage saved at close and restored at resume, and
@@ -64,8 +48,7 @@ export class SessionManager {
   readonly #root: string;
   readonly #live = new Map<string, LiveSession>();
   readonly #pending = new Map<string, number>();
-  readonly #spares: RunningBrowser[] = [];
-  #sparesLaunching = 0;
+  readonly #launcher: SessionLauncher;
   #sweep: NodeJS.Timeout | undefined;
   #stopping = false;
   #log: Pick<FastifyBaseLogger, 'warn' | 'error'> = { warn: () => undefined, error: () => undefined };
@@ -77,6 +60,7 @@ export class SessionManager {
     // unix sockets inside it, and socket paths may not exceed 107 bytes.
     const instance = createHash('sha256').update(`${o.dataDir}\n${o.publicUrl}`).digest('hex').slice(0, 12);
     this.#root = join(tmpdir(), `wd-sess-${instance}`);
+    this.#launcher = new SessionLauncher({ config: o.config, root: this.#root, proxyUrl: o.proxyUrl, upstreamProxyUrl: o.upstreamProxyUrl });
     if (!(KNOWN_BROWSERS as readonly string[]).includes(o.config.defaultBrowser)) {
       throw new Error(`WEBDATA_DEFAULT_BROWSER must be one of ${KNOWN_BROWSERS.join(', ')}`);
     }
@@ -105,12 +89,12 @@ export class SessionManager {
         token_hash: null,
         billed_micros: row.billed_micros + micros,
       });
-      if (closed) await this.#bill(row.user_id, row.id, row.last_activity_at - row.started_at, micros);
+      if (closed) await chargePeriod(this.#o.ledger, row.user_id, row.id, row.last_activity_at - row.started_at, micros);
     }
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
     this.#sweep.unref();
-    this.#fillSpares();
+    this.#launcher.start(log);
   }
 
   async shutdown(): Promise<void> {
@@ -119,7 +103,7 @@ export class SessionManager {
     // A shutdown ends sessions the service did not choose to end: closeReason `error`, with the
     // storage saved so they can be resumed once the service is back.
     await Promise.allSettled([...this.#live.values()].map((live) => this.#close(live, 'error')));
-    await Promise.allSettled(this.#spares.splice(0).map((b) => b.dispose()));
+    await this.#launcher.stop();
     await killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
   }
@@ -130,7 +114,7 @@ export class SessionManager {
     let running: RunningBrowser | undefined;
     try {
       if (opts.proxy && !this.proxyAvailable) throw new SessionError('bad-request', 'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)', { field: 'proxy' });
-      running = await this.#launch(opts.headless, opts.width, opts.height, opts.proxy);
+      running = await this.#launcher.launch(opts);
       const now = Date.now();
       const live = this.#liveSession({ id: randomUUID(), userId, ...opts, browser, createdAt: now, startedAt: now, billedMicros: 0, running });
       await this.#watch(live);
@@ -176,7 +160,7 @@ export class SessionManager {
     let running: RunningBrowser | undefined;
     try {
       if (row.proxy === 1 && !this.proxyAvailable) throw new SessionError('unavailable', 'the session ran through an upstream proxy and none is configured now');
-      running = await this.#launch(headless, row.width, row.height, row.proxy === 1);
+      running = await this.#launcher.launch({ headless, width: row.width, height: row.height, proxy: row.proxy === 1 });
       const state = JSON.parse(row.storage_state) as StorageState;
       const now = Date.now();
       const live = this.#liveSession({
@@ -239,7 +223,7 @@ export class SessionManager {
 
   listPublic(): { sessions: PublicSession[]; count: number; capacity: number; warmSpares: number } {
     const sessions = [...this.#live.values()].filter((l) => !l.closing).map(publicView);
-    return { sessions, count: sessions.length, capacity: this.#o.config.maxSessions, warmSpares: this.#spares.length };
+    return { sessions, count: sessions.length, capacity: this.#o.config.maxSessions, warmSpares: this.#launcher.spareCount };
   }
 
   /**
@@ -249,7 +233,7 @@ export class SessionManager {
   authorize(id: string | undefined, token: string | undefined): LiveSession | 'not-found' | 'unauthorized' {
     const live = id ? this.#live.get(id) : undefined;
     if (!live || live.closing) return 'not-found';
-    if (!token || !timingSafeEqual(hashToken(token), live.tokenHash)) return 'unauthorized';
+    if (!token || !tokenMatches(token, live.tokenHash)) return 'unauthorized';
     return live;
   }
 
@@ -313,64 +297,15 @@ export class SessionManager {
 
   /** Whether sessions can go through an upstream proxy; a create that does not say gets one when it can. */
   get proxyAvailable(): boolean {
-    return this.#o.upstreamProxyUrl !== undefined;
-  }
-
-  async #launch(headless: boolean, width: number, height: number, proxy: boolean): Promise<RunningBrowser> {
-    // Spares are launched for the default request (`proxy` is true when an upstream exists).
-    if (headless && width === DEFAULT_WIDTH && height === DEFAULT_HEIGHT && proxy === this.proxyAvailable) {
-      const spare = this.#spares.shift();
-      this.#fillSpares();
-      if (spare && !spare.control.closed) return spare;
-      await spare?.dispose();
-    }
-    return this.#launchFresh(headless, width, height, proxy);
-  }
-
-  async #launchFresh(headless: boolean, width: number, height: number, proxy: boolean): Promise<RunningBrowser> {
-    const { chromiumHeadless, chromiumVisible } = this.#o.config;
-    try {
-      return await launchChromium({
-        executable: headless ? chromiumHeadless : chromiumVisible,
-        headless,
-        width,
-        height,
-        proxyUrl: proxy && this.#o.upstreamProxyUrl ? this.#o.upstreamProxyUrl : this.#o.proxyUrl,
-        root: this.#root,
-        env: { [RUNTIME_MARKER]: this.#root },
-      });
-    } catch (err) {
-      this.#log.error({ err }, 'session browser failed to start');
-      throw new SessionError('unavailable', 'the session browser could not be started; try again later');
-    }
-  }
-
-  #fillSpares(): void {
-    while (!this.#stopping && this.#spares.length + this.#sparesLaunching < this.#o.config.warmSpares) {
-      this.#sparesLaunching++;
-      this.#launchFresh(true, DEFAULT_WIDTH, DEFAULT_HEIGHT, this.proxyAvailable)
-        .then(async (spare) => {
-          if (this.#stopping) return spare.dispose();
-          spare.control.once('close', () => {
-            const at = this.#spares.indexOf(spare);
-            if (at >= 0) {
-              this.#spares.splice(at, 1);
-              void spare.dispose();
-            }
-          });
-          this.#spares.push(spare);
-        })
-        .catch(() => undefined)
-        .finally(() => this.#sparesLaunching--);
-    }
+    return this.#launcher.proxyAvailable;
   }
 
   #liveSession(s: Omit<LiveSession, 'token' | 'tokenHash' | 'lastActivityAt' | 'persistedActivityAt' | 'lastUrl' | 'hasStorageState' | 'origins' | 'ownTargets' | 'connections' | 'vnc' | 'closedAt' | 'closing'>): LiveSession {
-    const token = randomBytes(32).toString('base64url');
+    const { token, hash } = newToken();
     return {
       ...s,
       token,
-      tokenHash: hashToken(token),
+      tokenHash: hash,
       lastActivityAt: s.startedAt,
       persistedActivityAt: s.startedAt,
       lastUrl: null,
@@ -412,7 +347,7 @@ export class SessionManager {
       let state: StorageState | undefined;
       if (!live.running.control.closed) {
         try {
-          state = await withTimeout(saveState(live.running.control, live.origins, live.ownTargets), SAVE_TIMEOUT_MS, 'saving session state');
+          state = await saveStateWithin(SAVE_TIMEOUT_MS, live.running.control, live.origins, live.ownTargets);
         } catch (err) {
           this.#log.warn({ err, sessionId: live.id }, 'session state could not be saved');
         }
@@ -430,22 +365,16 @@ export class SessionManager {
           billed_micros: live.billedMicros + micros,
           ...(state ? { storage_state: JSON.stringify(state) } : {}),
         });
-        if (closed) await this.#bill(live.userId, live.id, ms, micros);
+        if (closed) await chargePeriod(this.#o.ledger, live.userId, live.id, ms, micros);
       } catch (err) {
         this.#log.error({ err, sessionId: live.id }, 'session close could not be recorded');
       } finally {
         // A resume may already have put a new browser under this id.
         if (this.#live.get(live.id) === live) this.#live.delete(live.id);
-        this.#fillSpares();
+        this.#launcher.fillSpares();
       }
     })();
     return live.closing;
-  }
-
-  async #bill(userId: string, sessionId: string, ms: number, micros: number): Promise<void> {
-    const meter = new Meter(userId, sessionId);
-    meter.charge('session', billedSeconds(ms), micros);
-    await meter.flush(this.#o.ledger);
   }
 
   async #sweepOnce(): Promise<void> {

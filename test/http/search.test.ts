@@ -7,7 +7,7 @@ import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { OPENAI_TEST_KEY, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY, startPerplexitySearchServer } from '../fixtures/perplexity-search-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let t: TestServer;
 let google: EngineServer;
@@ -50,11 +50,6 @@ async function seenBy<T>(engine: EngineServer, fn: () => Promise<T>): Promise<{ 
   const before = engine.requests.length;
   const out = await fn();
   return { out, requests: engine.requests.slice(before) };
-}
-
-async function searchLedger(key: string) {
-  const user = (await t.server.keys.authenticate(key))!;
-  return (await t.server.ledger.forUser(user.userId)).filter((r) => r.operation === 'search');
 }
 
 describe('POST /api/v1/search on google (results pages)', () => {
