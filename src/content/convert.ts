@@ -38,17 +38,21 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
   const links = extractLinks(doc, base);
   absolutise(doc, base);
 
-  let fragment: string | Node | undefined;
-  if (input.onlyMainContent) fragment = selectMainContent(doc);
-  if (fragment === undefined) {
-    // Whole page asked for, or no main content found: the body stands for the page.
-    fragment = input.format === 'html' && !input.onlyMainContent ? input.html : (doc.body ?? doc.documentElement);
+  let root: Element | undefined;
+  if (input.onlyMainContent) {
+    root = selectMainContent(doc, () => {
+      const again = parseHtml(input.html);
+      absolutise(again, base);
+      return again;
+    });
   }
 
   if (input.format === 'html') {
-    const html = typeof fragment === 'string' ? fragment : (fragment as Element).outerHTML;
-    return { content: html, metadata, links, textLength: visibleTextLength(parseHtml(html).body?.textContent ?? '') };
+    // The whole page is returned as served; the main content as the selected fragment.
+    const html = root ? root.outerHTML : input.html;
+    const text = root ? root.textContent : (doc.body ?? doc.documentElement)?.textContent;
+    return { content: html, metadata, links, textLength: visibleTextLength(text ?? '') };
   }
-  const markdown = toMarkdown(fragment);
+  const markdown = toMarkdown(root ?? doc.body ?? doc.documentElement);
   return { content: markdown, metadata, links, textLength: visibleTextLength(markdown) };
 }

@@ -1,5 +1,6 @@
 import TurndownService from 'turndown';
-import { gfm } from '@joplin/turndown-plugin-gfm';
+import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
+import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
   const classes = `${node.getAttribute('class') ?? ''} ${node.querySelector('code')?.getAttribute('class') ?? ''}`;
@@ -15,7 +16,7 @@ function createService(): TurndownService {
     emDelimiter: '*',
     hr: '---',
   });
-  service.use(gfm);
+  service.use([strikethrough, taskListItems, gfmTables]);
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button', 'select', 'input', 'textarea'] as never);
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
   // language lives in a class on either element.
