@@ -20,9 +20,14 @@ const { values: args } = parseArgs({
 });
 const limit = args.limit ? Number(args.limit) : undefined;
 
+/** A page Readability throws on counts as extracting nothing. */
 function readability(page: Page): string {
   const doc = new DOMParser().parseFromString(page.html, 'text/html');
-  return new Readability(doc as never).parse()?.textContent ?? '';
+  try {
+    return new Readability(doc as never).parse()?.textContent ?? '';
+  } catch {
+    return '';
+  }
 }
 
 function ours(page: Page): string {

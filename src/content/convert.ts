@@ -27,6 +27,11 @@ function absolutise(doc: Document, base: string): void {
   }
 }
 
+/** Readability creates its wrappers as "DIV" and "P", which linkedom serialises as written. */
+function lowerCaseTags(html: string): string {
+  return html.replace(/<(\/?)([A-Z][A-Z0-9]*)(?=[\s/>])/g, (_m, slash: string, name: string) => `<${slash}${name.toLowerCase()}`);
+}
+
 function visibleTextLength(text: string): number {
   return text.replace(/[#*_`>|\-[\]()!]/g, '').replace(/\s+/g, ' ').trim().length;
 }
@@ -49,7 +54,7 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
 
   if (input.format === 'html') {
     // The whole page is returned as served; the main content as the selected fragment.
-    const html = root ? root.outerHTML : input.html;
+    const html = root ? lowerCaseTags(root.outerHTML) : input.html;
     const text = root ? root.textContent : (doc.body ?? doc.documentElement)?.textContent;
     return { content: html, metadata, links, textLength: visibleTextLength(text ?? '') };
   }

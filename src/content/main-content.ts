@@ -64,8 +64,13 @@ export function selectMainContent(doc: Document, fresh: () => Document): Element
   const pageText = region ? textLength(region) : 0;
   const pageParagraphs = region ? paragraphText(region) : 0;
   for (const h1 of doc.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
-  const article = new Readability(doc as never, { charThreshold: 200, keepClasses: true, serializer: (el: Node) => el as never }).parse();
-  const picked = article?.content as unknown as Element | undefined;
+  let picked: Element | undefined;
+  try {
+    const article = new Readability(doc as never, { charThreshold: 200, keepClasses: true, serializer: (el: Node) => el as never }).parse();
+    picked = (article?.content as unknown as Element | null) ?? undefined;
+  } catch {
+    // Readability throws on some malformed trees; the page's own main region stands in.
+  }
   const pickedText = picked ? textLength(picked) : 0;
   const readabilityMissed = !isArticle && pickedText < MIN_TEXT_SHARE * pageText && (picked ? paragraphText(picked) : 0) < MIN_PARAGRAPH_SHARE * pageParagraphs;
   if (picked && !readabilityMissed) {
