@@ -46,13 +46,15 @@ export function loadWcxb(limit?: number): Page[] {
   const ids = readdirSync(join(dir, 'html'))
     .map((f) => f.replace(/\.html\.gz$/, ''))
     .sort();
-  return sample(ids, limit).map((id) => {
+  const pages = sample(ids, limit).map((id) => {
     // The ground truth carries the page type of every page; metadata.json lacks some.
     const gt = JSON.parse(readFileSync(join(dir, 'ground-truth', `${id}.json`), 'utf8')) as {
       url: string;
-      ground_truth: { main_content: string };
+      ground_truth: { main_content?: string | null };
       _internal: { page_type: { primary: string } };
     };
-    return { id, url: gt.url, html: readHtml(join(dir, 'html', `${id}.html.gz`)), truth: gt.ground_truth.main_content, type: gt._internal.page_type.primary };
+    return { id, url: gt.url, html: readHtml(join(dir, 'html', `${id}.html.gz`)), truth: gt.ground_truth.main_content ?? '', type: gt._internal.page_type.primary };
   });
+  // Two dev pages carry only with/without snippets, no main content to score against.
+  return pages.filter((p) => p.truth !== '');
 }

@@ -9,7 +9,6 @@
 const ALWAYS = [
   'script',
   'style',
-  'noscript',
   'template',
   'iframe',
   'object',
@@ -46,7 +45,16 @@ function remove(nodes: Iterable<Element>): void {
   for (const el of nodes) el.remove();
 }
 
+/** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
+const NOSCRIPT_CONTENT_CHARS = 200;
+
 export function stripBoilerplate(root: ParentNode, opts: { chrome: boolean }): void {
+  // Script-driven sites (Discourse and the like) put the whole readable page in <noscript> for
+  // crawlers; that copy is the content. Small ones hold tracking pixels and notices.
+  for (const el of [...root.querySelectorAll('noscript')]) {
+    if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS) el.replaceWith(...el.childNodes);
+    else el.remove();
+  }
   remove([...root.querySelectorAll(ALWAYS)]);
   if (opts.chrome) remove([...root.querySelectorAll(CHROME)]);
   for (const el of [...root.querySelectorAll('[style]')]) {

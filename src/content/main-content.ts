@@ -79,5 +79,7 @@ export function selectMainContent(doc: Document, fresh: () => Document): Element
   }
   const again = fresh();
   stripBoilerplate(again, { chrome: true });
+  // The site's masthead, but not an article's own header with its title and byline.
+  for (const header of [...again.querySelectorAll('header')]) if (!header.closest('main, article, [role="main"]')) header.remove();
   return pageRegion(again) ?? undefined;
 }

@@ -17,7 +17,8 @@ function createService(): TurndownService {
     hr: '---',
   });
   service.use([strikethrough, taskListItems, gfmTables]);
-  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button', 'select', 'input', 'textarea'] as never);
+  // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
+  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'select', 'input', 'textarea'] as never);
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
   // language lives in a class on either element.
   service.addRule('fencedPre', {
