@@ -1,7 +1,7 @@
 /**
  * Scrape latency and throughput through the real server against doing the work by hand.
  *
- *   node bench/scrape/run.ts [--pages N] [--rounds N]
+ *   node bench/scrape/run.ts [--pages N] [--rounds N] [--workers N]
  *
  * A loopback fixture site serves real pages from the article-extraction data set. We measure
  * - p50 of POST /api/v1/scrape/single against a raw undici GET plus convertHtml in this process;
@@ -19,9 +19,10 @@ import { loadConfig } from '../../src/config.ts';
 import { convertHtml } from '../../src/content/index.ts';
 import { loadArticleExtraction } from '../extraction/data.ts';
 
-const { values: args } = parseArgs({ options: { pages: { type: 'string' }, rounds: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { pages: { type: 'string' }, rounds: { type: 'string' }, workers: { type: 'string' } } });
 const pageCount = Number(args.pages ?? 12);
 const rounds = Number(args.rounds ?? 5);
+const workers = String(Number(args.workers ?? availableParallelism()));
 const BATCH = 30;
 const KEY = 'wd_bench_key_0123456789abcdef';
 
@@ -41,7 +42,7 @@ const urls = pages.map((_, i) => `${origin}/p/${i}.html`);
 
 const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-'));
 const server = await startServer(
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', WEBDATA_DATA_DIR: dataDir, WEBDATA_API_KEYS: KEY, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true' }),
+  loadConfig({ PORT: '0', HOST: '127.0.0.1', WEBDATA_DATA_DIR: dataDir, WEBDATA_API_KEYS: KEY, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_CONTENT_WORKERS: workers }),
   { logLevel: 'silent' },
 );
 
@@ -106,7 +107,7 @@ try {
   const convertRate = (BATCH * 1000) / bestConvert;
   const batchRate = (BATCH * 1000) / bestBatch;
   console.log(
-    `batch of ${BATCH} (best of 3, ${availableParallelism()} cores): /v1/scrape/batch ${batchRate.toFixed(1)} pages/s, single-thread convertHtml ${convertRate.toFixed(1)} pages/s, ratio ${(batchRate / convertRate).toFixed(2)}x`,
+    `batch of ${BATCH} (best of 3, ${workers} content workers, ${availableParallelism()} cores): /v1/scrape/batch ${batchRate.toFixed(1)} pages/s, single-thread convertHtml ${convertRate.toFixed(1)} pages/s, ratio ${(batchRate / convertRate).toFixed(2)}x`,
   );
 } finally {
   await server.close();
