@@ -6,28 +6,12 @@
  */
 
 /** Never content, whatever the page. */
-const ALWAYS = [
-  'script',
-  'style',
-  'template',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'dialog',
-  'button',
-  'select',
-  'textarea',
-  'input',
-  '[hidden]',
-  '[aria-hidden="true"]',
-  '[role="dialog"]',
-  '[role="alertdialog"]',
-  '[aria-modal="true"]',
-].join(',');
+const ALWAYS_TAGS = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'OBJECT', 'EMBED', 'CANVAS', 'DIALOG', 'BUTTON', 'SELECT', 'TEXTAREA', 'INPUT']);
+const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
 
-/** Site chrome: dropped when the page marks its main region elsewhere or when falling back. */
-const CHROME = ['nav', 'aside', 'footer', '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]', '[role="search"]'].join(',');
+/** Site chrome: dropped when falling back to the page's own main region. */
+const CHROME_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
@@ -41,29 +25,37 @@ const FURNITURE =
 /** Never removed by class/id: containers whose names often also carry a furniture word. */
 const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 
-function remove(nodes: Iterable<Element>): void {
-  for (const el of nodes) el.remove();
-}
-
 /** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 
+function isFurniture(el: Element, chrome: boolean): boolean {
+  const tag = el.tagName;
+  if (ALWAYS_TAGS.has(tag) || (chrome && CHROME_TAGS.has(tag))) return true;
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.getAttribute('aria-modal') === 'true') return true;
+  const role = el.getAttribute('role');
+  if (role && (DIALOG_ROLES.has(role) || (chrome && CHROME_ROLES.has(role)))) return true;
+  const style = el.getAttribute('style');
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  if (PROTECTED.has(tag)) return false;
+  const id = el.getAttribute('id');
+  const cls = el.getAttribute('class');
+  // A wrapper that merely carries such a word (a theme's "has-social" body div) holds the page.
+  return !!(id || cls) && FURNITURE.test(`${id ?? ''} ${cls ?? ''}`) && !el.querySelector('main, article, h1');
+}
+
+/**
+ * One walk over the tree rather than a query per rule: on linkedom each selector query is a
+ * full traversal, and this runs on every page.
+ */
 export function stripBoilerplate(root: ParentNode, opts: { chrome: boolean }): void {
-  // Script-driven sites (Discourse and the like) put the whole readable page in <noscript> for
-  // crawlers; that copy is the content. Small ones hold tracking pixels and notices.
-  for (const el of [...root.querySelectorAll('noscript')]) {
-    if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS) el.replaceWith(...el.childNodes);
-    else el.remove();
-  }
-  remove([...root.querySelectorAll(ALWAYS)]);
-  if (opts.chrome) remove([...root.querySelectorAll(CHROME)]);
-  for (const el of [...root.querySelectorAll('[style]')]) {
-    if (HIDDEN_STYLE.test(el.getAttribute('style') ?? '')) el.remove();
-  }
-  for (const el of [...root.querySelectorAll('[class],[id]')]) {
-    if (PROTECTED.has(el.tagName)) continue;
-    const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
-    // A wrapper that merely carries such a word (a theme's "has-social" body div) holds the page.
-    if (FURNITURE.test(names) && !el.querySelector('main, article, h1')) el.remove();
+  for (const el of [...root.querySelectorAll('*')]) {
+    if (el.tagName === 'NOSCRIPT') {
+      // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
+      // for crawlers; that copy is the content. Small ones hold tracking pixels and notices.
+      if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS) el.replaceWith(...el.childNodes);
+      else el.remove();
+    } else if (isFurniture(el, opts.chrome)) {
+      el.remove();
+    }
   }
 }
