@@ -27,6 +27,11 @@ function absolutise(doc: Document, base: string): void {
   }
 }
 
+/** Readability creates its wrappers as "DIV" and "P", which linkedom serialises as written. */
+function lowerCaseTags(html: string): string {
+  return html.replace(/<(\/?)([A-Z][A-Z0-9]*)(?=[\s/>])/g, (_m, slash: string, name: string) => `<${slash}${name.toLowerCase()}`);
+}
+
 function visibleTextLength(text: string): number {
   return text.replace(/[#*_`>|\-[\]()!]/g, '').replace(/\s+/g, ' ').trim().length;
 }
@@ -38,17 +43,21 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
   const links = extractLinks(doc, base);
   absolutise(doc, base);
 
-  let fragment: string | Node | undefined;
-  if (input.onlyMainContent) fragment = selectMainContent(doc);
-  if (fragment === undefined) {
-    // Whole page asked for, or no main content found: the body stands for the page.
-    fragment = input.format === 'html' && !input.onlyMainContent ? input.html : (doc.body ?? doc.documentElement);
+  let root: Element | undefined;
+  if (input.onlyMainContent) {
+    root = selectMainContent(doc, () => {
+      const again = parseHtml(input.html);
+      absolutise(again, base);
+      return again;
+    });
   }
 
   if (input.format === 'html') {
-    const html = typeof fragment === 'string' ? fragment : (fragment as Element).outerHTML;
-    return { content: html, metadata, links, textLength: visibleTextLength(parseHtml(html).body?.textContent ?? '') };
+    // The whole page is returned as served; the main content as the selected fragment.
+    const html = root ? lowerCaseTags(root.outerHTML) : input.html;
+    const text = root ? root.textContent : (doc.body ?? doc.documentElement)?.textContent;
+    return { content: html, metadata, links, textLength: visibleTextLength(text ?? '') };
   }
-  const markdown = toMarkdown(fragment);
+  const markdown = toMarkdown(root ?? doc.body ?? doc.documentElement);
   return { content: markdown, metadata, links, textLength: visibleTextLength(markdown) };
 }

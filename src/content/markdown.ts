@@ -1,5 +1,6 @@
 import TurndownService from 'turndown';
-import { gfm } from '@joplin/turndown-plugin-gfm';
+import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
+import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
   const classes = `${node.getAttribute('class') ?? ''} ${node.querySelector('code')?.getAttribute('class') ?? ''}`;
@@ -15,8 +16,9 @@ function createService(): TurndownService {
     emDelimiter: '*',
     hr: '---',
   });
-  service.use(gfm);
-  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button', 'select', 'input', 'textarea'] as never);
+  service.use([strikethrough, taskListItems, gfmTables]);
+  // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
+  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'select', 'input', 'textarea'] as never);
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
   // language lives in a class on either element.
   service.addRule('fencedPre', {

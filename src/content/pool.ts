@@ -16,7 +16,8 @@ export class ContentPool {
       workers > 0
         ? new Piscina({
             filename: new URL('./worker.ts', import.meta.url).href,
-            minThreads: 1,
+            // Every thread up from the start: a burst (a batch) should not wait for threads to boot.
+            minThreads: workers,
             maxThreads: workers,
             idleTimeout: 60_000,
           })

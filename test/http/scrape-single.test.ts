@@ -54,6 +54,8 @@ describe('POST /v1/scrape/single', () => {
     expect(main.json.html).toContain('Twice a day the ocean pulls back');
     expect(main.json.html).toContain('<table');
     expect(main.json.html).not.toContain('Subscribe now');
+    // Readability's own wrappers come back as ordinary lower-case markup.
+    expect(main.json.html).not.toMatch(/<\/?[A-Z]+[\s>]/);
     const full = await scrape({ url: `${site.origin}/article.html`, type: 'html', onlyMainContent: false });
     expect(full.json.html).toContain('<title>How Tide Pools Keep Their Secrets | Coastal Notes</title>');
     expect(full.json.html).toContain('Subscribe now');

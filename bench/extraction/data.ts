@@ -1,0 +1,61 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+export interface Page {
+  id: string;
+  url: string;
+  html: string;
+  truth: string;
+  /** WCXB page type; "article" for the article-extraction set. */
+  type: string;
+}
+
+const REPO = new URL('../../', import.meta.url).pathname;
+
+/** The shared data sets live beside the checkout (../shared/data) or one level up for worktrees. */
+export const DATA_DIR =
+  process.env.WEBDATA_BENCH_DATA ?? [join(REPO, '../shared/data'), join(REPO, '../../shared/data')].find((d) => existsSync(d)) ?? join(REPO, '../shared/data');
+
+function readHtml(path: string): string {
+  return gunzipSync(readFileSync(path)).toString('utf8');
+}
+
+/** Every n-th page when a limit is given, so a quick run still spans the whole set. */
+function sample<T>(items: T[], limit: number | undefined): T[] {
+  if (!limit || limit >= items.length) return items;
+  const step = items.length / limit;
+  return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+export function loadArticleExtraction(limit?: number): Page[] {
+  const dir = join(DATA_DIR, 'article-extraction');
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
+  const ids = Object.keys(truth).sort();
+  return sample(ids, limit).map((id) => ({
+    id,
+    url: truth[id]!.url,
+    html: readHtml(join(dir, 'html', `${id}.html.gz`)),
+    truth: truth[id]!.articleBody,
+    type: 'article',
+  }));
+}
+
+export function loadWcxb(limit?: number): Page[] {
+  const dir = join(DATA_DIR, 'wcxb-dev');
+  const ids = readdirSync(join(dir, 'html'))
+    .map((f) => f.replace(/\.html\.gz$/, ''))
+    .sort();
+  const pages = sample(ids, limit).map((id) => {
+    // The ground truth carries the page type of every page; metadata.json lacks some.
+    const gt = JSON.parse(readFileSync(join(dir, 'ground-truth', `${id}.json`), 'utf8')) as {
+      url: string;
+      ground_truth: { main_content?: string | null };
+      _internal: { page_type: { primary: string } };
+    };
+    return { id, url: gt.url, html: readHtml(join(dir, 'html', `${id}.html.gz`)), truth: gt.ground_truth.main_content ?? '', type: gt._internal.page_type.primary };
+  });
+  // 21 dev pages have no main content to score against (2 carry only with/without snippets,
+  // 19 an empty main_content); a bag-of-words F1 against nothing says nothing, so they are left out.
+  return pages.filter((p) => p.truth !== '');
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { convertHtml } from '../../src/content/index.ts';
+
+const URL_ = 'https://news.example/section/story.html';
+
+const para = (topic: string) =>
+  `<p>${topic} is described here at enough length for a reader to follow, with several clauses, commas, and the sort of ` +
+  `detail that makes a paragraph of real prose rather than a caption or a menu label, which matters to extraction.</p>`;
+
+function page(body: string, head = ''): string {
+  return `<!doctype html><html><head><title>Daily Example: news from the river valley and the hills beyond</title>${head}</head><body>${body}</body></html>`;
+}
+
+const markdown = (html: string, onlyMainContent = true) => convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent }).content;
+
+const ARTICLE = page(`
+  <header><a href="/">Daily Example</a><nav><ul><li><a href="/world">World desk</a></li><li><a href="/sport">Sport desk</a></li></ul></nav></header>
+  <div class="cookie-banner">We use cookies to improve your experience. Accept all cookies?</div>
+  <main>
+    <article>
+      <h1>River levels reach a record</h1>
+      <div class="share-tools"><a href="https://social.example/share">Share on Social</a></div>
+      ${para('The flood')}
+      ${para('The response')}
+      <div style="display: none">Invisible tracking text</div>
+      <div class="newsletter-signup">Get the morning briefing in your inbox every day</div>
+      ${para('The forecast')}
+    </article>
+  </main>
+  <aside class="sidebar"><h3>Most read</h3><ul><li><a href="/a">Celebrity gossip roundup</a></li></ul></aside>
+  <footer>Copyright Daily Example Group. All rights reserved.</footer>`);
+
+describe('convertHtml main content', () => {
+  it('keeps the article and drops page furniture', () => {
+    const md = markdown(ARTICLE);
+    expect(md).toMatch(/^# River levels reach a record$/m);
+    expect(md).toContain('The flood is described here');
+    expect(md).toContain('The forecast is described here');
+    for (const junk of ['World desk', 'cookies', 'Share on Social', 'Invisible tracking', 'morning briefing', 'Celebrity gossip', 'All rights reserved']) {
+      expect(md).not.toContain(junk);
+    }
+  });
+
+  it('converts the whole body when onlyMainContent is false', () => {
+    const md = markdown(ARTICLE, false);
+    expect(md).toContain('The flood is described here');
+    expect(md).toContain('World desk');
+    expect(md).toContain('Celebrity gossip');
+    expect(md).toContain('All rights reserved');
+  });
+
+  it('returns the main-content fragment as html, with h1 kept', () => {
+    const out = convertHtml({ html: ARTICLE, url: URL_, format: 'html', onlyMainContent: true });
+    expect(out.content).toContain('<h1');
+    expect(out.content).toContain('The forecast is described here');
+    expect(out.content).not.toContain('All rights reserved');
+    expect(out.content).not.toContain('<html');
+    expect(out.textLength).toBeGreaterThan(500);
+  });
+
+  it('renders GFM tables, promoting the first row when there is no header', () => {
+    const md = markdown(
+      page(`<article><h1>Results</h1>${para('The season')}
+        <table><thead><tr><th>Team</th><th>Points</th></tr></thead>
+          <tbody><tr><td>Harbour FC</td><td>42</td></tr><tr><td>Hill | Dale</td><td>38</td></tr></tbody></table>
+        <table><tr><td>Year</td><td>Champion</td></tr><tr><td colspan="2">Not held</td></tr><tr><td>2024</td><td>Harbour FC</td></tr></table>
+        ${para('The next season')}</article>`),
+    );
+    expect(md).toContain('| Team | Points |\n| --- | --- |\n| Harbour FC | 42 |\n| Hill \\| Dale | 38 |');
+    expect(md).toContain('| Year | Champion |\n| --- | --- |\n| Not held | |\n| 2024 | Harbour FC |');
+  });
+
+  it('treats a table of tables as layout, not data', () => {
+    const md = markdown(
+      page(`<table><tr><td><table><tr><td>Left menu</td></tr></table></td><td><h1>Old site</h1>${para('The layout')}${para('The body')}</td></tr></table>`),
+      false,
+    );
+    expect(md).toContain('The layout is described here');
+    expect(md).not.toMatch(/\| --- \| --- \|/);
+  });
+
+  it('fences code with its language', () => {
+    const md = markdown(
+      page(`<article><h1>Parsing dates</h1>${para('The parser')}
+        <pre><code class="language-typescript">const d = new Date('2024-01-01');\nconsole.log(d);</code></pre>
+        <pre class="highlight-source-python">print("hi")</pre>
+        ${para('The caveat')}</article>`),
+    );
+    expect(md).toContain("```typescript\nconst d = new Date('2024-01-01');\nconsole.log(d);\n```");
+    expect(md).toContain('```python\nprint("hi")\n```');
+  });
+
+  it('keeps nested lists nested', () => {
+    const md = markdown(
+      page(`<article><h1>Packing</h1>${para('The trip')}
+        <ul><li>Clothes<ul><li>Socks</li><li>Boots</li></ul></li><li>Food<ol><li>Bread</li><li>Cheese</li></ol></li></ul>
+        ${para('The return')}</article>`),
+    );
+    expect(md).toContain('- Clothes\n  - Socks\n  - Boots\n- Food\n  1. Bread\n  2. Cheese');
+  });
+
+  it('makes links and images absolute, against <base> when there is one', () => {
+    const body = `<article><h1>Gallery</h1>${para('The exhibition')}
+      <p>See the <a href="../archive/2019.html">archive</a> and <a href="//cdn.example/x">mirror</a>.</p>
+      <img src="img/one.jpg" alt="First painting"><img data-src="/lazy/two.jpg" src="data:image/gif;base64,R0lGOD" alt="Second painting">
+      ${para('The catalogue')}</article>`;
+    const md = markdown(page(body));
+    expect(md).toContain('[archive](https://news.example/archive/2019.html)');
+    expect(md).toContain('[mirror](https://cdn.example/x)');
+    expect(md).toContain('![First painting](https://news.example/section/img/one.jpg)');
+    expect(md).toContain('![Second painting](https://news.example/lazy/two.jpg)');
+    const based = markdown(page(body, '<base href="https://static.example/v2/">'));
+    expect(based).toContain('![First painting](https://static.example/v2/img/one.jpg)');
+  });
+
+  it('keeps content that the markup places after </body>', () => {
+    const html = `<html><head><title>x</title></head><body><article><h1>Late</h1>${para('The start')}</article></body><div>${para('The stray part')}</div></html>`;
+    expect(markdown(html, false)).toContain('The stray part is described here');
+  });
+
+  it('falls back to the page region when Readability picks one block of a non-article page', () => {
+    const cards = Array.from(
+      { length: 12 },
+      (_, i) => `<div class="card"><h3><a href="/p/${i}">Garden chair model ${i}</a></h3><p>Teak, seats one, ships in ${i + 2} days.</p><p>$${100 + i}</p></div>`,
+    ).join('');
+    const md = markdown(
+      page(`<nav><a href="/">Shop</a></nav><main><h1>Garden chairs</h1><section class="intro">${para('The range')}</section><section class="grid">${cards}</section></main><footer>Shop footer text</footer>`),
+    );
+    expect(md).toContain('The range is described here');
+    for (const i of [0, 5, 11]) expect(md).toContain(`[Garden chair model ${i}](https://news.example/p/${i})`);
+    expect(md).toContain('ships in 13 days');
+    expect(md).not.toContain('Shop footer text');
+  });
+});
