@@ -6,15 +6,29 @@ import { DOMParser } from 'linkedom';
  * Readability F1 for about a sixth of the time (see ../shared/data/README.md).
  */
 export function parseHtml(html: string): Document {
-  const doc = new DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+  const doc = new DOMParser().parseFromString(withRoot(html), 'text/html') as unknown as Document;
   adoptStrayNodes(doc);
   return doc;
 }
 
 /**
+ * linkedom makes the first element of a page without an <html> tag the document element and
+ * drops its siblings (`<h1>T</h1><p>text</p>` keeps only the heading). Browsers accept such pages,
+ * and small sites and generated pages do serve them, so give them the root they leave out.
+ */
+function withRoot(html: string): string {
+  if (/<html[\s>]/i.test(html)) return html;
+  return `${html.replace(/^(\s*<!doctype[^>]*>)?/i, '$1<html>')}</html>`;
+}
+
+/** Elements a browser puts in <head> when they come before any body content. */
+const HEAD_ELEMENTS = new Set(['TITLE', 'META', 'LINK', 'BASE', 'STYLE']);
+
+/**
  * linkedom keeps elements it meets outside <body> (markup after </body>, or a page with no
  * <body> tag at all) as children of <html>, where `doc.body` does not see them. Browsers move
- * them into the body; so do we, in document order.
+ * them into the body, in document order, except leading title/meta/link/base/style, which go to
+ * the head; so do we.
  */
 function adoptStrayNodes(doc: Document): void {
   const root = doc.documentElement;
@@ -26,10 +40,22 @@ function adoptStrayNodes(doc: Document): void {
     body = doc.createElement('body');
     root.appendChild(body);
   }
+  const anchor = body.firstChild;
+  let inHead = true;
   for (const node of stray) {
-    const after = body.compareDocumentPosition(node) & 4;
-    if (after) body.appendChild(node);
-    else body.insertBefore(node, body.firstChild);
+    inHead &&= node.nodeType === 1 && HEAD_ELEMENTS.has(node.nodeName);
+    if (inHead) {
+      let head = [...root.children].find((c) => c.tagName === 'HEAD');
+      if (!head) {
+        head = doc.createElement('head');
+        root.insertBefore(head, root.firstChild);
+      }
+      head.appendChild(node);
+      continue;
+    }
+    // Nodes before the body go ahead of its original content, in their own order.
+    if (body.compareDocumentPosition(node) & 4) body.appendChild(node);
+    else body.insertBefore(node, anchor);
   }
 }
 

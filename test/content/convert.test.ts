@@ -113,6 +113,18 @@ describe('convertHtml main content', () => {
     expect(based).toContain('![First painting](https://static.example/v2/img/one.jpg)');
   });
 
+  it('reads pages that leave out <html>, <head> and <body>, as browsers do', () => {
+    const bare = `<!doctype html><title>Bare page</title><meta name="description" content="No root element"><h1>Bare heading</h1>${para('The first point')}${para('The second point')}`;
+    const out = convertHtml({ html: bare, url: URL_, format: 'markdown', onlyMainContent: false });
+    expect(out.metadata.title).toBe('Bare page');
+    expect(out.metadata.description).toBe('No root element');
+    expect(out.content).not.toContain('Bare page');
+    expect(out.content.indexOf('# Bare heading')).toBeGreaterThanOrEqual(0);
+    expect(out.content.indexOf('# Bare heading')).toBeLessThan(out.content.indexOf('The first point'));
+    expect(out.content.indexOf('The first point')).toBeLessThan(out.content.indexOf('The second point'));
+    expect(markdown(`<h2>Fragment</h2>${para('A fragment')}`)).toContain('A fragment is described here');
+  });
+
   it('keeps content that the markup places after </body>', () => {
     const html = `<html><head><title>x</title></head><body><article><h1>Late</h1>${para('The start')}</article></body><div>${para('The stray part')}</div></html>`;
     expect(markdown(html, false)).toContain('The stray part is described here');
