@@ -1,5 +1,5 @@
 import { Meter, PRICES_MICROS, microsToUsd } from '../billing/index.ts';
-import type { LedgerStore } from '../store/index.ts';
+import type { LedgerStore, SessionStore } from '../store/index.ts';
 
 export function perMinuteMicros(headless: boolean): number {
   return headless ? PRICES_MICROS.sessionHeadlessMinute : PRICES_MICROS.sessionVisibleMinute;
@@ -24,4 +24,17 @@ export async function chargePeriod(ledger: LedgerStore, userId: string, sessionI
   const meter = new Meter(userId, sessionId);
   meter.charge('session', billedSeconds(ms), micros);
   await meter.flush(ledger);
+}
+
+/**
+ * Closes the sessions a previous life of this instance left active: the process died with them,
+ * so each is closed with reason `error` and billed up to its last recorded activity.
+ */
+export async function closeOrphans(store: SessionStore, ledger: LedgerStore, instanceUrl: string): Promise<void> {
+  for (const row of await store.activeOn(instanceUrl)) {
+    const ms = row.last_activity_at - row.started_at;
+    const micros = periodMicros(ms, row.headless === 1);
+    const closed = await store.closeIfActive(row.id, { close_reason: 'error', closed_at: row.last_activity_at, token_hash: null, billed_micros: row.billed_micros + micros });
+    if (closed) await chargePeriod(ledger, row.user_id, row.id, ms, micros);
+  }
 }

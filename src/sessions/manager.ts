@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
-import { chargePeriod, periodMicros } from './billing.ts';
+import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { SessionLauncher } from './launcher.ts';
 import { groupPids } from './processes.ts';
@@ -50,6 +50,7 @@ export class SessionManager {
   readonly #pending = new Map<string, number>();
   readonly #launcher: SessionLauncher;
   #sweep: NodeJS.Timeout | undefined;
+  #started = false;
   #stopping = false;
   #log: Pick<FastifyBaseLogger, 'warn' | 'error'> = { warn: () => undefined, error: () => undefined };
 
@@ -77,20 +78,11 @@ export class SessionManager {
 
   /** Ends what a previous life of this instance left behind, then readies the spares and timers. */
   async start(log: Pick<FastifyBaseLogger, 'warn' | 'error'>): Promise<void> {
+    this.#started = true;
     this.#log = log;
     await killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
-    for (const row of await this.#o.store.activeOn(this.#o.publicUrl)) {
-      // The process died with the session; it is billed up to its last recorded activity.
-      const micros = periodMicros(row.last_activity_at - row.started_at, row.headless === 1);
-      const closed = await this.#o.store.closeIfActive(row.id, {
-        close_reason: 'error',
-        closed_at: row.last_activity_at,
-        token_hash: null,
-        billed_micros: row.billed_micros + micros,
-      });
-      if (closed) await chargePeriod(this.#o.ledger, row.user_id, row.id, row.last_activity_at - row.started_at, micros);
-    }
+    await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
     this.#sweep.unref();
@@ -98,6 +90,9 @@ export class SessionManager {
   }
 
   async shutdown(): Promise<void> {
+    // A process that never started sessions (a `webdata worker`) shares the runtime folder with
+    // the `serve` beside it; reaping by that folder would kill the server's session browsers.
+    if (!this.#started) return;
     this.#stopping = true;
     clearInterval(this.#sweep);
     // A shutdown ends sessions the service did not choose to end: closeReason `error`, with the

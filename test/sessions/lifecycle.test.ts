@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
+import { SessionManager } from '../../src/sessions/index.ts';
 import { SessionStore, openDatabase } from '../../src/store/index.ts';
 import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
@@ -121,5 +122,30 @@ describe('session lifecycle', () => {
     // Billed up to its last recorded activity: 60 s at 0.002/min.
     expect(details.totalCost).toBe(0.002);
     expect((await t.api('POST', '/api/v1/browser-sandbox/session/left-behind/resume')).status).toBe(409);
+  });
+});
+
+describe('a process that never ran sessions', () => {
+  it('leaves this instance\'s session browsers alone when it shuts down (a `webdata worker` on the same host)', async () => {
+    const created = (await t.api('POST', '/api/v1/browser-sandbox/session', { width: 800, height: 600 })).json;
+    const pids = await t.server.services.sessions.processIds(created.sessionId);
+    expect(pids.length).toBeGreaterThan(0);
+    // A worker builds the same services from the same settings, so its session manager has the
+    // same runtime folder; it never starts it, and its shutdown must not reap what serve runs.
+    const worker = new SessionManager({
+      config: t.server.services.config.sessions,
+      publicUrl: t.server.services.config.publicUrl,
+      dataDir: t.server.services.config.dataDir,
+      store: new SessionStore(t.server.database.db),
+      ledger: t.server.ledger,
+      proxyUrl: 'http://127.0.0.1:9',
+    });
+    expect(worker.runtimeRoot).toBe(t.server.services.sessions.runtimeRoot);
+    await worker.shutdown();
+    for (const pid of pids) expect(() => process.kill(pid, 0)).not.toThrow();
+    const browser = await chromium.connectOverCDP(created.wsUrl);
+    await browser.close();
+    expect((await t.api('GET', `/api/v1/browser-sandbox/session/${created.sessionId}`)).json.status).toBe('active');
+    await t.api('DELETE', `/api/v1/browser-sandbox/session/${created.sessionId}`);
   });
 });
