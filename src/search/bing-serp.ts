@@ -39,6 +39,23 @@ export function parseBingSerp(html: string, pageUrl: string): SearchHit[] {
   return hits;
 }
 
+/**
+ * Whether a page from which no result was parsed is Bing saying it found nothing (`li.b_no`,
+ * "There are no results for", or an empty `#b_results`) rather than a page whose layout the parser
+ * no longer reads: only the former holds no link leaving Bing outside ads and footer.
+ */
+export function bingNoResults(html: string, pageUrl: string): boolean {
+  const doc = parseDocument(html);
+  const area = doc.querySelector('#b_results');
+  if (!area && !doc.querySelector('.b_no') && !/There are no results for/i.test(text(doc.body))) return false;
+  for (const link of (area ?? doc).querySelectorAll('a[href]')) {
+    if (link.closest('.b_ad, footer, #b_footer')) continue;
+    const url = decodeBingHref(link.getAttribute('href')!, pageUrl);
+    if (url && !BING_HOST.test(url.hostname) && url.host !== httpUrl(pageUrl)?.host) return false;
+  }
+  return true;
+}
+
 /** Bing's challenge pages: its captcha (`/challenge`, `#b_captcha`) or a 429 answer with no results. */
 export function bingRefusal(page: SerpPage, hits: SearchHit[]): string | undefined {
   if (hits.length > 0) return undefined;

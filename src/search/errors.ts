@@ -19,3 +19,8 @@ export function refused(engine: string, reason: string): SearchEngineError {
 export function engineFailed(engine: string, reason: string): SearchEngineError {
   return new SearchEngineError('failed', `${engine} failed: ${reason}`);
 }
+
+/** A first results page with no result we could parse and no sign of the engine finding nothing. */
+export function unreadable(engine: string): SearchEngineError {
+  return new SearchEngineError('failed', `${engine} returned a results page we could not read (its layout may have changed)`);
+}

@@ -63,10 +63,38 @@ export function parseGoogleSerp(html: string, pageUrl: string): SearchHit[] {
   return hits;
 }
 
+/** Where each page variant puts its results: `#rso`/`#search` (JavaScript page), `#main` (basic page). */
+const RESULTS_AREA = ['#rso', '#search', '#main'];
+/** Google's English "no results" card; other languages are recognised by the empty results area alone. */
+const NO_RESULTS_TEXT = /did not match any documents/i;
+
+function resultsArea(doc: Document): Element | undefined {
+  return RESULTS_AREA.map((s) => doc.querySelector(s)).find((el) => el !== null);
+}
+
+/**
+ * Whether a page from which no result was parsed is Google saying it found nothing, rather than a
+ * page whose layout the parser no longer reads. It must show a results area or the "did not match"
+ * card, and that area (or the whole page) must hold no link leaving Google outside ads and footer:
+ * a changed layout keeps linking to the results, a no-results page links only back into Google.
+ */
+export function googleNoResults(html: string, pageUrl: string): boolean {
+  const doc = parseDocument(html);
+  const area = resultsArea(doc);
+  if (!area && !NO_RESULTS_TEXT.test(text(doc.body))) return false;
+  for (const link of (area ?? doc).querySelectorAll('a[href]')) {
+    if (link.closest(AD_BLOCKS) || link.closest('footer')) continue;
+    const url = decodeGoogleHref(link.getAttribute('href')!, pageUrl);
+    if (url && !GOOGLE_HOST.test(url.hostname) && url.host !== httpUrl(pageUrl)?.host) return false;
+  }
+  return true;
+}
+
 /**
  * Why a page is Google refusing rather than answering: the "unusual traffic" captcha (`/sorry/`),
  * the cookie-consent wall, or the shell that asks for JavaScript. Real results pages also carry a
- * `noscript` pointer to the enable-JS retry, so the shell counts only when no result was found.
+ * `noscript` pointer to the enable-JS retry, so the shell counts only when no result was found and
+ * the page has no results area (else it is a results page we could not read: see googleNoResults).
  */
 export function googleRefusal(page: SerpPage, hits: SearchHit[]): string | undefined {
   const url = httpUrl(page.url);
@@ -77,6 +105,6 @@ export function googleRefusal(page: SerpPage, hits: SearchHit[]): string | undef
   if (url?.hostname.startsWith('consent.') || /<form[^>]+action=["'][^"']*consent\.google\./i.test(page.html)) {
     return 'a cookie-consent wall';
   }
-  if (page.html.includes('/httpservice/retry/enablejs')) return 'a page that requires JavaScript';
+  if (page.html.includes('/httpservice/retry/enablejs') && !resultsArea(parseDocument(page.html))) return 'a page that requires JavaScript';
   return undefined;
 }

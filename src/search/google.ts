@@ -1,6 +1,6 @@
 import { withSiteOperators } from './domains.ts';
-import { engineFailed, refused } from './errors.ts';
-import { googleRefusal, parseGoogleSerp } from './google-serp.ts';
+import { engineFailed, refused, unreadable } from './errors.ts';
+import { googleRefusal, googleNoResults, parseGoogleSerp } from './google-serp.ts';
 import { requestJson } from './json-client.ts';
 import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
@@ -23,6 +23,8 @@ export function googleSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers
         });
         if (refusal) throw refused('google', refusal);
         if (page.statusCode >= 400) throw engineFailed('google', `the results page answered HTTP ${page.statusCode}`);
+        // Only the first page can be misread silently: an empty page after results is the end of them.
+        if (hits.length === 0 && start === 0 && !googleNoResults(page.html, page.url)) throw unreadable('google');
         yield hits;
         if (hits.length === 0) return;
       }

@@ -16,8 +16,8 @@ export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
 export type { SerpFetchers } from './serp-fetch.ts';
 export { normaliseDomain } from './domains.ts';
-export { parseGoogleSerp, googleRefusal, decodeGoogleHref } from './google-serp.ts';
-export { parseBingSerp, bingRefusal, decodeBingHref } from './bing-serp.ts';
+export { parseGoogleSerp, googleRefusal, googleNoResults, decodeGoogleHref } from './google-serp.ts';
+export { parseBingSerp, bingRefusal, bingNoResults, decodeBingHref } from './bing-serp.ts';
 
 export type SearchEngines = Record<EngineName, SearchEngine>;
 

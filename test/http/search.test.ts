@@ -7,7 +7,7 @@ import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { OPENAI_TEST_KEY, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY, startPerplexitySearchServer } from '../fixtures/perplexity-search-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
 
 let t: TestServer;
 let google: EngineServer;
@@ -36,7 +36,7 @@ beforeAll(async () => {
     SEARXNG_URL: searxng.origin,
     BRAVE_BASE_URL: brave.origin,
     BRAVE_API_KEY: BRAVE_TEST_KEY,
-    WEBDATA_SEARCH_TIMEOUT_MS: '1500',
+    WEBDATA_SEARCH_TIMEOUT_MS: '3000',
   });
 });
 
@@ -44,6 +44,33 @@ afterAll(async () => {
   await t?.close();
   await Promise.all([google, bing, openai, perplexity, searxng, brave].map((s) => s?.close()));
 });
+
+async function searchLedger() {
+  const user = (await t.server.keys.authenticate(TEST_KEY))!;
+  return (await t.server.ledger.forUser(user.userId)).filter((r) => r.operation === 'search');
+}
+
+/**
+ * A first results page with nothing parsed on it is either the engine finding nothing (a success,
+ * charged: the price is per query) or a page we could not read (a failure at no cost).
+ */
+async function expectEmptyAndUnreadable(engine: 'google' | 'bing') {
+  const before = (await searchLedger()).length;
+  const res = await t.api('POST', '/api/v1/search', { engine, queries: ['zzqx noresults', 'react relayout'] });
+  expect(res.status).toBe(200);
+  const [empty, unreadable] = res.json.results;
+  expect(empty).toMatchObject({ query: 'zzqx noresults', success: true, results: [], cost: 0.008 });
+  expect(unreadable).toMatchObject({
+    query: 'react relayout',
+    success: false,
+    results: [],
+    cost: 0,
+    error: `${engine} returned a results page we could not read (its layout may have changed)`,
+  });
+  expect(res.json).toMatchObject({ successful: 1, failed: 1, cost: 0.008 });
+  const rows = (await searchLedger()).slice(before);
+  expect(rows.map((r) => r.costMicros)).toEqual([8000]);
+}
 
 /** Requests an engine fixture received during `fn`. */
 async function seenBy<T>(engine: EngineServer, fn: () => Promise<T>): Promise<{ out: T; requests: EngineServer['requests'] }> {
@@ -113,9 +140,19 @@ describe('POST /api/v1/search on google (results pages)', () => {
 
   it('fails a query whose engine does not answer within the search deadline, and charges nothing for it', async () => {
     const res = await t.api('POST', '/api/v1/search', { queries: ['a slow one', 'react github'] });
-    expect(res.json.results[0]).toMatchObject({ success: false, cost: 0, error: 'google did not answer within 1500 ms' });
+    expect(res.json.results[0]).toMatchObject({ success: false, cost: 0, error: 'google did not answer within 3000 ms' });
     expect(res.json.results[1]).toMatchObject({ success: true, cost: 0.008 });
     expect(res.json.cost).toBe(0.008);
+  });
+});
+
+describe('POST /api/v1/search on a first results page with no result parsed', () => {
+  it('google: charges a query Google found nothing for, and fails one whose page it could not read at no cost', async () => {
+    await expectEmptyAndUnreadable('google');
+  });
+
+  it('bing: the same for Bing', async () => {
+    await expectEmptyAndUnreadable('bing');
   });
 });
 
@@ -213,7 +250,7 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
     const res = await t.api('POST', '/api/v1/search', { engine: 'brave', queries: ['react', 'slow react'] });
     expect(res.json.results[0]).toMatchObject({ success: true, cost: 0.008 });
     expect(res.json.results[0].results).toHaveLength(10);
-    expect(res.json.results[1]).toMatchObject({ success: false, cost: 0, error: 'brave did not answer within 1500 ms' });
+    expect(res.json.results[1]).toMatchObject({ success: false, cost: 0, error: 'brave did not answer within 3000 ms' });
     expect(res.json).toMatchObject({ successful: 1, failed: 1, cost: 0.008 });
   });
 });

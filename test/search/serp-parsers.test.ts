@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bingRefusal, decodeBingHref, googleRefusal, parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
+import { BING_NO_RESULTS } from '../fixtures/bing-serp-server.ts';
+import { GOOGLE_NO_RESULTS } from '../fixtures/google-serp-server.ts';
+import { bingNoResults, bingRefusal, decodeBingHref, googleNoResults, googleRefusal, parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
 
 /** Real saved results pages (see SOURCES.md there), shared beside the repository. */
 const SERP = resolve(import.meta.dirname, '../..', '../shared/data/serp');
@@ -189,5 +191,67 @@ describe('Bing results page parser', () => {
     expect(decodeBingHref(`https://www.bing.com/ck/a?!&&p=abc&u=a1${relative}&ntb=1`, BING)).toBeUndefined();
     const absolute = Buffer.from('https://example.org/a?b=1').toString('base64url');
     expect(decodeBingHref(`/ck/a?!&&p=abc&u=a1${absolute}&ntb=1`, BING)?.href).toBe('https://example.org/a?b=1');
+  });
+});
+
+describe('telling a page with no results from a page the parser cannot read', () => {
+  const googlePages = [
+    'google/js-2025-03_ptBR_ai-tools_raw.html',
+    'google/js-2025-10_enBE_react-github_prettyprinted.html',
+    'google/js-2023-05_desktop_en_google.html',
+    'google/js-2023-05_mobile_en_google.html',
+    'google/nojs-2023-06_basic_en_google_url-q-redirects.html',
+    'google/nojs-2023-06_basic_en_google_num100.html',
+  ];
+  const bingPages = [
+    'bing/www-2026-10_en_trimmed_10results_ckA-redirects.html',
+    'bing/desktop-js-2021-01_en-GB_bing_saved-from-browser.html',
+    'bing/nojs-2021-01_en_bing.html',
+  ];
+  /** Result titles that are no longer headings, as a redesign would leave them. */
+  const unheaded = (html: string) => html.replace(/<h3\b/g, '<div').replace(/<\/h3>/g, '</div>').replace(/role="heading"/g, 'role="note"');
+  const UNRELATED = `<!doctype html><html><head><title>Results</title></head><body><main class="serp"><article class="hit">
+<a href="https://react.dev/">React</a><p>The library for web and native user interfaces.</p></article></main></body></html>`;
+
+  it.each(googlePages)('does not take the real Google page %s for a no-results page, even with its titles renamed', (path) => {
+    const html = page(path);
+    expect(googleNoResults(html, GOOGLE)).toBe(false);
+    expect(parseGoogleSerp(unheaded(html), GOOGLE)).toEqual([]);
+    expect(googleNoResults(unheaded(html), GOOGLE)).toBe(false);
+    // It still carries Google's noscript pointer to the enable-JS retry, but is no JavaScript shell.
+    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: unheaded(html) }, [])).toBeUndefined();
+  });
+
+  it('recognises Google saying it found nothing: the "did not match" card, or an empty results area in any language', () => {
+    expect(googleNoResults(GOOGLE_NO_RESULTS, GOOGLE)).toBe(true);
+    const card = `<html><body><div id="topstuff"><div class="card-section"><p role="heading">Your search - <b>zzqx</b> - did not match any documents.</p>
+<p>Suggestions:</p><ul><li>Try different keywords.</li></ul></div></div><footer><a href="https://policies.google.com/privacy">Privacy</a></footer></body></html>`;
+    expect(googleNoResults(card, GOOGLE)).toBe(true);
+    const german = `<html lang="de"><body><div id="search"><div id="rso"></div><a href="/search?q=zzqx&amp;nfpr=1">Stattdessen suchen nach</a></div></body></html>`;
+    expect(googleNoResults(german, GOOGLE)).toBe(true);
+  });
+
+  it('does not take a page of unfamiliar markup, or a no-results card beside links to results, for a no-results page', () => {
+    expect(googleNoResults(UNRELATED, GOOGLE)).toBe(false);
+    expect(googleNoResults('<html><body><p>Something went wrong.</p></body></html>', GOOGLE)).toBe(false);
+    const mixed = GOOGLE_NO_RESULTS.replace('<div id="rso"></div>', '<div id="rso"><a href="https://react.dev/">React</a></div>');
+    expect(googleNoResults(mixed, GOOGLE)).toBe(false);
+    expect(googleNoResults(page('google/sorry-2026-07_unusual-traffic_recaptcha.html'), GOOGLE)).toBe(false);
+  });
+
+  it.each(bingPages)('does not take the real Bing page %s for a no-results page, even with its result items renamed', (path) => {
+    const html = page(path);
+    const renamed = html.replace(/\bb_algo\b/g, 'b_result');
+    expect(bingNoResults(html, BING)).toBe(false);
+    expect(parseBingSerp(renamed, BING)).toEqual([]);
+    expect(bingNoResults(renamed, BING)).toBe(false);
+  });
+
+  it('recognises Bing saying it found nothing, and not a page of unfamiliar markup', () => {
+    expect(bingNoResults(BING_NO_RESULTS, BING)).toBe(true);
+    const message = `<html><body><main><h1>There are no results for <strong>zzqx</strong></h1><ul><li>Check your spelling</li></ul></main></body></html>`;
+    expect(bingNoResults(message, BING)).toBe(true);
+    expect(bingNoResults(UNRELATED, BING)).toBe(false);
+    expect(bingNoResults(BING_NO_RESULTS.replace('</ol>', '<li class="b_ans"><a href="https://react.dev/">React</a></li></ol>'), BING)).toBe(false);
   });
 });
