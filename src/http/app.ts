@@ -6,6 +6,7 @@ import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { requestLogFields } from './log.ts';
 import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -21,6 +22,8 @@ import { sessionSocketRoutes } from './routes/session-sockets.ts';
 
 export interface AppOptions {
   logLevel?: string;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
@@ -29,7 +32,7 @@ const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoute
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
   const app = Fastify({
-    logger: { level: opts.logLevel ?? config.logLevel },
+    logger: { level: opts.logLevel ?? config.logLevel, serializers: { req: requestLogFields }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: config.maxRequestBytes,
     // Unknown fields are refused by name rather than silently dropped: a typo in an option
     // should not quietly change what the caller gets.
