@@ -154,6 +154,10 @@ describe('browser sessions over CDP', () => {
       expect(await upgradeStatus(withToken(theirToken))).toBe(401);
       expect(await upgradeStatus(withToken('not-the-token'))).toBe(401);
       expect(await upgradeStatus(withToken(null))).toBe(401);
+      // A token given twice is no token, not a server error.
+      const mineToken = base.searchParams.get('token')!;
+      expect(await upgradeStatus(`${withToken(mineToken)}&token=${mineToken}`)).toBe(401);
+      expect(await upgradeStatus(`${withToken(mineToken)}&sessionId=${mine.sessionId}`)).toBe(404);
       expect(await upgradeStatus(`ws://127.0.0.1:${port}/browser-sandbox-ws?sessionId=nope&token=x`)).toBe(404);
       expect(await upgradeStatus(mine.wsUrl)).toBe(101);
 
