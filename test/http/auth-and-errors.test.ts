@@ -94,4 +94,24 @@ describe('bad input', () => {
     expect(limited[0]!.headers.get('retry-after')).toBe('1');
     expect(results.filter((r) => r.status === 200)).toHaveLength(2);
   });
+
+  it('frees the in-flight places of requests whose clients went away', async () => {
+    const abandon = async () => {
+      const gone = new AbortController();
+      const sent = fetch(`${t.base}/api/v1/scrape/single`, {
+        method: 'POST',
+        signal: gone.signal,
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${site.origin}/slow?ms=1500` }),
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+      gone.abort();
+      await sent;
+    };
+    // More abandoned requests than the limit of 2: each must hand its place back.
+    await Promise.all([abandon(), abandon()]);
+    await abandon();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` })).status).toBe(200);
+  });
 });
