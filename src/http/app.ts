@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
@@ -38,6 +38,12 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     // should not quietly change what the caller gets.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     trustProxy: true,
+    // Paths the router cannot read (bad percent-escapes, over-long ids) get the API's error shape too.
+    frameworkErrors: (err, _request, reply: FastifyReply) => {
+      const error =
+        err.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is longer than the maximum length' : err.message;
+      reply.code(err.statusCode ?? 400).send({ success: false, error });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandler(app);

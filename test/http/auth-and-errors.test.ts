@@ -86,6 +86,15 @@ describe('bad input', () => {
     expect(json.success).toBe(false);
   });
 
+  it('answers a malformed path in the API error shape', async () => {
+    const badEscape = await t.api('GET', '/api/v1/scrape/async/job/%E0%A4%A');
+    expect(badEscape.status).toBe(400);
+    expect(badEscape.json).toEqual({ success: false, error: expect.stringMatching(/percent-encoding/) });
+    const longId = await t.api('GET', `/api/v1/browser-sandbox/session/${'a'.repeat(120)}`);
+    expect(longId.status).toBe(414);
+    expect(longId.json).toEqual({ success: false, error: expect.stringMatching(/maximum length/) });
+  });
+
   it('answers 429 with Retry-After beyond the in-flight limit', async () => {
     const slow = () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/slow?ms=1500` });
     const results = await Promise.all([slow(), slow(), slow()]);
