@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
  * (`?token=`), and an artifact's URL is its own secret (`/files/<token>/<name>`); either in a log
  * would let whoever reads the log open another user's browser or files.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q);
