@@ -81,6 +81,9 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     let target: URL | undefined;
     try {
       target = new URL(req.url ?? '');
+      // Browsers send https through CONNECT; an absolute-form https:// request would make the direct
+      // request below throw outside this try, an unhandled rejection that stops the whole service.
+      if (!upstream && target.protocol === 'https:') throw new Error('send https:// requests through CONNECT');
       await admit(target, upstream);
     } catch (err) {
       // A name that does not resolve is the destination's failure, not a refusal.

@@ -14,6 +14,11 @@ export interface ProxyRoute {
 
 export const DEFAULT_PROXY_ROUTE = '*';
 
+/** An entry as an error message may show it: the proxy's credentials are left out. */
+function shown(entry: string): string {
+  return entry.replace(/\/\/[^/]*@/, '//***@');
+}
+
 /** Parses `us=http://user:pass@host:port,de=...,*=...`; throws with a message naming the bad entry. */
 export function parseProxyUrls(raw: string): Map<string, URL> {
   const table = new Map<string, URL>();
@@ -21,7 +26,8 @@ export function parseProxyUrls(raw: string): Map<string, URL> {
     const at = entry.indexOf('=');
     const key = entry.slice(0, Math.max(at, 0)).trim();
     const value = entry.slice(at + 1).trim();
-    if (at < 0 || !key || !value) throw new Error(`entries must look like country=url, got "${entry}"`);
+    // A key that looks like part of a URL (a password holding "=") is not echoed: it may be a secret.
+    if (at < 0 || !key || !value || /[/:@]/.test(key)) throw new Error(`entries must look like country=url, got "${shown(entry)}"`);
     const name = key === DEFAULT_PROXY_ROUTE ? key : isoCountry(key);
     if (!name) throw new Error(`"${key}" is not an ISO 3166-1 alpha-2 country code or *`);
     let url: URL;

@@ -38,6 +38,8 @@ function baseArgs(proxy: EgressProxy): string[] {
   return [
     `--proxy-server=${proxy.url}`,
     '--proxy-bypass-list=<-loopback>',
+    // WebRTC sends UDP (STUN/TURN) straight to any address, around the proxy and its guard.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--disable-background-networking',
     '--disable-component-update',
     '--no-first-run',

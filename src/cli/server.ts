@@ -5,7 +5,7 @@ import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
-import { buildApp } from '../http/index.ts';
+import { buildApp, type AppOptions } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { stealthPageFetcher, type Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
@@ -78,7 +78,7 @@ export async function createServices(
   };
 }
 
-export async function startServer(config: Config, opts: { logLevel?: string } = {}): Promise<Server> {
+export async function startServer(config: Config, opts: AppOptions = {}): Promise<Server> {
   const built = await createServices(config);
   for (const [i, key] of config.apiKeys.entries()) await built.keys.ensure(key, `env-${i + 1}`);
   let createdKey: string | undefined;

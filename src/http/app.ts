@@ -1,11 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { requestLogFields } from './log.ts';
 import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -21,6 +22,8 @@ import { sessionSocketRoutes } from './routes/session-sockets.ts';
 
 export interface AppOptions {
   logLevel?: string;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
@@ -29,12 +32,18 @@ const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoute
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
   const app = Fastify({
-    logger: { level: opts.logLevel ?? config.logLevel },
+    logger: { level: opts.logLevel ?? config.logLevel, serializers: { req: requestLogFields }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: config.maxRequestBytes,
     // Unknown fields are refused by name rather than silently dropped: a typo in an option
     // should not quietly change what the caller gets.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     trustProxy: true,
+    // Paths the router cannot read (bad percent-escapes, over-long ids) get the API's error shape too.
+    frameworkErrors: (err, _request, reply: FastifyReply) => {
+      const error =
+        err.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is longer than the maximum length' : err.message;
+      reply.code(err.statusCode ?? 400).send({ success: false, error });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandler(app);

@@ -8,18 +8,18 @@ import { tooMany } from './errors.ts';
  */
 export const inflightPlugin = fp<{ maxPerUser: number }>(async (app: FastifyInstance, opts) => {
   const inflight = new Map<string, number>();
-  const counted = new WeakSet<object>();
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
     if (!request.user) return;
-    const current = inflight.get(request.user.userId) ?? 0;
+    const { userId } = request.user;
+    const current = inflight.get(userId) ?? 0;
     if (current >= opts.maxPerUser) throw tooMany(`more than ${opts.maxPerUser} requests in flight for this key`, 1);
-    inflight.set(request.user.userId, current + 1);
-    counted.add(request);
-  });
-  app.addHook('onResponse', async (request) => {
-    if (!counted.has(request)) return;
-    const left = (inflight.get(request.user.userId) ?? 1) - 1;
-    if (left <= 0) inflight.delete(request.user.userId);
-    else inflight.set(request.user.userId, left);
+    inflight.set(userId, current + 1);
+    // The place is handed back when the response closes, sent or not: onResponse never runs for a
+    // client that went away, and a place kept for it would lock the key out for good.
+    reply.raw.once('close', () => {
+      const left = (inflight.get(userId) ?? 1) - 1;
+      if (left <= 0) inflight.delete(userId);
+      else inflight.set(userId, left);
+    });
   });
 });

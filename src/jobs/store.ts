@@ -95,12 +95,14 @@ export class JobStore {
   async page(userId: string, id: string, offset: number, limit: number): Promise<JobPage | undefined> {
     const job = await this.get(userId, id);
     if (!job) return undefined;
+    // Bounds past the job are an empty page here: Postgres refuses them as out of range for the integer column.
+    if (offset >= job.total) return { job, data: [] };
     const rows = await this.#db
       .selectFrom('job_items')
       .select(['idx', 'result'])
       .where('job_id', '=', id)
       .where('idx', '>=', offset)
-      .where('idx', '<', offset + limit)
+      .where('idx', '<', Math.min(offset + limit, job.total))
       .orderBy('idx')
       .execute();
     return { job, data: rows.map((r) => (r.result === null ? null : JSON.parse(r.result))) };

@@ -1,7 +1,7 @@
 /**
  * What a session's CDP client may not do. The browser runs on the service's host, and a few CDP
  * commands reach past the page into that host or around the egress proxy: opening file:// and
- * other local schemes, putting host files into file inputs, loading extensions from host paths,
+ * other local schemes, putting host files into file inputs or drops, loading extensions from host paths,
  * giving a context its own proxy, contacting debugging endpoints directly, handing CDP to page
  * scripts, or tunnelling commands inside other commands where this check cannot see them. Those
  * are refused; downloads are confined to the session's own folder; everything else passes as sent.
@@ -28,6 +28,7 @@ const URL_PARAMS: Record<string, string> = {
 
 const REFUSED: Record<string, string> = {
   'DOM.setFileInputFiles': 'putting files of the service host into a page is not allowed',
+  'Page.handleFileChooser': 'putting files of the service host into a page is not allowed',
   'Extensions.loadUnpacked': 'loading extensions from the service host is not allowed',
   'Page.setDownloadBehavior': 'use Browser.setDownloadBehavior',
   'Target.sendMessageToTarget': 'use flattened sessions (sessionId on each message)',
@@ -53,6 +54,11 @@ export function checkCommand(command: CdpCommand, downloadsDir: string): PolicyV
   const urlParam = URL_PARAMS[method];
   if (urlParam && !schemeAllowed(params[urlParam])) {
     return { action: 'refuse', message: `${method}: only http, https, about, data and blob URLs may be opened` };
+  }
+  // A drag carrying file paths drops those host files into the page, where its scripts read them.
+  const drag = params.data as { files?: unknown } | undefined;
+  if (method === 'Input.dispatchDragEvent' && drag?.files !== undefined && !(Array.isArray(drag.files) && drag.files.length === 0)) {
+    return { action: 'refuse', message: `${method}: dropping files of the service host into a page is not allowed` };
   }
   if (method === 'Target.createBrowserContext' && (params.proxyServer !== undefined || params.proxyBypassList !== undefined)) {
     return { action: 'refuse', message: `${method}: contexts use the service's egress proxy; proxyServer may not be set` };

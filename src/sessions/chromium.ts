@@ -43,6 +43,8 @@ function chromiumArgs(o: LaunchOptions, profile: string): string[] {
     `--proxy-server=${o.proxyUrl}`,
     // Not even loopback may skip the guard: `<-loopback>` removes Chromium's implicit bypass.
     '--proxy-bypass-list=<-loopback>',
+    // WebRTC sends UDP (STUN/TURN) straight to any address, around the proxy and its guard.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',

@@ -56,12 +56,3 @@ export async function groupPids(pgid: number): Promise<number[]> {
   }
   return pids;
 }
-
-/** Whether a process group still has a member whose command line mentions `marker`. */
-export async function groupMentions(pgid: number, marker: string): Promise<boolean> {
-  for (const pid of await groupPids(pgid)) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(marker)) return true;
-  }
-  return false;
-}

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
@@ -9,6 +10,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   site = await startFixtureSite({
+    '/plain.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain'),
     '/leaky.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><body><p id="t">page</p>
@@ -30,6 +32,23 @@ afterAll(async () => {
 });
 
 describe('egress proxy in front of a real browser', () => {
+  it('answers an absolute-form https:// request with 502 and keeps serving', async () => {
+    const send = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: proxy.port, path }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const https = await send(`https://127.0.0.1:${new URL(site.origin).port}/plain.txt`);
+    expect(https.status).toBe(502);
+    expect(https.body).toMatch(/CONNECT/);
+    expect(await send(`${site.origin}/plain.txt`)).toEqual({ status: 200, body: 'plain' });
+  });
+
   it('lets allowed pages through and refuses forbidden subresources and fetches', async () => {
     const page = await browser.newPage();
     // The proxy answers a refused plain-HTTP request with 403 and its reason; the page never sees

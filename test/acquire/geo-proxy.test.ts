@@ -22,6 +22,12 @@ describe('WEBDATA_PROXY_URLS', () => {
     expect(load('us=socks5://p.example:1080')).toThrow('must be an http:// or https:// forward proxy');
     expect(load('us=http://a.example,US=http://b.example')).toThrow('US is listed twice');
     expect(load('http://p.example')).toThrow('entries must look like country=url');
+    // The proxy's credentials never appear in the message, whichever way the entry is wrong.
+    for (const entry of ['http://user:s3cret@p.example', 'http://user:s3=cret@p.example', 'us http://user:s3cret@p.example']) {
+      expect(load(entry)).toThrow(ConfigError);
+      expect(load(entry)).not.toThrow(/s3/);
+      expect(load(entry)).toThrow('//***@p.example');
+    }
     expect(loadConfig({}).proxyUrls.size).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type Server } from '../../src/cli/server.ts';
+import type { AppOptions } from '../../src/http/index.ts';
 
 export const TEST_KEY = 'wd_test_key_user_one_0123456789';
 export const TEST_KEY_2 = 'wd_test_key_user_two_0123456789';
@@ -30,7 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the real service on loopback with a fresh data dir; loopback fetches allowed as tests need. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, appOpts: AppOptions = { logLevel: 'silent' }): Promise<TestServer> {
   const dataDir = env.WEBDATA_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'webdata-test-')));
   const port = await freePort();
   const config = loadConfig({
@@ -45,7 +46,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     WEBDATA_SESSION_WARM_SPARES: '0',
     ...env,
   });
-  const server = await startServer(config, { logLevel: 'silent' });
+  const server = await startServer(config, appOpts);
   const base = `http://127.0.0.1:${config.port}`;
   return {
     server,

@@ -86,6 +86,15 @@ describe('bad input', () => {
     expect(json.success).toBe(false);
   });
 
+  it('answers a malformed path in the API error shape', async () => {
+    const badEscape = await t.api('GET', '/api/v1/scrape/async/job/%E0%A4%A');
+    expect(badEscape.status).toBe(400);
+    expect(badEscape.json).toEqual({ success: false, error: expect.stringMatching(/percent-encoding/) });
+    const longId = await t.api('GET', `/api/v1/browser-sandbox/session/${'a'.repeat(120)}`);
+    expect(longId.status).toBe(414);
+    expect(longId.json).toEqual({ success: false, error: expect.stringMatching(/maximum length/) });
+  });
+
   it('answers 429 with Retry-After beyond the in-flight limit', async () => {
     const slow = () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/slow?ms=1500` });
     const results = await Promise.all([slow(), slow(), slow()]);
@@ -93,5 +102,25 @@ describe('bad input', () => {
     expect(limited).toHaveLength(1);
     expect(limited[0]!.headers.get('retry-after')).toBe('1');
     expect(results.filter((r) => r.status === 200)).toHaveLength(2);
+  });
+
+  it('frees the in-flight places of requests whose clients went away', async () => {
+    const abandon = async () => {
+      const gone = new AbortController();
+      const sent = fetch(`${t.base}/api/v1/scrape/single`, {
+        method: 'POST',
+        signal: gone.signal,
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${site.origin}/slow?ms=1500` }),
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+      gone.abort();
+      await sent;
+    };
+    // More abandoned requests than the limit of 2: each must hand its place back.
+    await Promise.all([abandon(), abandon()]);
+    await abandon();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` })).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,6 +205,25 @@ describe('POST /v1/pdf/html and /v1/pdf/url', () => {
     expect(pdf.text).toContain('Harbour report');
     expect(pdf.text).toContain('Seals counted: 42.');
     expect(t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254'))).toBe(true);
+  });
+
+  it('sends no WebRTC traffic around the egress proxy', async () => {
+    const udp = createSocket('udp4');
+    let packets = 0;
+    udp.on('message', () => packets++);
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', () => resolve()));
+    try {
+      // ICE gathering would send STUN over UDP straight to this port; the slow image keeps the page loading meanwhile.
+      const html = `<p>rtc</p><script>
+        const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:${udp.address().port}' }] });
+        pc.createDataChannel('x');
+        pc.createOffer().then((o) => pc.setLocalDescription(o));
+      </script><img src="${site.origin}/slow?ms=1500">`;
+      expect((await t.api('POST', '/api/v1/pdf/html', { html })).json.success).toBe(true);
+      expect(packets).toBe(0);
+    } finally {
+      udp.close();
+    }
   });
 
   it('prints a URL in landscape Letter with margins', async () => {

@@ -167,6 +167,9 @@ describe('POST /v1/map', () => {
   it('refuses bad input by field', async () => {
     expect((await map({})).json.error).toMatch(/^url/);
     expect((await map({ url: 'ftp://x.test/' })).json.error).toMatch(/^url/);
+    const withCredentials = await map({ url: 'http://user:pass@links.test/' });
+    expect(withCredentials.status).toBe(400);
+    expect(withCredentials.json.error).toMatch(/^url: .*credentials/);
     expect((await map({ url: sites.url('links.test'), includeSubdomains: 'yes' })).json.error).toMatch(/^includeSubdomains/);
     expect((await map({ url: sites.url('links.test'), depth: 2 })).json.error).toMatch(/^depth/);
     expect((await t.api('POST', '/api/v1/map', { url: sites.url('links.test') }, null)).status).toBe(401);

@@ -42,6 +42,11 @@ describe('async jobs on Postgres with pg-boss, run by the serving process', () =
       [urls[2], true],
     ]);
     expect((await waitForJob(t, single.json.url, { key: TEST_KEY_2 })).data[0].markdown).toContain('Plain text notes.');
+    // Offsets and pages beyond any job are empty pages, whatever the column types.
+    const far = await t.api('GET', `${batch.json.url}?offset=${Number.MAX_SAFE_INTEGER}&limit=100`);
+    expect([far.status, far.json.data]).toEqual([200, []]);
+    const farList = await t.api('GET', `/api/v1/scrape/async/jobs?page=${Number.MAX_SAFE_INTEGER}&limit=100`);
+    expect([farList.status, farList.json.jobs]).toEqual([200, []]);
 
     const list = await t.api('GET', '/api/v1/scrape/async/jobs?type=scrape-batch');
     expect(list.json.jobs.map((j: any) => j.id)).toEqual([batch.json.id]);

@@ -154,6 +154,10 @@ describe('browser sessions over CDP', () => {
       expect(await upgradeStatus(withToken(theirToken))).toBe(401);
       expect(await upgradeStatus(withToken('not-the-token'))).toBe(401);
       expect(await upgradeStatus(withToken(null))).toBe(401);
+      // A token given twice is no token, not a server error.
+      const mineToken = base.searchParams.get('token')!;
+      expect(await upgradeStatus(`${withToken(mineToken)}&token=${mineToken}`)).toBe(401);
+      expect(await upgradeStatus(`${withToken(mineToken)}&sessionId=${mine.sessionId}`)).toBe(404);
       expect(await upgradeStatus(`ws://127.0.0.1:${port}/browser-sandbox-ws?sessionId=nope&token=x`)).toBe(404);
       expect(await upgradeStatus(mine.wsUrl)).toBe(101);
 
@@ -192,6 +196,16 @@ describe('browser sessions over CDP', () => {
       await expect(cdp.send('Target.setRemoteLocations', { locations: [{ host: '127.0.0.1', port: 9222 }] })).rejects.toThrow(/debugging endpoints/);
       const pageCdp = await context.newCDPSession(page);
       await expect(pageCdp.send('DOM.setFileInputFiles', { files: ['/etc/hostname'], backendNodeId: 1 })).rejects.toThrow(/not allowed/);
+      // Dropping files onto a page is the other way host files reach a page's scripts.
+      await page.setContent(`<div id="drop" style="width:400px;height:400px"></div><script>
+        drop.ondragover = (e) => e.preventDefault();
+        drop.ondrop = async (e) => { e.preventDefault(); drop.textContent = 'read:' + await e.dataTransfer.files[0].text(); };
+      </script>`);
+      const drag = { x: 50, y: 50, data: { items: [], files: ['/etc/hostname'], dragOperationsMask: 1 } };
+      for (const type of ['dragEnter', 'dragOver', 'drop']) {
+        await expect(pageCdp.send('Input.dispatchDragEvent', { type: type as 'drop', ...drag })).rejects.toThrow(/not allowed/);
+      }
+      expect(await page.textContent('#drop')).toBe('');
       // The session still works for everything else.
       await page.goto(`${site.origin}/session/app`);
       expect(await page.textContent('#h')).toBe('Hello session');

@@ -27,8 +27,9 @@ export async function sessionSocketRoutes(app: FastifyInstance, deps: RouteDeps)
   await app.register(fastifyStatic, { root: NOVNC_ROOT, prefix: '/live-view/novnc/', decorateReply: false, index: false, schemaHide: true });
 
   const authorize = async (request: FastifyRequest) => {
-    const { sessionId, token } = request.query as { sessionId?: string; token?: string };
-    const result = sessions.authorize(sessionId, token);
+    // A parameter given twice arrives as an array; only a single value names a session or opens it.
+    const { sessionId, token } = request.query as Record<string, unknown>;
+    const result = sessions.authorize(typeof sessionId === 'string' ? sessionId : undefined, typeof token === 'string' ? token : undefined);
     if (result === 'not-found') throw notFound('session');
     if (result === 'unauthorized') throw new ApiError(401, 'missing or wrong session token');
     authorized.set(request, result);
