@@ -52,6 +52,8 @@ export interface Config {
   pdfMaxPages: number;
   /** WEBDATA_OCR_TIMEOUT_MS: deadline of rendering or recognising one PDF page. */
   ocrTimeoutMs: number;
+  /** WEBDATA_TRUST_PROXY: take the client address from X-Forwarded-For (only behind a proxy you run). */
+  trustProxy: boolean;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
   /** WEBDATA_JOB_TTL_SECONDS: how long an async job and its results live after it is created. */
@@ -277,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
     pdfMaxPages: int(env, 'WEBDATA_PDF_MAX_PAGES', 100, 1, 10_000),
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
+    trustProxy: bool(env, 'WEBDATA_TRUST_PROXY', false),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
     jobTtlSeconds: int(env, 'WEBDATA_JOB_TTL_SECONDS', 24 * 60 * 60, 1, 365 * 24 * 60 * 60),
     jobSweepSeconds: int(env, 'WEBDATA_JOB_SWEEP_SECONDS', 60, 1, 24 * 60 * 60),

@@ -37,7 +37,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     // Unknown fields are refused by name rather than silently dropped: a typo in an option
     // should not quietly change what the caller gets.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     // Paths the router cannot read (bad percent-escapes, over-long ids) get the API's error shape too.
     frameworkErrors: (err, _request, reply: FastifyReply) => {
       const error =

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pngSize } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { ACTION_TIMEOUT_MS, BrowserBusyError, type Action } from '../browser/index.ts';
@@ -29,15 +30,14 @@ export interface ScreenshotResult {
   timestamp: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Captures the page (whole, viewport or one element) as a PNG stored under a public URL. */
 export async function screenshot(input: ScreenshotInput, ctx: OpContext): Promise<ScreenshotResult> {
   const viewport = { width: input.width ?? 1920, height: input.height ?? 1080 };
   try {
     const { value: png } = await browse({ url: input.url, actions: input.actions, viewport, proxy: proxyRoute(ctx, input.proxy) }, ctx, async ({ page, statusCode }) => {
       if (statusCode() >= 400) throw new Error(`the page answered HTTP ${statusCode()}`);
-      if (input.waitFor) await sleep(input.waitFor);
+      // The wait ends with the request: a client that left should not hold a page for 30 s.
+      if (input.waitFor) await sleep(input.waitFor, undefined, { signal: ctx.signal });
       if (!input.selector) return page.screenshot({ type: 'png', fullPage: input.fullPage ?? true });
       const element = page.locator(input.selector).first();
       // The page has settled and its actions ran (a waitForSelector among them if the caller

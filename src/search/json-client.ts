@@ -45,7 +45,8 @@ export async function requestJson(engine: string, url: string, req: JsonRequest)
   const text = await res.body.text();
   if (text.length > MAX_BODY_CHARS) throw engineFailed(engine, 'the answer is larger than any search answer should be');
   if (res.statusCode === 429) throw refused(engine, `rate limited (HTTP 429): ${apiMessage(text)}`);
-  if (res.statusCode === 401 || res.statusCode === 403) throw engineFailed(engine, `the API key was rejected (HTTP ${res.statusCode}): ${apiMessage(text)}`);
+  // The provider's own text for a rejected key can quote part of the key, so it is not passed on.
+  if (res.statusCode === 401 || res.statusCode === 403) throw engineFailed(engine, `the API key was rejected (HTTP ${res.statusCode}); check the server's configuration`);
   if (res.statusCode >= 400) throw engineFailed(engine, `HTTP ${res.statusCode}: ${apiMessage(text)}`);
   try {
     return JSON.parse(text);

@@ -46,9 +46,10 @@ export class VncPipeline {
 
   release(): void {
     this.#viewers = Math.max(0, this.#viewers - 1);
-    void this.#serial(async () => {
+    // Nothing awaits a release; a failed stop must not become an unhandled rejection.
+    this.#serial(async () => {
       if (this.#viewers === 0 && this.#group) await this.#stop();
-    });
+    }).catch(() => undefined);
   }
 
   close(): Promise<void> {

@@ -344,3 +344,19 @@ describe('POST /api/v1/search input checks', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('an engine that refuses the configured key', () => {
+  it('fails the query without echoing what the provider quoted of the key', async () => {
+    const wrongKey = 'sk-wrong-0123456789-secret-tail';
+    const server = await startTestServer({ OPENAI_BASE_URL: `${openai.origin}/v1`, OPENAI_API_KEY: wrongKey });
+    try {
+      const res = await server.api('POST', '/api/v1/search', { engine: 'chatgpt', queries: ['react'] });
+      const [q] = res.json.results;
+      expect(q).toMatchObject({ success: false, cost: 0 });
+      expect(q.error).toMatch(/API key was rejected \(HTTP 401\)/);
+      expect(q.error).not.toMatch(/sk-wro|tail/);
+    } finally {
+      await server.close();
+    }
+  });
+});
