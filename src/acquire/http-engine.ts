@@ -82,7 +82,9 @@ function decompressor(encoding: string | undefined) {
 function decodedBody(body: Readable, encoding: string | undefined, maxBytes: number, fail: (err: unknown) => Error): Readable {
   const decoder = decompressor(encoding);
   const source: Readable = decoder ? body.pipe(decoder) : body;
-  if (decoder) body.on('error', (err) => decoder.destroy(err));
+  // Errors reach the reader through its iteration; this keeps one that comes before reading
+  // starts (the deadline passing) from going uncaught.
+  body.on('error', (err) => decoder?.destroy(err));
   async function* limited(): AsyncGenerator<Buffer> {
     let size = 0;
     try {
