@@ -5,7 +5,7 @@
  * own child process so that peak RSS is its own.
  *
  *   npm run bench:map            (ROUNDS=7 by default)
- *   PARTS=1 PLAIN=1 PAD=850 npm run bench:map   (one plain 50,000-URL sitemap of about 50 MB, the
+ *   PARTS=1 PLAIN=1 PAD=750 npm run bench:map   (one plain 50,000-URL sitemap of 50 MB, the
  *                                             case that streaming the download is for)
  */
 import { execFile } from 'node:child_process';
