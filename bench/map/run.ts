@@ -5,6 +5,8 @@
  * own child process so that peak RSS is its own.
  *
  *   npm run bench:map            (ROUNDS=7 by default)
+ *   PARTS=1 PLAIN=1 PAD=750 npm run bench:map   (one plain 50,000-URL sitemap of 50 MB, the
+ *                                             case that streaming the download is for)
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -15,6 +17,9 @@ import { DEFAULT_LIMITS, discover } from '../../src/discover/index.ts';
 import { startBenchSite } from './site.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
+const PARTS = Number(process.env.PARTS ?? 10);
+const PLAIN = process.env.PLAIN === '1';
+const PAD = Number(process.env.PAD ?? 0);
 const KEYWORD = 'pricing guide';
 
 function engine(): HttpEngine {
@@ -79,7 +84,7 @@ async function child(mode: string, origin: string, files: string[], rounds: numb
 async function main(): Promise<void> {
   const [mode, origin, files, rounds] = process.argv.slice(2);
   if (mode) return child(mode, origin!, JSON.parse(files!), Number(rounds));
-  const site = await startBenchSite();
+  const site = await startBenchSite(50_000, PARTS, PLAIN, PAD);
   try {
     // The fixture server lives in this process, so children run asynchronously beside it.
     const run = promisify(execFile);
@@ -91,7 +96,7 @@ async function main(): Promise<void> {
     const baseMem = await runChild('baseline', 0);
     const mapMem = await runChild('map', 0);
     const fmt = (n: number) => n.toFixed(1);
-    console.log(`sitemap index: ${site.files.length - 1} children (gzip and plain), 50,000 URLs; map limit 5000, search "${KEYWORD}"; ${ROUNDS} rounds, median`);
+    console.log(`sitemap index: ${site.files.length - 1} children (${PLAIN ? 'plain' : 'gzip and plain'}), 50,000 URLs, ${(site.bytes / 1e6).toFixed(1)} MB as served; map limit 5000, search "${KEYWORD}"; ${ROUNDS} rounds, median`);
     console.log(`baseline (download + XML parse): ${base.count} URLs, ${fmt(base.medianMs)} ms warm; one cold run peaks at ${fmt(baseMem.maxRssMB)} MB RSS`);
     console.log(`map (discover + rank):           ${mapped.count} links, ${fmt(mapped.medianMs)} ms warm; one cold run peaks at ${fmt(mapMem.maxRssMB)} MB RSS`);
     console.log(`idle process RSS: ${fmt(idle)} MB`);

@@ -2,11 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
-/** A site with a sitemap index of `total` URLs over `parts` children, alternately gzip and plain. */
+/** A site with a sitemap index of `total` URLs over `parts` children, alternately gzip and plain unless `plainOnly`;
+ * `pad` bytes of image-extension caption per entry make the files as heavy as real ones get. */
 export interface BenchSite {
   origin: string;
   /** Paths of the index and every child, in order. */
   files: string[];
+  /** Bytes of all those files as served (gzip ones compressed). */
+  bytes: number;
   close(): Promise<void>;
 }
 
@@ -18,7 +21,7 @@ function path(i: number): string {
   return `/${SECTIONS[i % SECTIONS.length]}/${w(1)}-${w(2)}-${w(3)}-${i}`;
 }
 
-export async function startBenchSite(total = 50_000, parts = 10): Promise<BenchSite> {
+export async function startBenchSite(total = 50_000, parts = 10, plainOnly = false, pad = 0): Promise<BenchSite> {
   const bodies = new Map<string, { type: string; body: Buffer }>();
   const server: Server = createServer((req, res) => {
     const file = bodies.get(new URL(req.url ?? '/', 'http://x').pathname);
@@ -33,13 +36,14 @@ export async function startBenchSite(total = 50_000, parts = 10): Promise<BenchS
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const per = Math.ceil(total / parts);
+  const extra = pad > 0 ? `<image:image><image:loc>${origin}/img.png</image:loc><image:caption>${'x'.repeat(pad)}</image:caption></image:image>` : '';
   const children: string[] = [];
   for (let p = 0; p < parts; p++) {
-    const gz = p % 2 === 0;
+    const gz = !plainOnly && p % 2 === 0;
     const name = `/sitemaps/part-${p}.xml${gz ? '.gz' : ''}`;
     const urls: string[] = [];
-    for (let i = p * per; i < Math.min(total, (p + 1) * per); i++) urls.push(`<url><loc>${origin}${path(i)}</loc><lastmod>2026-01-01</lastmod><changefreq>weekly</changefreq></url>`);
-    const xml = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`);
+    for (let i = p * per; i < Math.min(total, (p + 1) * per); i++) urls.push(`<url><loc>${origin}${path(i)}</loc><lastmod>2026-01-01</lastmod><changefreq>weekly</changefreq>${extra}</url>`);
+    const xml = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${urls.join('\n')}\n</urlset>\n`);
     bodies.set(name, gz ? { type: 'application/x-gzip', body: gzipSync(xml) } : { type: 'application/xml', body: xml });
     children.push(name);
   }
@@ -50,6 +54,7 @@ export async function startBenchSite(total = 50_000, parts = 10): Promise<BenchS
   return {
     origin,
     files: ['/sitemap_index.xml', ...children],
+    bytes: [...bodies.values()].reduce((sum, f) => sum + f.body.length, 0),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

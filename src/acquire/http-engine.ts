@@ -25,6 +25,21 @@ export interface HttpResponse {
   chain: string[];
 }
 
+/** A response whose body is read as it arrives. */
+export interface HttpStream {
+  /** URL of the last hop, after redirects. */
+  url: string;
+  statusCode: number;
+  headers: Record<string, string>;
+  /**
+   * The body with its Content-Encoding undone. It errors with a FetchFailure when it passes the
+   * byte limit or the deadline; a reader that stops early must destroy it.
+   */
+  body: Readable;
+  /** Every URL visited, first to last. */
+  chain: string[];
+}
+
 export interface FetchOptions {
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -59,26 +74,39 @@ function decompressor(encoding: string | undefined) {
   }
 }
 
-async function readLimited(body: Readable, encoding: string | undefined, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+/**
+ * The decoded body as it arrives, cut off with a FetchFailure once it passes `maxBytes`; every
+ * error on the way (the deadline, the connection, broken compression) is one the engine names.
+ * Counting decoded bytes also stops decompression bombs.
+ */
+function decodedBody(body: Readable, encoding: string | undefined, maxBytes: number, fail: (err: unknown) => Error): Readable {
   const decoder = decompressor(encoding);
-  const stream: Readable = decoder ? body.pipe(decoder) : body;
-  if (decoder) body.on('error', (err) => decoder.destroy(err));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream) {
-      size += (chunk as Buffer).length;
-      // Counting decoded bytes also stops decompression bombs.
-      if (size > maxBytes) throw new FetchFailure('too-large', `page body exceeds the limit of ${maxBytes} bytes`);
-      chunks.push(chunk as Buffer);
+  const source: Readable = decoder ? body.pipe(decoder) : body;
+  // Errors reach the reader through its iteration; this keeps one that comes before reading
+  // starts (the deadline passing) from going uncaught.
+  body.on('error', (err) => decoder?.destroy(err));
+  async function* limited(): AsyncGenerator<Buffer> {
+    let size = 0;
+    try {
+      for await (const chunk of source) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) throw new FetchFailure('too-large', `page body exceeds the limit of ${maxBytes} bytes`);
+        yield chunk as Buffer;
+      }
+    } catch (err) {
+      throw fail(err);
     }
-  } catch (err) {
-    body.destroy();
-    if (err instanceof FetchFailure) throw err;
-    if (signal.aborted) throw signal.reason;
-    throw new FetchFailure('network', `could not read the page body: ${(err as Error).message}`);
   }
-  return Buffer.concat(chunks);
+  const out = Readable.from(limited(), { objectMode: false });
+  // However reading ends (the end, an error, a reader that stops early), the connection goes
+  // with it rather than waiting out the deadline.
+  out.once('close', () => {
+    // Nobody reads these any more, so an abort error from destroying them has no one to tell.
+    for (const s of [body, decoder]) {
+      if (s && !s.destroyed) s.on('error', () => {}).destroy();
+    }
+  });
+  return out;
 }
 
 /**
@@ -103,11 +131,24 @@ export class HttpEngine {
     });
   }
 
+  /** Fetches a whole body into memory: a stream read to its end. */
   async fetch(input: string, opts: FetchOptions = {}): Promise<HttpResponse> {
+    const { body, ...res } = await this.stream(input, opts);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return { ...res, body: Buffer.concat(chunks) };
+  }
+
+  /**
+   * Answers once the final hop's headers are in, with its body still to read. The deadline covers
+   * the whole exchange, body included, and the byte limit is enforced as the body flows.
+   */
+  async stream(input: string, opts: FetchOptions = {}): Promise<HttpStream> {
     const timeoutMs = opts.timeoutMs ?? this.#options.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     const maxBytes = opts.maxBytes ?? this.#options.maxBytes;
+    const fail = (err: unknown) => toFetchFailure(err, { timedOut: timeout.aborted, timeoutMs, callerAborted: opts.signal?.aborted ?? false });
     const chain: string[] = [];
     let url: URL;
     try {
@@ -146,11 +187,16 @@ export class HttpEngine {
           }
           continue;
         }
-        const body = await readLimited(res.body, headers['content-encoding'], maxBytes, signal);
+        const readFail = (err: unknown) => {
+          if (signal.aborted) return fail(signal.reason);
+          if (err instanceof FetchFailure) return err;
+          return new FetchFailure('network', `could not read the page body: ${(err as Error).message}`);
+        };
+        const body = decodedBody(res.body, headers['content-encoding'], maxBytes, readFail);
         return { url: url.href, statusCode: res.statusCode, headers, body, chain };
       }
     } catch (err) {
-      throw toFetchFailure(err, { timedOut: timeout.aborted, timeoutMs, callerAborted: opts.signal?.aborted ?? false });
+      throw fail(err);
     }
   }
 

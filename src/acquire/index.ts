@@ -1,4 +1,4 @@
-export { HttpEngine, type HttpEngineOptions, type HttpResponse, type FetchOptions } from './http-engine.ts';
+export { HttpEngine, type HttpEngineOptions, type HttpResponse, type HttpStream, type FetchOptions } from './http-engine.ts';
 export { FetchFailure } from './errors.ts';
 export { decodeBody, charsetFromContentType, type Decoded } from './decode.ts';
 export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';

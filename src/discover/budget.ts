@@ -1,4 +1,4 @@
-import { FetchFailure, type HttpEngine, type HttpResponse } from '../acquire/index.ts';
+import { FetchFailure, type FetchOptions, type HttpEngine, type HttpResponse, type HttpStream } from '../acquire/index.ts';
 import type { DiscoverLimits } from './limits.ts';
 
 /**
@@ -30,6 +30,25 @@ export class BudgetedFetcher {
    * is not 2xx; failures are noted for the log, never thrown.
    */
   async get(url: string, maxBytes: number): Promise<HttpResponse | undefined> {
+    const res = await this.#send(url, maxBytes, (opts) => this.#http.fetch(url, opts));
+    if (!res) return undefined;
+    this.bytes += res.body.length;
+    return this.#ok(url, res) ? res : undefined;
+  }
+
+  /**
+   * Like `get`, but answers with the body still to read, so that a large document is handled as
+   * it arrives. The caller counts the bytes it reads (`addBytes`) and destroys the body when done.
+   */
+  async open(url: string, maxBytes: number): Promise<HttpStream | undefined> {
+    const res = await this.#send(url, maxBytes, (opts) => this.#http.stream(url, opts));
+    if (!res) return undefined;
+    if (this.#ok(url, res)) return res;
+    res.body.destroy();
+    return undefined;
+  }
+
+  async #send<T>(url: string, maxBytes: number, send: (opts: FetchOptions) => Promise<T>): Promise<T | undefined> {
     if (this.exhausted) {
       this.failures.set(url, 'the map ran out of time or budget');
       return undefined;
@@ -37,17 +56,17 @@ export class BudgetedFetcher {
     this.requests++;
     const remaining = this.#limits.maxTotalBytes - this.bytes;
     try {
-      const res = await this.#http.fetch(url, { signal: this.signal, maxBytes: Math.min(maxBytes, remaining) });
-      this.bytes += res.body.length;
-      if (res.statusCode < 200 || res.statusCode >= 300) {
-        this.failures.set(url, `answered HTTP ${res.statusCode}`);
-        return undefined;
-      }
-      return res;
+      return await send({ signal: this.signal, maxBytes: Math.min(maxBytes, remaining) });
     } catch (err) {
       this.failures.set(url, err instanceof FetchFailure ? err.message : (err as Error).message);
       return undefined;
     }
+  }
+
+  #ok(url: string, res: { statusCode: number }): boolean {
+    if (res.statusCode >= 200 && res.statusCode < 300) return true;
+    this.failures.set(url, `answered HTTP ${res.statusCode}`);
+    return false;
   }
 
   /** Counts bytes produced after the engine, such as a gzip sitemap inflated here. */

@@ -43,10 +43,18 @@ interface CrawlJob {
   depth: number;
 }
 
+function mediaType(headers: Record<string, string>): string {
+  return (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function declaredHtml(headers: Record<string, string>): boolean {
+  const type = mediaType(headers);
+  return type === 'text/html' || type === 'application/xhtml+xml';
+}
+
 function isHtml(res: HttpResponse): boolean {
-  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'text/html' || type === 'application/xhtml+xml') return true;
-  if (type) return false;
+  if (declaredHtml(res.headers)) return true;
+  if (mediaType(res.headers)) return false;
   return /^\s*(<!doctype html|<html)/i.test(res.body.subarray(0, 256).toString('latin1'));
 }
 
@@ -89,12 +97,13 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
     sitemapQueue.push({ url: key, depth });
   };
 
-  const readListing = async (res: HttpResponse, depth: number) => {
+  /** Reads a sitemap or feed; `counted` is how much of it the byte budget already holds. */
+  const readListing = async (res: { url: string; body: AsyncIterable<Buffer> | Iterable<Buffer> }, counted: number, depth: number) => {
     let children = 0;
     const result = await readSitemap(res.body, {
       maxEntries: limits.maxEntriesPerSitemap,
       maxXmlDepth: limits.maxXmlDepth,
-      maxBytes: Math.min(limits.maxSitemapBytes, fetcher.bytesLeft + res.body.length),
+      maxBytes: Math.min(limits.maxSitemapBytes, fetcher.bytesLeft + counted),
       onPage: (e) => add(e.url, res.url, e.title),
       onChild: (child) => {
         if (depth >= limits.maxSitemapDepth) {
@@ -113,8 +122,8 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
       },
     });
     // Inflated gzip bytes count against the map's byte budget too.
-    if (result.bytes > res.body.length) fetcher.addBytes(result.bytes - res.body.length);
-    if (result.stopped) fetcher.failures.set(res.url, `read in part: ${result.stopped}`);
+    fetcher.addBytes(Math.max(0, Math.max(result.read, result.bytes) - counted));
+    if (result.stopped && result.kind !== 'html') fetcher.failures.set(res.url, `read in part: ${result.stopped}`);
   };
 
   // The start page and robots.txt are independent: ask for both at once.
@@ -149,7 +158,7 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
     } else {
       // A sitemap or feed given as the start URL is read as one.
       seenSitemaps.add(start.href);
-      await readListing(page, 0);
+      await readListing({ url: page.url, body: [page.body] }, page.body.length, 0);
     }
   }
 
@@ -158,8 +167,14 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
   for (const path of declared.length > 0 ? USUAL_SITEMAPS.slice(0, 1) : USUAL_SITEMAPS) queueSitemap(new URL(path, start).href, 0);
 
   await drainQueue(sitemapQueue, limits.concurrency, async (job) => {
-    const res = await fetcher.get(job.url, limits.maxSitemapBytes);
-    if (res && !isHtml(res)) await readListing(res, job.depth);
+    // Streamed: a 50 MB sitemap is parsed as it arrives rather than held whole.
+    const res = await fetcher.open(job.url, limits.maxSitemapBytes);
+    if (!res) return;
+    try {
+      if (!declaredHtml(res.headers)) await readListing(res, 0, job.depth);
+    } finally {
+      res.body.destroy();
+    }
   });
 
   if (found.size < input.limit) {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
@@ -9,7 +10,8 @@ export interface ListedUrl {
   title?: string;
 }
 
-export type SitemapKind = 'urlset' | 'index' | 'feed' | 'text' | 'unknown';
+/** `html` is a web page served without a type where a sitemap was looked for. */
+export type SitemapKind = 'urlset' | 'index' | 'feed' | 'text' | 'html' | 'unknown';
 
 export interface SitemapReadOptions {
   maxEntries: number;
@@ -24,6 +26,8 @@ export interface SitemapReadResult {
   kind: SitemapKind;
   /** Bytes read after decompression. */
   bytes: number;
+  /** Bytes taken from the source, before any gzip was inflated. */
+  read: number;
   /** Why reading stopped early (a bound was hit, the gzip was broken); the entries before it count. */
   stopped?: string;
 }
@@ -123,7 +127,8 @@ class SitemapReader {
             const colon = name.indexOf(':');
             this.#rootPrefix = colon > 0 && name.slice(colon + 1).toLowerCase() !== 'rdf' ? name.slice(0, colon) : '';
             const root = this.#local(name);
-            this.kind = root === 'urlset' ? 'urlset' : root === 'sitemapindex' ? 'index' : root === 'rss' || root === 'feed' || name.toLowerCase() === 'rdf:rdf' ? 'feed' : 'unknown';
+            this.kind = root === 'urlset' ? 'urlset' : root === 'sitemapindex' ? 'index' : root === 'rss' || root === 'feed' || name.toLowerCase() === 'rdf:rdf' ? 'feed' : root === 'html' ? 'html' : 'unknown';
+            if (this.kind === 'html') return this.#stop('a web page, not a sitemap');
             if (this.kind === 'unknown') return this.#stop(`not a sitemap or feed (root element <${name}>)`);
           }
           const local = this.#local(name);
@@ -165,20 +170,40 @@ class SitemapReader {
   }
 }
 
-function isGzip(body: Buffer): boolean {
-  return body.length >= 2 && body[0] === GZIP_MAGIC[0] && body[1] === GZIP_MAGIC[1];
+function isGzip(head: Buffer): boolean {
+  return head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+}
+
+/** The source in pieces small enough to parse between turns of the event loop. */
+async function* pieces(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+  let sinceYield = 0;
+  for await (const chunk of source) {
+    for (let at = 0; at < chunk.length; at += CHUNK) {
+      const piece = chunk.subarray(at, at + CHUNK);
+      yield piece;
+      sinceYield += piece.length;
+      if (sinceYield >= YIELD_EVERY) {
+        sinceYield = 0;
+        await yieldToLoop();
+      }
+    }
+  }
 }
 
 /**
- * Reads a sitemap body, gzip or plain. Gzip is recognised by its magic bytes rather than by the
- * `.gz` name or the headers: servers often send `.xml.gz` already inflated through
- * Content-Encoding (which the HTTP engine has undone), and sometimes plain XML under `.gz`.
- * Inflated bytes are counted as they come, so a gzip bomb stops at `maxBytes`.
+ * Reads a sitemap body, gzip or plain, as it arrives (a response stream) or from memory. Gzip is
+ * recognised by its magic bytes rather than by the `.gz` name or the headers: servers often send
+ * `.xml.gz` already inflated through Content-Encoding (which the HTTP engine has undone), and
+ * sometimes plain XML under `.gz`. Inflated bytes are counted as they come, so a gzip bomb stops
+ * at `maxBytes`. A source that fails part way (a dropped connection, the engine's byte limit or
+ * deadline) stops the reading; the entries before it count. The caller owns the source: a
+ * stream must be destroyed once this answers, for reading may stop before its end.
  */
-export async function readSitemap(body: Buffer, opts: SitemapReadOptions): Promise<SitemapReadResult> {
+export async function readSitemap(source: AsyncIterable<Buffer> | Iterable<Buffer>, opts: SitemapReadOptions): Promise<SitemapReadResult> {
   const reader = new SitemapReader(opts);
   const decoder = new StringDecoder('utf8');
   let bytes = 0;
+  let read = 0;
   const feed = (chunk: Buffer): boolean => {
     bytes += chunk.length;
     if (bytes > opts.maxBytes) {
@@ -188,27 +213,62 @@ export async function readSitemap(body: Buffer, opts: SitemapReadOptions): Promi
     reader.write(decoder.write(chunk));
     return !reader.stopped;
   };
-  if (isGzip(body)) {
-    const gunzip = createGunzip();
-    gunzip.end(body);
-    try {
-      for await (const chunk of gunzip) {
-        if (!feed(chunk as Buffer)) break;
+  const counted = async function* (): AsyncGenerator<Buffer> {
+    for await (const piece of pieces(source)) {
+      read += piece.length;
+      yield piece;
+    }
+  };
+  const input = counted();
+  let sourceError: Error | undefined;
+  try {
+    // The first two bytes decide between gzip and plain; a source may hand them over one by one.
+    let head = Buffer.alloc(0);
+    while (head.length < 2) {
+      const next = await input.next();
+      if (next.done) break;
+      head = Buffer.concat([head, next.value]);
+    }
+    if (isGzip(head)) {
+      const gunzip = createGunzip();
+      const compressed = Readable.from(
+        (async function* () {
+          yield head;
+          yield* input;
+        })(),
+        { objectMode: false },
+      );
+      compressed.on('error', (err) => {
+        sourceError = err;
+        gunzip.destroy(err);
+      });
+      compressed.pipe(gunzip);
+      try {
+        for await (const chunk of gunzip) {
+          if (!feed(chunk as Buffer)) break;
+        }
+      } catch (err) {
+        if (!sourceError) reader.stopped ??= `broken gzip: ${(err as Error).message}`;
+      } finally {
+        gunzip.destroy();
+        compressed.destroy();
       }
-    } catch (err) {
-      reader.stopped ??= `broken gzip: ${(err as Error).message}`;
-    } finally {
-      gunzip.destroy();
+    } else if (head.length > 0 && feed(head)) {
+      for await (const piece of input) {
+        if (!feed(piece)) break;
+      }
     }
-  } else {
-    for (let at = 0; at < body.length; at += CHUNK) {
-      if (!feed(body.subarray(at, at + CHUNK))) break;
-      if (at > 0 && at % YIELD_EVERY === 0) await yieldToLoop();
-    }
+  } catch (err) {
+    sourceError = err as Error;
+  } finally {
+    // Not awaited: a gzip read-ahead may still be waiting on the network, and the caller ends
+    // that wait by destroying the source.
+    void input.return(undefined);
   }
+  if (sourceError) reader.stopped ??= sourceError.message;
   if (!reader.stopped) {
     reader.write(decoder.end());
     reader.end();
   }
-  return { kind: reader.kind ?? 'unknown', bytes, ...(reader.stopped ? { stopped: reader.stopped } : {}) };
+  return { kind: reader.kind ?? 'unknown', bytes, read, ...(reader.stopped ? { stopped: reader.stopped } : {}) };
 }

@@ -147,7 +147,7 @@ describe('POST /v1/map', () => {
       const { json } = await quick.api('POST', '/api/v1/map', { url: sites.url('slow.test') });
       expect(Date.now() - started).toBeLessThan(3000);
       expect(json.success).toBe(true);
-      expect(paths(json.links, 'slow.test')).toEqual(['/', '/first', '/second']);
+      expect(paths(json.links, 'slow.test')).toEqual(['/', '/first', '/second', '/streamed-one', '/streamed-two']);
       expect(sites.hits).toContain('slow.test/sitemap-hangs.xml');
     } finally {
       await quick.close();
