@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
-import type { BatchInput, ScrapeInput, SequenceInput } from '../ops/index.ts';
+import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
@@ -55,4 +55,14 @@ export function sequenceInput(body: Static<typeof SequenceBody>, config: Config,
     summary: body.summary,
     proxy: requireProxy(config, body.proxy, prefix),
   };
+}
+
+/** A search body, normalised (domains, location, limit) with each problem named by its field. */
+export function searchInput(body: SearchInput): SearchInput {
+  try {
+    return normaliseSearchInput(body);
+  } catch (err) {
+    if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
+    throw err;
+  }
 }

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { JobType } from '../../jobs/index.ts';
-import { batchItems, normaliseSearchInput, SearchInputError, searchItems, type SearchInput } from '../../ops/index.ts';
+import { batchItems, searchItems } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { badRequest } from '../errors.ts';
-import { batchInput, scrapeInput, sequenceInput } from '../inputs.ts';
+import { batchInput, scrapeInput, searchInput, sequenceInput } from '../inputs.ts';
 import { ErrorResponse, requireProxy } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
@@ -71,13 +70,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     '/v1/scrape/async/search/batch',
     { schema: { tags: ['jobs'], summary: 'Run 1 to 20 searches in the background', body: AsyncSearchBatchBody, response: responses } },
     async (request, reply) => {
-      let input: SearchInput;
-      try {
-        input = normaliseSearchInput(request.body);
-      } catch (err) {
-        if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
-        throw err;
-      }
+      const input = searchInput(request.body);
       return reply.code(202).send(await start(request.user.userId, 'search-batch', searchItems(input)));
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { normaliseSearchInput, search, SearchInputError, type SearchInput } from '../../ops/index.ts';
+import { search } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { badRequest } from '../errors.ts';
+import { searchInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { SearchBody, SearchResponse } from '../schemas/search.ts';
@@ -18,13 +18,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, de
       },
     },
     async (request, reply) => {
-      let input: SearchInput;
-      try {
-        input = normaliseSearchInput(request.body);
-      } catch (err) {
-        if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
-        throw err;
-      }
+      const input = searchInput(request.body);
       return runOp(deps.services, deps.ledger, request, reply, (ctx) => search(input, ctx));
     },
   );
