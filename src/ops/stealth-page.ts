@@ -1,4 +1,6 @@
-import { openUrl, type BrowserEngine } from '../browser/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Page } from 'playwright-core';
+import { NavigationError, openUrl, type BrowserEngine } from '../browser/index.ts';
 import { BlockedPageError, settledContent, trackDocument } from './browse.ts';
 
 export interface RenderedPage {
@@ -7,8 +9,29 @@ export interface RenderedPage {
   html: string;
 }
 
-/** How long a results page may keep loading after `load` (a JavaScript gate reloading itself). */
-const QUIET_WAIT_MS = 5_000;
+/** How long a results page may keep navigating and loading after the first document (a JavaScript gate reloading itself). */
+const QUIET_WAIT_MS = 8_000;
+/** The main frame counts as arrived once it has not navigated for this long. */
+const QUIET_AFTER_NAVIGATION_MS = 750;
+
+/**
+ * Waits until the main frame stops navigating (a gate's script may reload the page, even before
+ * the first document finished loading) and the last document has loaded and gone quiet.
+ */
+async function arrived(page: Page, deadline: number): Promise<void> {
+  let lastNavigation = Date.now();
+  const onNavigated = (frame: unknown) => {
+    if (frame === page.mainFrame()) lastNavigation = Date.now();
+  };
+  page.on('framenavigated', onNavigated);
+  try {
+    while (Date.now() < deadline && Date.now() - lastNavigation < QUIET_AFTER_NAVIGATION_MS) await sleep(100);
+    await page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    await page.waitForLoadState('networkidle', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+  } finally {
+    page.off('framenavigated', onNavigated);
+  }
+}
 
 /**
  * Renders a URL in browser-stealth and returns its settled HTML: what a search engine serves a
@@ -20,8 +43,12 @@ export function stealthPageFetcher(browser: BrowserEngine): (url: string, signal
       'browser-stealth',
       async (page, env) => {
         const doc = trackDocument(page, env);
-        await openUrl(page, url, env.guard, env.navigationTimeoutMs);
-        await page.waitForLoadState('networkidle', { timeout: QUIET_WAIT_MS }).catch(() => undefined);
+        const deadline = Date.now() + env.navigationTimeoutMs + QUIET_WAIT_MS;
+        await openUrl(page, url, env.guard, env.navigationTimeoutMs).catch((err: unknown) => {
+          // The gate's script reloading the page before the first load ends is the gate working.
+          if (!(err instanceof NavigationError && /interrupted by another navigation/i.test(err.message))) throw err;
+        });
+        await arrived(page, deadline);
         // A page that is still a captcha or gate is returned as it is: the engine's adapter knows
         // its own refusal pages and says precisely what the engine did.
         const html = await settledContent(page, doc).catch(async (err: unknown) => {

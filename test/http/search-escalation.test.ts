@@ -26,6 +26,7 @@ describe('Google results pages that turn plain HTTP away', () => {
     const before = google.requests.length;
     const res = await t.api('POST', '/api/v1/search', { queries: ['react jsgate'] });
     const [q] = res.json.results;
+    expect(q.error).toBeUndefined();
     expect(q).toMatchObject({ query: 'react jsgate', success: true, cost: 0.008 });
     expect(q.results.length).toBeGreaterThanOrEqual(8);
     expect(q.results[0].url).toMatch(/^https:\/\//);
