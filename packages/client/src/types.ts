@@ -164,7 +164,8 @@ export interface PdfOptions {
   title?: string;
   pageSize?: 'A4' | 'Letter' | 'Legal';
   landscape?: boolean;
-  margin?: { top: string; right: string; bottom: string; left: string };
+  /** Each side a CSS length (`10mm`, `0.5in`) or pixels; sides left out get the default. */
+  margin?: { top?: string | number; right?: string | number; bottom?: string | number; left?: string | number };
   printBackground?: boolean;
   timeoutMs?: number;
 }
