@@ -5,9 +5,9 @@ export function searchQueryCost(limit: number): number {
   return PRICES_MICROS.searchQuery + PRICES_MICROS.searchResultsPage * Math.ceil(limit / 10);
 }
 
-/** Cost of one successful fetch, with the summary addition when a summary was produced. */
-export function fetchCost(opts: { summarised?: boolean } = {}): number {
-  return PRICES_MICROS.fetch + (opts.summarised ? PRICES_MICROS.summary : 0);
+/** Cost of one successful fetch, any method; a summary is charged on top (summaryCost). */
+export function fetchCost(): number {
+  return PRICES_MICROS.fetch;
 }
 
 /** Cost of the summary addition for `urls` pages (or sequence breakpoints) summarised, on top of their fetch. */

@@ -8,9 +8,3 @@ export function microsToUsd(micros: number): number {
 export function usdToMicros(usd: number): number {
   return Math.round(usd * MICROS_PER_USD);
 }
-
-export function sumMicros(values: Iterable<number>): number {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
-}

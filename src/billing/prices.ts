@@ -27,8 +27,6 @@ export const PRICES_MICROS = {
   sessionVisibleMinute: 10_000,
 } as const;
 
-export type PricedItem = keyof typeof PRICES_MICROS;
-
 /** Charge names as they appear in the usage ledger's `operation` column. */
 export type Operation =
   | 'search'
