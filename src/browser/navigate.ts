@@ -44,7 +44,13 @@ export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: 
   try {
     res = await page.goto(parsed.href, { waitUntil: 'load', timeout: timeoutMs });
   } catch (err) {
-    throw failed(err, parsed.href, guard, timeoutMs);
+    // A page whose own script navigates before its first load ends (a JavaScript gate reloading
+    // itself) interrupts the goto; that is the page working, and the next document is the page.
+    if (!(err instanceof Error && /interrupted by another navigation/i.test(err.message))) throw failed(err, parsed.href, guard, timeoutMs);
+    await page.waitForLoadState('load', { timeout: timeoutMs }).catch((again: unknown) => {
+      throw failed(again, parsed.href, guard, timeoutMs);
+    });
+    res = null;
   }
   return outcome(res, guard);
 }

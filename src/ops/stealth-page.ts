@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
-import { NavigationError, openUrl, type BrowserEngine } from '../browser/index.ts';
+import { openUrl, type BrowserEngine } from '../browser/index.ts';
 import { BlockedPageError, settledContent, trackDocument } from './browse.ts';
 
 export interface RenderedPage {
@@ -44,10 +44,7 @@ export function stealthPageFetcher(browser: BrowserEngine): (url: string, signal
       async (page, env) => {
         const doc = trackDocument(page, env);
         const deadline = Date.now() + env.navigationTimeoutMs + QUIET_WAIT_MS;
-        await openUrl(page, url, env.guard, env.navigationTimeoutMs).catch((err: unknown) => {
-          // The gate's script reloading the page before the first load ends is the gate working.
-          if (!(err instanceof NavigationError && /interrupted by another navigation/i.test(err.message))) throw err;
-        });
+        await openUrl(page, url, env.guard, env.navigationTimeoutMs);
         await arrived(page, deadline);
         // A page that is still a captcha or gate is returned as it is: the engine's adapter knows
         // its own refusal pages and says precisely what the engine did.
