@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ItemExecutor } from './executor.ts';
 import type { JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
+import { coalesced } from './coalesce.ts';
 
 /** Wait before trying again after the store refused a write (another process holding SQLite's lock). */
 const RETRY_MS = 1000;
@@ -15,8 +16,8 @@ export class EmbeddedQueue implements JobQueue {
   readonly engine = 'embedded' as const;
   #run?: { executor: ItemExecutor; store: JobStore; concurrency: number; log: FastifyBaseLogger };
   #active = 0;
-  #pumping = false;
-  #again = false;
+  /** Claims pending items until the concurrency is used up; triggers during a pass coalesce. */
+  readonly #pump = coalesced(() => this.#dispatch());
   #closed = false;
   #retry?: NodeJS.Timeout;
   readonly #running = new Set<Promise<void>>();
@@ -36,46 +37,36 @@ export class EmbeddedQueue implements JobQueue {
     void this.#pump();
   }
 
-  async #pump(): Promise<void> {
+  async #dispatch(): Promise<void> {
     const run = this.#run;
     if (!run || this.#closed) return;
-    if (this.#pumping) {
-      this.#again = true;
-      return;
-    }
-    this.#pumping = true;
     try {
-      do {
-        this.#again = false;
-        while (!this.#closed && this.#active < run.concurrency) {
-          const next = await run.store.nextPending();
-          if (!next) break;
-          const item = await run.store.claim(next, ['pending']);
-          if (!item) continue;
-          this.#active++;
-          const task: Promise<void> = run.executor
-            .execute(item)
-            .then(async (done) => {
-              if (!done) await run.store.release(item.jobId, item.index);
-            })
-            .catch(async (err) => {
-              run.log.error({ err, jobId: item.jobId, index: item.index }, 'job item could not be recorded; it will run again');
-              await run.store.release(item.jobId, item.index).catch(() => undefined);
-              this.#schedule();
-            })
-            .finally(() => {
-              this.#active--;
-              this.#running.delete(task);
-              void this.#pump();
-            });
-          this.#running.add(task);
-        }
-      } while (this.#again && !this.#closed);
+      while (!this.#closed && this.#active < run.concurrency) {
+        const next = await run.store.nextPending();
+        if (!next) break;
+        const item = await run.store.claim(next, ['pending']);
+        if (!item) continue;
+        this.#active++;
+        const task: Promise<void> = run.executor
+          .execute(item)
+          .then(async (done) => {
+            if (!done) await run.store.release(item.jobId, item.index);
+          })
+          .catch(async (err) => {
+            run.log.error({ err, jobId: item.jobId, index: item.index }, 'job item could not be recorded; it will run again');
+            await run.store.release(item.jobId, item.index).catch(() => undefined);
+            this.#schedule();
+          })
+          .finally(() => {
+            this.#active--;
+            this.#running.delete(task);
+            void this.#pump();
+          });
+        this.#running.add(task);
+      }
     } catch (err) {
       run.log.error({ err }, 'job dispatcher could not read the store');
       this.#schedule();
-    } finally {
-      this.#pumping = false;
     }
   }
 

@@ -6,6 +6,7 @@ import type { ItemExecutor } from './executor.ts';
 import type { JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
 import type { ItemRef, JobType } from './types.ts';
+import { coalesced } from './coalesce.ts';
 
 const QUEUE = 'webdata-job-items';
 
@@ -38,8 +39,8 @@ export class PgBossQueue implements JobQueue {
   readonly #heartbeatSeconds: number;
   #started = false;
   #run?: Running;
-  #pumping = false;
-  #again = false;
+  /** Fetches items until the concurrency is used up; triggers during a pass coalesce. */
+  readonly #pump = coalesced(() => this.#fetchItems());
   #closed = false;
   #poll?: NodeJS.Timeout;
   #heartbeat?: NodeJS.Timeout;
@@ -90,28 +91,18 @@ export class PgBossQueue implements JobQueue {
     void this.#pump();
   }
 
-  async #pump(): Promise<void> {
+  async #fetchItems(): Promise<void> {
     const run = this.#run;
     if (!run || this.#closed) return;
-    if (this.#pumping) {
-      this.#again = true;
-      return;
-    }
-    this.#pumping = true;
     clearTimeout(this.#poll);
     try {
-      do {
-        this.#again = false;
-        while (!this.#closed && this.#inflight.size < run.concurrency) {
-          const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: run.concurrency - this.#inflight.size });
-          if (!jobs || jobs.length === 0) break;
-          for (const job of jobs) this.#start(run, job);
-        }
-      } while (this.#again && !this.#closed);
+      while (!this.#closed && this.#inflight.size < run.concurrency) {
+        const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: run.concurrency - this.#inflight.size });
+        if (!jobs || jobs.length === 0) break;
+        for (const job of jobs) this.#start(run, job);
+      }
     } catch (err) {
       run.log.error({ err }, 'could not fetch job items');
-    } finally {
-      this.#pumping = false;
     }
     if (!this.#closed && this.#inflight.size < run.concurrency) this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
   }
