@@ -7,7 +7,7 @@ import type { SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
 import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
-import { SessionLauncher } from './launcher.ts';
+import { SessionLauncher, type LaunchRequest } from './launcher.ts';
 import { groupPids } from './processes.ts';
 import { RUNTIME_MARKER, killMarked } from './reap.ts';
 import { restoreState, saveStateWithin, type StorageState } from './state.ts';
@@ -105,11 +105,8 @@ export class SessionManager {
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
     const browser = this.#checkBrowser(opts.browser ?? this.#o.config.defaultBrowser);
-    const release = this.#reserve(userId);
-    let running: RunningBrowser | undefined;
-    try {
-      if (opts.proxy && !this.proxyAvailable) throw new SessionError('bad-request', 'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)', { field: 'proxy' });
-      running = await this.#launcher.launch(opts);
+    if (opts.proxy && !this.proxyAvailable) throw new SessionError('bad-request', 'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)', { field: 'proxy' });
+    return this.#begin(userId, opts, async (running) => {
       const now = Date.now();
       const live = this.#liveSession({ id: randomUUID(), userId, ...opts, browser, createdAt: now, startedAt: now, billedMicros: 0, running });
       await this.#watch(live);
@@ -133,14 +130,8 @@ export class SessionManager {
         last_activity_at: now,
         billed_micros: 0,
       });
-      this.#live.set(live.id, live);
-      return createdView(this.#o.publicUrl, live);
-    } catch (err) {
-      await running?.dispose();
-      throw err;
-    } finally {
-      release();
-    }
+      return live;
+    });
   }
 
   async resume(userId: string, id: string): Promise<SessionCreated> {
@@ -151,12 +142,9 @@ export class SessionManager {
     if (!row.storage_state) throw new SessionError('conflict', 'session has no saved state to resume');
     const browser = this.#checkBrowser(row.browser);
     const headless = row.headless === 1;
-    const release = this.#reserve(userId);
-    let running: RunningBrowser | undefined;
-    try {
-      if (row.proxy === 1 && !this.proxyAvailable) throw new SessionError('unavailable', 'the session ran through an upstream proxy and none is configured now');
-      running = await this.#launcher.launch({ headless, width: row.width, height: row.height, proxy: row.proxy === 1 });
-      const state = JSON.parse(row.storage_state) as StorageState;
+    if (row.proxy === 1 && !this.proxyAvailable) throw new SessionError('unavailable', 'the session ran through an upstream proxy and none is configured now');
+    return this.#begin(userId, { headless, width: row.width, height: row.height, proxy: row.proxy === 1 }, async (running) => {
+      const state = JSON.parse(row.storage_state!) as StorageState;
       const now = Date.now();
       const live = this.#liveSession({
         id,
@@ -186,7 +174,18 @@ export class SessionManager {
         last_activity_at: now,
       });
       if (!reopened) throw new SessionError('conflict', 'session was resumed by another request');
-      this.#live.set(id, live);
+      return live;
+    });
+  }
+
+  /** Takes a slot, launches a browser and lets `open` make it a session; any failure disposes of the browser. */
+  async #begin(userId: string, req: LaunchRequest, open: (running: RunningBrowser) => Promise<LiveSession>): Promise<SessionCreated> {
+    const release = this.#reserve(userId);
+    let running: RunningBrowser | undefined;
+    try {
+      running = await this.#launcher.launch(req);
+      const live = await open(running);
+      this.#live.set(live.id, live);
       return createdView(this.#o.publicUrl, live);
     } catch (err) {
       await running?.dispose();
