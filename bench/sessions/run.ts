@@ -6,13 +6,14 @@
  *   node bench/sessions/run.ts [iterations]
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../src/cli/server.ts';
 import { loadConfig } from '../../src/config.ts';
+import { pssBytes } from '../../src/browser/index.ts';
 import { groupPids } from '../../src/sessions/index.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { freePort } from '../../test/helpers/server.ts';
@@ -57,13 +58,9 @@ async function launchDirect(): Promise<{ ws: string; pgid: number; kill(): Promi
   };
 }
 
-async function pss(pids: number[]): Promise<number> {
-  let kb = 0;
-  for (const pid of pids) {
-    const text = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
-    kb += Number(text.match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0);
-  }
-  return kb / 1024;
+/** PSS of the given processes together, in MiB. */
+function pss(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + pssBytes(pid), 0) / (1024 * 1024);
 }
 
 const site = await startFixtureSite();
@@ -148,7 +145,7 @@ for (const headless of [true, false]) {
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await api('POST', '/v1/browser-sandbox/session', { headless })).sessionId);
   await sleep(1500);
-  for (const id of ids) idle[headless ? 'headless' : 'visible']!.push(await pss(await server.services.sessions.processIds(id)));
+  for (const id of ids) idle[headless ? 'headless' : 'visible']!.push(pss(await server.services.sessions.processIds(id)));
   for (const id of ids) await api('DELETE', `/v1/browser-sandbox/session/${id}`);
 }
 const directIdle = [await launchDirect(), await launchDirect(), await launchDirect()];
