@@ -32,10 +32,6 @@ function lowerCaseTags(html: string): string {
   return html.replace(/<(\/?)([A-Z][A-Z0-9]*)(?=[\s/>])/g, (_m, slash: string, name: string) => `<${slash}${name.toLowerCase()}`);
 }
 
-function visibleTextLength(text: string): number {
-  return text.replace(/[#*_`>|\-[\]()!]/g, '').replace(/\s+/g, ' ').trim().length;
-}
-
 export function convertHtml(input: ConvertInput): ConvertOutput {
   const doc = parseHtml(input.html);
   const base = documentBase(doc, input.url);
@@ -54,10 +50,7 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
 
   if (input.format === 'html') {
     // The whole page is returned as served; the main content as the selected fragment.
-    const html = root ? lowerCaseTags(root.outerHTML) : input.html;
-    const text = root ? root.textContent : (doc.body ?? doc.documentElement)?.textContent;
-    return { content: html, metadata, links, textLength: visibleTextLength(text ?? '') };
+    return { content: root ? lowerCaseTags(root.outerHTML) : input.html, metadata, links };
   }
-  const markdown = toMarkdown(root ?? doc.body ?? doc.documentElement);
-  return { content: markdown, metadata, links, textLength: visibleTextLength(markdown) };
+  return { content: toMarkdown(root ?? doc.body ?? doc.documentElement), metadata, links };
 }

@@ -20,6 +20,4 @@ export interface ConvertOutput {
   metadata: PageMetadata;
   /** Absolute http(s) links of the whole page, in document order, deduplicated. */
   links: string[];
-  /** Characters of visible text in the converted content; used to judge thin pages. */
-  textLength: number;
 }
