@@ -1,4 +1,7 @@
-/** Request and response shapes of the webdata API (../shared/spec/web-data-api.md). */
+/**
+ * Request and response shapes of the webdata API (../shared/spec/web-data-api.md), written from
+ * the contract rather than imported from the server, so the package depends on nothing of it.
+ */
 
 export type OutputFormat = 'markdown' | 'html';
 export type SearchEngine = 'google' | 'bing' | 'chatgpt' | 'perplexity' | 'searxng' | 'brave';
