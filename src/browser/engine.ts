@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startEgressProxy, type EgressProxy, type NetworkPolicy, type ProxyRoute } from '../acquire/index.ts';
 import type { BrowserConfig } from '../config.ts';
+import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './procs.ts';
@@ -33,17 +34,10 @@ export interface PageEnv {
   navigationTimeoutMs: number;
 }
 
-/** Flags every browser gets: no traffic of its own, every request through the egress proxy. */
+/** Flags every browser of the pools gets, beyond the shared ones. */
 function baseArgs(proxy: EgressProxy): string[] {
   return [
-    `--proxy-server=${proxy.url}`,
-    '--proxy-bypass-list=<-loopback>',
-    // WebRTC sends UDP (STUN/TURN) straight to any address, around the proxy and its guard.
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-sync',
+    ...sharedFlags(proxy.url),
     '--disable-dev-shm-usage',
     // We run as root in containers, where Chromium's sandbox cannot start.
     '--no-sandbox',
