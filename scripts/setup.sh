@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up everything webdata needs on a Debian machine: system packages (browsers, Xvfb, VNC,
+# Sets up everything webdata needs on a Debian machine: system packages (browsers, bubblewrap for
+# the session sandbox, Xvfb, VNC,
 # poppler), npm packages (Node 24 comes in as the `node` devDependency), and with --test the
 # Postgres server the Postgres tests run against.
 set -euo pipefail
@@ -8,8 +9,8 @@ cd "$(dirname "$0")/.."
 want_test=false
 [ "${1:-}" = "--test" ] && want_test=true
 
-apt_packages=(chromium chromium-headless-shell xvfb x11vnc poppler-utils tesseract-ocr tesseract-ocr-eng fonts-liberation fonts-noto-cjk)
-$want_test && apt_packages+=(postgresql)
+apt_packages=(chromium chromium-headless-shell bubblewrap xvfb x11vnc poppler-utils tesseract-ocr tesseract-ocr-eng fonts-liberation fonts-noto-cjk)
+$want_test && apt_packages+=(postgresql xdotool)
 
 missing=()
 for p in "${apt_packages[@]}"; do

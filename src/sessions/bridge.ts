@@ -1,39 +1,55 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import type { CdpChannel } from './cdp.ts';
 import { checkCommand, type CdpCommand } from './cdp-policy.ts';
 import type { SessionManager } from './manager.ts';
 import type { LiveSession } from './types.ts';
 
-const MAX_PAYLOAD = 256 * 1024 * 1024;
-
 /**
- * The transparent CDP proxy: every frame from the client goes to the session's browser and back
- * untouched, but for Browser.close and the few commands cdp-policy.ts refuses, so Playwright's
- * connectOverCDP and Puppeteer's connect both speak to it as if it were the browser. Frames sent
- * before the upstream opens are held, in order.
+ * The CDP proxy: every command from the client goes to the session's browser over a channel of
+ * its own on the browser's debugging pipe (cdp.ts), and every reply and event comes back, but
+ * for Browser.close and the few commands cdp-policy.ts refuses, so Playwright's connectOverCDP
+ * and Puppeteer's connect both speak to it as if it were the browser. Commands sent before the
+ * channel opens are held, in order.
  */
 export function bridgeCdp(manager: SessionManager, live: LiveSession, client: WebSocket): void {
-  const upstream = new WebSocket(live.running.wsEndpoint, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
-  const held: Array<[WebSocket.RawData | string, boolean]> = [];
+  const control = live.running.control;
+  let channel: CdpChannel | undefined;
+  let ended = false;
+  const held: CdpCommand[] = [];
   const end = () => {
+    if (ended) return;
+    ended = true;
     live.connections.delete(end);
+    control.off('close', end);
+    channel?.close();
     if (client.readyState === WebSocket.OPEN) client.close(1001, 'session closed');
     else client.terminate();
-    upstream.terminate();
   };
   live.connections.add(end);
-  const forward = (data: WebSocket.RawData | string, isBinary: boolean) => {
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
-    else held.push([data, isBinary]);
+  control.once('close', end);
+  const forward = (command: CdpCommand) => {
+    if (channel) channel.send(command);
+    else held.push(command);
   };
+  control
+    .openChannel((text) => {
+      manager.touch(live);
+      if (client.readyState === WebSocket.OPEN) client.send(text);
+    })
+    .then((opened) => {
+      if (ended) return opened.close();
+      channel = opened;
+      for (const command of held.splice(0)) opened.send(command);
+    }, end);
   const downloads = join(live.running.dir, 'downloads');
-  client.on('message', (data, isBinary) => {
+  client.on('message', (data) => {
     manager.touch(live);
     let command: CdpCommand;
     try {
       command = JSON.parse(String(data)) as CdpCommand;
-      if (typeof command.method !== 'string') throw new Error('no method');
+      if (typeof command.method !== 'string' || typeof command.id !== 'number') throw new Error('not a command');
     } catch {
       // Chromium's parser accepts what JSON.parse may not (trailing commas); a frame the policy
       // cannot read must not reach the browser.
@@ -50,20 +66,10 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
     const verdict = checkCommand(command, downloads);
     if (verdict.action === 'refuse') {
       client.send(JSON.stringify({ id: command.id, ...(command.sessionId ? { sessionId: command.sessionId } : {}), error: { code: -32000, message: verdict.message } }));
-    } else if (verdict.action === 'rewrite') forward(JSON.stringify(verdict.command), false);
-    else forward(data, isBinary);
-  });
-  upstream.on('open', () => {
-    for (const [data, isBinary] of held.splice(0)) upstream.send(data, { binary: isBinary });
-  });
-  upstream.on('message', (data, isBinary) => {
-    manager.touch(live);
-    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+    } else forward(verdict.action === 'rewrite' ? verdict.command : command);
   });
   client.on('close', end);
   client.on('error', end);
-  upstream.on('close', end);
-  upstream.on('error', end);
 }
 
 /** The live-view bridge: WebSocket frames to and from x11vnc's socket, one viewer per connection. */

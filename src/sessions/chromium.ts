@@ -1,8 +1,11 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { QUIET_FEATURES, sharedFlags } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
+import { writeSessionPolicy } from './chromium-policy.ts';
 import { spawnGroup, type Group } from './processes.ts';
+import { sandboxArgs } from './sandbox.ts';
 import { startXvfb, type Display } from './xvfb.ts';
 
 export interface LaunchOptions {
@@ -19,81 +22,75 @@ export interface LaunchOptions {
   timeoutMs?: number;
 }
 
-/** One running browser: its own process group, profile, temp folder and, when visible, X display. */
+/** One running browser: its own process group, sandbox, profile, temp folder and, when visible, X display. */
 export interface RunningBrowser {
-  /** The browser's own DevTools endpoint (loopback; only the service connects to it). */
-  wsEndpoint: string;
-  /** The service's control connection (the debugging pipe); it closing means the browser is gone. */
+  /**
+   * The browser's only DevTools connection, its debugging pipe: the service's control messages
+   * and, through channels, every client's (cdp.ts). It closing means the browser is gone.
+   */
   control: CdpConnection;
+  /** The session's own folder, the only place the browser can write. */
   dir: string;
   display: Display | undefined;
   groups: Group[];
-  /** Ends every process and removes the folder; safe to call more than once. */
+  /** Ends every process and removes the folders; safe to call more than once. */
   dispose(): Promise<void>;
 }
 
-const DEVTOOLS_LINE = /DevTools listening on (ws:\/\/\S+)/;
-
 function chromiumArgs(o: LaunchOptions, profile: string): string[] {
   const args = [
-    // The pipe is the service's control connection; the port serves the user's CDP client.
+    // The pipe is the only DevTools endpoint: no port any other local process could reach.
     '--remote-debugging-pipe',
-    '--remote-debugging-port=0',
     `--user-data-dir=${profile}`,
-    `--proxy-server=${o.proxyUrl}`,
-    // Not even loopback may skip the guard: `<-loopback>` removes Chromium's implicit bypass.
-    '--proxy-bypass-list=<-loopback>',
-    // WebRTC sends UDP (STUN/TURN) straight to any address, around the proxy and its guard.
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-default-apps',
-    '--disable-breakpad',
-    '--no-first-run',
-    '--no-default-browser-check',
+    ...sharedFlags(o.proxyUrl),
+    `--disable-features=${QUIET_FEATURES.join(',')}`,
+    // Chromium's own sandbox needs privileges the service does not have; sandbox.ts confines the whole browser instead.
     '--no-sandbox',
     '--password-store=basic',
     '--use-mock-keychain',
     `--window-size=${o.width},${o.height}`,
   ];
   if (o.headless) args.push('--headless');
-  else args.push('--window-position=0,0', '--kiosk', '--test-type', '--disable-gpu', '--disable-features=Translate,MediaRouter');
+  else args.push('--window-position=0,0', '--kiosk', '--test-type', '--disable-gpu');
   args.push('about:blank');
   return args;
 }
 
-function waitForEndpoint(group: Group, timeoutMs: number): Promise<string> {
-  const stderr = group.child.stderr!;
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`browser did not open DevTools within ${timeoutMs} ms`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      text += String(chunk);
-      const match = text.match(DEVTOOLS_LINE);
-      if (match) {
-        clearTimeout(timer);
-        stderr.off('data', onData);
-        // Keep draining so a chatty browser never blocks on a full pipe.
-        stderr.resume();
-        resolve(match[1]!);
-      } else if (text.length > 64 * 1024) text = text.slice(-4096);
-    };
-    stderr.on('data', onData);
-    group.exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`browser exited before DevTools was ready: ${text.trim().split('\n').slice(-3).join(' | ')}`));
-    });
+/** The last lines the browser wrote to stderr, for the error when it does not start. */
+function stderrTail(group: Group): () => string {
+  let text = '';
+  group.child.stderr!.on('data', (chunk: Buffer) => {
+    text = (text + String(chunk)).slice(-4096);
   });
+  return () => text.trim().split('\n').slice(-3).join(' | ');
+}
+
+/** Ready once the browser answers on its pipe; a browser that exits or stays silent fails the launch. */
+async function waitForBrowser(control: CdpConnection, group: Group, timeoutMs: number): Promise<void> {
+  const tail = stderrTail(group);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`browser did not answer within ${timeoutMs} ms: ${tail()}`)), timeoutMs);
+  });
+  try {
+    await Promise.race([control.send('Browser.getVersion'), timeout]);
+  } catch (err) {
+    throw control.closed ? new Error(`browser exited before it was ready: ${tail()}`) : err;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> {
   const timeoutMs = o.timeoutMs ?? 20_000;
   await mkdir(o.root, { recursive: true });
   const dir = await mkdtemp(join(o.root, 'b-'));
+  // Beside the session's folder, not in it: the browser may write there, and must not rewrite its policy.
+  const policyDir = `${dir}-policy`;
   const profile = join(dir, 'profile');
   const tmp = join(dir, 'tmp');
-  await Promise.all([mkdir(profile), mkdir(tmp)]);
+  const downloads = join(dir, 'downloads');
+  await Promise.all([mkdir(profile), mkdir(tmp), mkdir(downloads), writeSessionPolicy(policyDir, downloads)]);
   const groups: Group[] = [];
   let display: Display | undefined;
   let control: CdpConnection | undefined;
@@ -102,21 +99,24 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     (disposed ??= (async () => {
       control?.close();
       await Promise.all(groups.map((g) => g.kill()));
-      await rm(dir, { recursive: true, force: true });
+      await Promise.all([rm(dir, { recursive: true, force: true }), rm(policyDir, { recursive: true, force: true })]);
     })());
   try {
     if (!o.headless) {
       display = await startXvfb(o.width, o.height, { ...process.env, ...o.env });
       groups.push(display.group);
     }
-    const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, TMPDIR: tmp, HOME: dir };
+    // Only what the browser needs: the service's own environment (keys, database URLs) stays out.
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: process.env.LANG ?? 'C.UTF-8', ...o.env, TMPDIR: tmp, HOME: dir };
     if (display) env.DISPLAY = display.name;
-    else delete env.DISPLAY;
-    const browser = spawnGroup(o.executable, chromiumArgs(o, profile), { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    const browser = spawnGroup('bwrap', sandboxArgs({ dir, policyDir }, o.executable, chromiumArgs(o, profile)), {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    });
     groups.unshift(browser);
     control = new CdpConnection(browser.child.stdio[3] as Writable, browser.child.stdio[4] as Readable);
-    const wsEndpoint = await waitForEndpoint(browser, timeoutMs);
-    return { wsEndpoint, control, dir, display, groups, dispose };
+    await waitForBrowser(control, browser, timeoutMs);
+    return { control, dir, display, groups, dispose };
   } catch (err) {
     await dispose();
     throw err;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,7 +9,7 @@ import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { SessionLauncher, type LaunchRequest } from './launcher.ts';
 import { groupPids } from './processes.ts';
-import { RUNTIME_MARKER, killMarked } from './reap.ts';
+import { RUNTIME_MARKER, RUNTIME_PREFIX, claimRuntime, killMarked, reapAbandoned } from './reap.ts';
 import { restoreState, saveStateWithin, type StorageState } from './state.ts';
 import { newToken, tokenMatches } from './tokens.ts';
 import { SessionError, type CloseReason, type CreateOptions, type LiveSession, type PublicSession, type SessionCreated, type SessionDetails } from './types.ts';
@@ -60,7 +60,7 @@ export class SessionManager {
     // it. It lives under the system temp folder with a short name because Chromium and x11vnc put
     // unix sockets inside it, and socket paths may not exceed 107 bytes.
     const instance = createHash('sha256').update(`${o.dataDir}\n${o.publicUrl}`).digest('hex').slice(0, 12);
-    this.#root = join(tmpdir(), `wd-sess-${instance}`);
+    this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
     this.#launcher = new SessionLauncher({ config: o.config, root: this.#root, proxyUrl: o.proxyUrl, upstreamProxyUrl: o.upstreamProxyUrl });
     if (!(KNOWN_BROWSERS as readonly string[]).includes(o.config.defaultBrowser)) {
       throw new Error(`WEBDATA_DEFAULT_BROWSER must be one of ${KNOWN_BROWSERS.join(', ')}`);
@@ -82,6 +82,10 @@ export class SessionManager {
     this.#log = log;
     await killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
+    await mkdir(this.#root, { recursive: true });
+    await claimRuntime(this.#root);
+    const reaped = await reapAbandoned(tmpdir(), this.#root);
+    if (reaped.length > 0) this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
@@ -316,8 +320,9 @@ export class SessionManager {
   /** Follows the browser's targets (visited origins, last URL) and notices when it dies. */
   async #watch(live: LiveSession): Promise<void> {
     const cdp = live.running.control;
-    const onTarget = ({ targetInfo }: { targetInfo: { targetId: string; type: string; url: string } }) => {
-      if (live.ownTargets.has(targetInfo.targetId) || !/^https?:/.test(targetInfo.url)) return;
+    const onTarget = ({ targetInfo }: { targetInfo: { targetId: string; type: string; url: string } }, sessionId?: string) => {
+      // Discovery is the control connection's own (no session); a client's discovery reaches only it.
+      if (sessionId || live.ownTargets.has(targetInfo.targetId) || !/^https?:/.test(targetInfo.url)) return;
       live.origins.add(new URL(targetInfo.url).origin);
       if (targetInfo.type === 'page') live.lastUrl = targetInfo.url;
     };

@@ -239,7 +239,9 @@ describe('browser sessions over CDP', () => {
     let main = 0;
     for (const pid of pids) {
       const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmdline.includes('--remote-debugging-port') && !cmdline.includes('--type=')) main = pid;
+      const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+      // The browser itself, not its sandbox (bwrap) or Debian's launcher script (sh).
+      if (cmdline.includes('--remote-debugging-pipe') && !cmdline.includes('--type=') && comm.startsWith('chrom')) main = pid;
     }
     expect(main).toBeGreaterThan(0);
     process.kill(main, 'SIGKILL');
