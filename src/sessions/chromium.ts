@@ -44,6 +44,8 @@ function chromiumArgs(o: LaunchOptions, profile: string): string[] {
     `--user-data-dir=${profile}`,
     ...sharedFlags(o.proxyUrl),
     `--disable-features=${QUIET_FEATURES.join(',')}`,
+    // Debian's launcher enables remote extension updates; a session has no extensions to update.
+    '--disable-extensions',
     // Chromium's own sandbox needs privileges the service does not have; sandbox.ts confines the whole browser instead.
     '--no-sandbox',
     '--password-store=basic',
