@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything webdata needs on a Debian machine: system packages (browsers, bubblewrap for
-# the session sandbox, Xvfb, VNC, poppler; xdotool for the tests), npm packages (Node 24 comes in as the `node` devDependency), and with --test the
-# Postgres server the Postgres tests run against.
+# the session sandbox, Xvfb, VNC, poppler; xdotool for the tests), npm packages (Node 24 comes in
+# as the `node` devDependency), and with --test the Postgres server the Postgres tests run against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
