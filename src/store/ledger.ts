@@ -26,7 +26,8 @@ export interface UsageTotal {
   charges: number;
 }
 
-const DAY_MS = 86_400_000;
+/** One UTC day in milliseconds: usage is added up by these. */
+export const DAY_MS = 86_400_000;
 
 export class LedgerStore {
   readonly #db: Kysely<Tables>;

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { microsToUsd } from '../../billing/index.ts';
-import type { UsageTotal } from '../../store/index.ts';
+import { DAY_MS, type UsageTotal } from '../../store/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery, UsageResponse } from '../schemas/usage.ts';
-
-const DAY_MS = 86_400_000;
 
 /** A YYYY-MM-DD query value as days since 1970-01-01 (UTC), or a 400 naming the field. */
 function dayParam(raw: string | undefined, field: string, fallback: number): number {
