@@ -2,8 +2,8 @@ import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpRespon
 import { BrowserBusyError, type Action } from '../browser/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost, summaryCost } from '../billing/index.ts';
 import { summarise, type OutputFormat, type PdfStrategy, type SummaryRequest } from '../content/index.ts';
-import { BlockedPageError, browse, settledContent } from './browse.ts';
 import { countBlock } from '../metrics/index.ts';
+import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
