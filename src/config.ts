@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { parseProxyUrls } from './acquire/geo-proxy.ts';
 
 /**
@@ -56,6 +57,14 @@ export interface Config {
   trustProxy: boolean;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
   logLevel: string;
+  /** WEBDATA_METRICS_TOKEN: bearer token /metrics asks for; empty: /metrics answers loopback clients only. */
+  metricsToken: string;
+  /** WEBDATA_SHED_EVENT_LOOP_DELAY_MS: mean event-loop delay above which API requests get 503 with Retry-After (0: off). */
+  shedEventLoopDelayMs: number;
+  /** WEBDATA_SHED_HEAP_BYTES: V8 heap in use above which API requests get 503 (0: off); default 90% of the heap limit. */
+  shedHeapBytes: number;
+  /** WEBDATA_SHED_RSS_BYTES: resident memory of the server process above which API requests get 503 (0: off). */
+  shedRssBytes: number;
   /** WEBDATA_JOB_TTL_SECONDS: how long an async job and its results live after it is created. */
   jobTtlSeconds: number;
   /** WEBDATA_JOB_SWEEP_SECONDS: how often expired jobs are deleted from the store. */
@@ -281,6 +290,11 @@ export function loadConfig(env: Env = process.env): Config {
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
     trustProxy: bool(env, 'WEBDATA_TRUST_PROXY', false),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
+    metricsToken: secret(env, 'WEBDATA_METRICS_TOKEN'),
+    shedEventLoopDelayMs: int(env, 'WEBDATA_SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    // V8 aborts the process at its heap limit; refusing new work short of it lets running requests finish.
+    shedHeapBytes: int(env, 'WEBDATA_SHED_HEAP_BYTES', Math.floor(getHeapStatistics().heap_size_limit * 0.9), 0, Number.MAX_SAFE_INTEGER),
+    shedRssBytes: int(env, 'WEBDATA_SHED_RSS_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
     jobTtlSeconds: int(env, 'WEBDATA_JOB_TTL_SECONDS', 24 * 60 * 60, 1, 365 * 24 * 60 * 60),
     jobSweepSeconds: int(env, 'WEBDATA_JOB_SWEEP_SECONDS', 60, 1, 24 * 60 * 60),
     jobConcurrency: int(env, 'WEBDATA_JOB_CONCURRENCY', 8, 1, 256),

@@ -24,8 +24,10 @@ export class Meter {
     return this.#entries.reduce((sum, e) => sum + e.costMicros, 0);
   }
 
-  async flush(ledger: LedgerStore): Promise<void> {
+  /** Writes the charges collected so far and returns them (for the caller to count once committed). */
+  async flush(ledger: LedgerStore): Promise<LedgerEntry[]> {
     const entries = this.#entries.splice(0);
     await ledger.record(entries);
+    return entries;
   }
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { buildApp, type AppOptions } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
+import { watch } from '../metrics/index.ts';
 import { stealthPageFetcher, type Services } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
@@ -61,6 +62,12 @@ export async function createServices(
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
   const services: Services = { config, http, content, search, sessions, browser, artifacts };
   const jobs = new Jobs(database, config);
+  const unwatch = watch({
+    browserPools: () => browser.stats(),
+    sessions: () => sessions.listPublic(),
+    jobItems: () => jobs.store.itemCounts(),
+    conversion: () => content.stats(),
+  });
   return {
     services,
     database,
@@ -68,6 +75,7 @@ export async function createServices(
     ledger,
     jobs,
     async close() {
+      unwatch();
       // Jobs first: running items are handed back before the engines they use go away.
       await jobs.close();
       await Promise.allSettled([sessions.shutdown(), browser.close()]);

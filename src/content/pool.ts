@@ -35,6 +35,13 @@ export class ContentPool {
     return this.#pool.run({ bytes, options: rest }, { name: 'pdf', signal: signal ?? null });
   }
 
+  /** Threads, how many are converting, and conversions waiting for one (for /metrics). */
+  stats(): { threads: number; busy: number; queued: number } {
+    if (!this.#pool) return { threads: 0, busy: 0, queued: 0 };
+    const threads = this.#pool.threads.length;
+    return { threads, busy: threads - this.#pool.idleThreads, queued: this.#pool.queueSize };
+  }
+
   async close(): Promise<void> {
     await this.#pool?.destroy();
   }

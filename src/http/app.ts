@@ -6,19 +6,23 @@ import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { loadSheddingPlugin } from './load-shedding.ts';
 import { requestLogFields } from './log.ts';
+import { requestMetricsPlugin } from './request-metrics.ts';
 import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { mapRoutes } from './routes/map.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { renderRoutes } from './routes/render.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
+import { usageRoutes } from './routes/usage.ts';
 
 export interface AppOptions {
   logLevel?: string;
@@ -27,7 +31,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, usageRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
@@ -63,9 +67,13 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
+  await app.register(requestMetricsPlugin);
+  // Before auth: a shed request costs no key lookup.
+  await app.register(loadSheddingPlugin, { maxEventLoopDelayMs: config.shedEventLoopDelayMs, maxHeapBytes: config.shedHeapBytes, maxRssBytes: config.shedRssBytes });
   await app.register(authPlugin, { keys: deps.keys });
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
   await app.register(healthRoutes);
+  await app.register(metricsRoutes, { token: config.metricsToken });
   await app.register(sessionSocketRoutes, deps);
   await app.register(filesRoutes, deps);
   await app.register(

@@ -68,6 +68,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (fe.statusCode === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ success: false, error: 'request body is larger than the limit' });
     }
+    // A body that is empty or not JSON at all is a body error: named as the field `body`, as a schema error would be.
+    if (fe.statusCode === 400 && fe.code?.startsWith('FST_ERR_CTP_')) {
+      return reply.code(400).send({ success: false, error: `body: ${fe.message}`, details: [{ field: 'body', message: fe.message }] });
+    }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       // Capacity errors from the engines (429) carry their Retry-After this way.
       const headers = (err as { headers?: unknown }).headers;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Meter } from '../billing/index.ts';
+import { countCharges } from '../metrics/index.ts';
 import type { OpContext, Services } from '../ops/index.ts';
 import type { LedgerStore } from '../store/index.ts';
 
@@ -24,6 +25,6 @@ export async function runOp<T>(
     return await op({ userId: request.user.userId, signal: controller.signal, meter, log: request.log, services });
   } finally {
     reply.raw.off('close', onClose);
-    await meter.flush(ledger);
+    countCharges(await meter.flush(ledger));
   }
 }

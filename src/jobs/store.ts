@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Meter } from '../billing/index.ts';
-import { LedgerStore, type Tables } from '../store/index.ts';
+import { countCharges } from '../metrics/index.ts';
+import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
 import { ACTIVE_STATUSES, type ClaimedItem, type ItemRef, type JobPage, type JobStatus, type JobSummary, type JobType } from './types.ts';
 
 type JobRow = Tables['jobs'];
@@ -149,6 +150,21 @@ export class JobStore {
     return row !== undefined;
   }
 
+  /** Items of active jobs waiting to run and running: the queue depth operators watch. */
+  async itemCounts(): Promise<{ pending: number; running: number }> {
+    const rows = await this.#db
+      .selectFrom('job_items as i')
+      .innerJoin('jobs as j', 'j.id', 'i.job_id')
+      .select(['i.state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('i.state', 'in', ['pending', 'running'])
+      .where('j.status', 'in', ACTIVE_STATUSES)
+      .where('j.expires_at', '>', Date.now())
+      .groupBy('i.state')
+      .execute();
+    const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+    return { pending: count('pending'), running: count('running') };
+  }
+
   /** The next item waiting to run, oldest job first (the embedded runner's queue). */
   async nextPending(): Promise<ItemRef | undefined> {
     const row = await this.#db
@@ -214,8 +230,9 @@ export class JobStore {
   async record(jobId: string, index: number, result: object, meter: Meter): Promise<boolean> {
     const now = Date.now();
     const costMicros = meter.totalMicros;
+    let charged: LedgerEntry[] = [];
     try {
-      return await this.#db.transaction().execute(async (trx) => {
+      const recorded = await this.#db.transaction().execute(async (trx) => {
         const item = await trx
           .updateTable('job_items')
           .set({ state: 'done', result: JSON.stringify(result), cost_micros: costMicros, finished_at: now })
@@ -224,7 +241,7 @@ export class JobStore {
           .where('state', '!=', 'done')
           .executeTakeFirst();
         if (Number(item.numUpdatedRows) === 0) return false;
-        await meter.flush(new LedgerStore(trx));
+        charged = await meter.flush(new LedgerStore(trx));
         // The job row last, so its lock (every item of the job contends for it) is held only until
         // the commit that follows. On Postgres a concurrent cancel either commits first, and this
         // finds the job inactive and undoes the lot, or waits for this result to count.
@@ -242,6 +259,8 @@ export class JobStore {
         if (Number(job.numUpdatedRows) === 0) throw new NotRecorded();
         return true;
       });
+      if (recorded) countCharges(charged);
+      return recorded;
     } catch (err) {
       if (err instanceof NotRecorded) return false;
       throw err;

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { awaitingRender, BlockedDestinationError, detectBlock, type BlockVerdict, type ProxyRoute } from '../acquire/index.ts';
 import { openUrl, runAction, type Action, type BrowserMethod, type PageEnv } from '../browser/index.ts';
+import { countBlock } from '../metrics/index.ts';
 import type { OpContext } from './context.ts';
 
 /** How long a challenge page may take to clear itself, or a script app to render, after load. */
@@ -124,6 +125,7 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
       return { value, method };
     } catch (err) {
       if (!(err instanceof BlockedPageError)) throw err;
+      countBlock(method, err.verdict);
       ctx.log.debug({ url: req.url, method, reason: err.verdict.reason }, 'page blocked; escalating');
       last = err;
     }

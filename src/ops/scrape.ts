@@ -2,6 +2,7 @@ import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpRespon
 import { BrowserBusyError, type Action } from '../browser/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost, summaryCost } from '../billing/index.ts';
 import { summarise, type OutputFormat, type PdfStrategy, type SummaryRequest } from '../content/index.ts';
+import { countBlock } from '../metrics/index.ts';
 import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
@@ -175,7 +176,10 @@ function escalationReason(res: HttpResponse): string | undefined {
   if (bodyKind(contentType, res.body) !== 'html') return undefined;
   const { text } = decodeBody(res.body, contentType, true);
   const verdict = detectBlock(text, res.statusCode);
-  if (verdict) return verdict.reason;
+  if (verdict) {
+    countBlock('http', verdict);
+    return verdict.reason;
+  }
   return res.statusCode < 400 ? needsJavaScript(text) : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { Meter, PRICES_MICROS, microsToUsd } from '../billing/index.ts';
+import { countCharges } from '../metrics/index.ts';
 import type { LedgerStore, SessionStore } from '../store/index.ts';
 
 export function perMinuteMicros(headless: boolean): number {
@@ -23,7 +24,7 @@ export function periodMicros(ms: number, headless: boolean): number {
 export async function chargePeriod(ledger: LedgerStore, userId: string, sessionId: string, ms: number, micros: number): Promise<void> {
   const meter = new Meter(userId, sessionId);
   meter.charge('session', billedSeconds(ms), micros);
-  await meter.flush(ledger);
+  countCharges(await meter.flush(ledger));
 }
 
 /**

@@ -26,6 +26,14 @@ describe('@webdata/client against the real server', () => {
     expect([batch.successful, batch.failed]).toEqual([1, 1]);
   });
 
+  it('reads its own usage', async () => {
+    await client.scrape({ url: `${site.origin}/article.html` });
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = await client.usage({ from: today, to: today });
+    expect(usage.operations.find((o) => o.operation === 'scrape')?.units).toBeGreaterThanOrEqual(1);
+    expect(usage.days.map((d) => d.date)).toEqual([today]);
+  });
+
   it('throws WebdataError with status and field details', async () => {
     const err = await client.scrape({ url: 'ftp://example.com/' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebdataError);

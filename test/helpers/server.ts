@@ -44,6 +44,9 @@ export async function startTestServer(env: Record<string, string> = {}, appOpts:
     WEBDATA_CONTENT_WORKERS: '1',
     // A warm spare is a browser process per test server; only session tests that want one ask.
     WEBDATA_SESSION_WARM_SPARES: '0',
+    // Two cores shared by parallel test files and browsers stall any process's event loop now and
+    // then; shedding on that would turn unrelated tests flaky. The load-shedding test sets its bounds.
+    WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const server = await startServer(config, appOpts);

@@ -49,4 +49,37 @@ describe.each(storeBackends)('store on %s', (_name, open) => {
     ]);
     expect(typeof rows[0]!.createdAt).toBe('number');
   });
+
+  it('adds a user\'s charges up by UTC day and operation, within [from, to)', async () => {
+    const ledger = new LedgerStore(database.db);
+    const day = 86_400_000;
+    const d0 = Date.UTC(2026, 0, 10);
+    const row = (userId: string, operation: string, units: number, costMicros: number, at: number) => ({
+      id: `${userId}-${operation}-${at}`,
+      user_id: userId,
+      operation,
+      units,
+      cost_micros: costMicros,
+      ref: null,
+      created_at: at,
+    });
+    await database.db
+      .insertInto('usage_ledger')
+      .values([
+        row('uday', 'scrape', 1, 2000, d0),
+        row('uday', 'scrape', 2, 4000, d0 + day - 1),
+        row('uday', 'search', 1, 8000, d0 + 5),
+        row('uday', 'scrape', 1, 2000, d0 + day),
+        row('uday', 'map', 1, 2000, d0 - 1),
+        row('uday', 'map', 1, 2000, d0 + 2 * day),
+        row('other', 'scrape', 1, 2000, d0 + 1),
+      ])
+      .execute();
+    const first = d0 / day;
+    expect(await ledger.usageByDay('uday', d0, d0 + 2 * day)).toEqual([
+      { day: first, operation: 'scrape', units: 3, costMicros: 6000, charges: 2 },
+      { day: first, operation: 'search', units: 1, costMicros: 8000, charges: 1 },
+      { day: first + 1, operation: 'scrape', units: 1, costMicros: 2000, charges: 1 },
+    ]);
+  });
 });

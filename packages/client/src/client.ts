@@ -99,6 +99,12 @@ export class WebdataClient {
     return this.#call('GET', `/v1/scrape/async/jobs${q.size ? `?${q}` : ''}`);
   }
 
+  /** Your own charges by UTC day and operation; `from`/`to` are YYYY-MM-DD, inclusive (default: the last 30 days). */
+  usage(span: { from?: string; to?: string } = {}): Promise<T.Usage> {
+    const q = new URLSearchParams(Object.entries(span).filter(([, v]) => v !== undefined) as Array<[string, string]>);
+    return this.#call('GET', `/v1/usage${q.size ? `?${q}` : ''}`);
+  }
+
   cancelJob(id: string): Promise<Record<string, unknown>> {
     return this.#call('DELETE', `/v1/scrape/async/job/${encodeURIComponent(id)}`);
   }

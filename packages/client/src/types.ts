@@ -146,6 +146,22 @@ export interface JobList {
   limit: number;
 }
 
+export interface OperationUsage {
+  operation: string;
+  units: number;
+  cost: number;
+  charges: number;
+}
+
+export interface Usage {
+  success: true;
+  from: string;
+  to: string;
+  totalCost: number;
+  operations: OperationUsage[];
+  days: Array<{ date: string; cost: number; operations: OperationUsage[] }>;
+}
+
 export interface MapRequest {
   url: string;
   limit?: number;

@@ -1,0 +1,151 @@
+import fc from 'fast-check';
+import pLimit from 'p-limit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { schemaArbitrary, type JsonSchema } from '../helpers/schema-arbitrary.ts';
+import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+
+/**
+ * Requests derived from the served /openapi.json: for every operation, bodies valid by its schema,
+ * bodies with some nodes broken (wrong types, bounds crossed, fields missing or unknown), and bytes
+ * that are not the JSON asked for; for every GET, query strings and path ids of any shape. No
+ * answer may be a 5xx, and every 400 names a field the way the API promises. Fixed seed and count,
+ * so a failure reproduces; WEBDATA_FUZZ_RUNS raises the count for a longer local run.
+ */
+const SEED = 20261123;
+const RUNS_PER_OPERATION = Number(process.env.WEBDATA_FUZZ_RUNS ?? 24);
+
+interface Operation {
+  method: string;
+  path: string;
+  body?: JsonSchema;
+  query: string[];
+  hasPathId: boolean;
+}
+
+interface Attempt {
+  op: Operation;
+  url: string;
+  body?: string;
+  contentType?: string;
+}
+
+let site: FixtureSite;
+let t: TestServer;
+let operations: Operation[];
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  const origin = site.origin;
+  t = await startTestServer({
+    // Every engine and model endpoint points at the local fixture site: valid bodies never leave the machine.
+    WEBDATA_GOOGLE_URL: origin,
+    WEBDATA_GOOGLE_CSE_URL: `${origin}/cse`,
+    WEBDATA_BING_URL: origin,
+    OPENAI_BASE_URL: `${origin}/v1`,
+    PERPLEXITY_BASE_URL: origin,
+    BRAVE_BASE_URL: origin,
+    SEARXNG_URL: origin,
+    WEBDATA_SESSIONS_MAX: '1',
+    WEBDATA_FETCH_TIMEOUT_MS: '3000',
+  });
+  const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: Array<{ in: string; name: string }> }>>;
+  };
+  operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      body: op.requestBody?.content['application/json']?.schema,
+      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+      hasPathId: path.includes('{id}'),
+    })),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+});
+
+/** Free-form strings: local URLs the server may fetch, and text that never parses as a URL (so nothing resolves a name off this machine). */
+function strings(origin: string): fc.Arbitrary<string> {
+  const urls = fc.constantFrom(`${origin}/article.html`, `${origin}/missing-page`, `${origin}/docs/`, 'http://127.0.0.1:1/', 'http://[::1]:1/', 'ftp://127.0.0.1/');
+  const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', ' ', '#', '::', 'a[', '\u0000'));
+  return fc.oneof({ weight: 2, arbitrary: urls }, { weight: 3, arbitrary: text.map((s) => (URL.canParse(s) ? `${origin}/article.html` : s)) });
+}
+
+function pathFor(op: Operation, id: string): string {
+  return op.path.replace('{id}', encodeURIComponent(id));
+}
+
+function attempts(op: Operation, origin: string, seed: number): Attempt[] {
+  const str = strings(origin);
+  const id = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 30 }), fc.constant('a'.repeat(500)));
+  const query = fc.dictionary(
+    fc.oneof(fc.constantFrom(...op.query, 'unknown'), fc.string({ minLength: 1, maxLength: 8 })),
+    fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '2026-02-30', '2026-01-01', '1e3', '9'.repeat(30))),
+    { maxKeys: 3 },
+  );
+  const urlArb = fc.tuple(id, query).map(([i, q]) => `${pathFor(op, i)}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`);
+  if (!op.body) return fc.sample(urlArb, { seed, numRuns: RUNS_PER_OPERATION }).map((url) => ({ op, url }));
+
+  const json = (invalidPercent: number) => schemaArbitrary(op.body!, { strings: str, invalidPercent }).map((v) => JSON.stringify(v) ?? 'null');
+  const notJson = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.constantFrom('', '{', '{"url":', 'null', '[]', '"x"', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{}}}'),
+    fc.integer({ min: 1, max: 3000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+    fc.integer({ min: 1, max: 3000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+  );
+  const body = fc.oneof(
+    { weight: 3, arbitrary: json(0).map((b) => ({ body: b, contentType: 'application/json' })) },
+    { weight: 5, arbitrary: json(15).map((b) => ({ body: b, contentType: 'application/json' })) },
+    { weight: 2, arbitrary: notJson.map((b) => ({ body: b, contentType: 'application/json' })) },
+    { weight: 1, arbitrary: json(0).map((b) => ({ body: b, contentType: 'text/plain' })) },
+  );
+  return fc.sample(fc.tuple(id, body), { seed, numRuns: RUNS_PER_OPERATION }).map(([i, b]) => ({ op, url: pathFor(op, i), ...b }));
+}
+
+/** What is wrong with an answer, or undefined when it keeps the API's promises. */
+function problem(status: number, json: any): string | undefined {
+  if (status >= 500) return `HTTP ${status}`;
+  if (status !== 400) return undefined;
+  if (json?.success !== false || typeof json.error !== 'string') return '400 without the error shape';
+  const field = json.details?.[0]?.field;
+  if (typeof field !== 'string' || field === '') return '400 naming no field';
+  if (!json.error.startsWith(`${field}: `)) return `400 whose error does not start with its field ${field}`;
+  return undefined;
+}
+
+describe('schema-driven fuzzing', () => {
+  it('never answers 5xx, and every 400 names a field', async () => {
+    expect(operations.filter((o) => o.body).length).toBeGreaterThanOrEqual(10);
+    const all = operations.flatMap((op, i) => attempts(op, site.origin, SEED + i));
+    const limit = pLimit(4);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    await Promise.all(
+      all.map((a) =>
+        limit(async () => {
+          const headers: Record<string, string> = { authorization: `Bearer ${TEST_KEY}` };
+          if (a.contentType) headers['content-type'] = a.contentType;
+          const res = await fetch(`${t.base}${a.url}`, { method: a.op.method, headers, body: a.body, signal: AbortSignal.timeout(120_000) });
+          const text = await res.text();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = text;
+          }
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          const wrong = problem(res.status, json);
+          if (wrong) failures.push(`${wrong}: ${a.op.method} ${a.url} ${a.body?.slice(0, 300) ?? ''} -> ${text.slice(0, 300)}`);
+        }),
+      ),
+    );
+    expect(failures).toEqual([]);
+    // The run reached the operations, not just the validator: some requests were accepted.
+    expect((statuses.get(200) ?? 0) + (statuses.get(202) ?? 0)).toBeGreaterThan(all.length / 10);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(all.length / 4);
+  }, 600_000);
+});
