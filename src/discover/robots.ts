@@ -1,3 +1,13 @@
+import robotsModule from 'robots-parser';
+import type { HttpEngine } from '../acquire/index.ts';
+
+// The package's types declare an ES default export, but it is CommonJS whose module.exports is
+// the function itself, which is what a default import yields under Node.
+const robotsParser = robotsModule as unknown as typeof robotsModule.default;
+
+/** The token our rules are looked up under in robots.txt; groups for `*` apply when none names it. */
+export const ROBOTS_AGENT = 'webdata';
+
 /** The `Sitemap:` lines of a robots.txt, made absolute against its URL. */
 export function robotsSitemaps(text: string, robotsUrl: string): string[] {
   const out: string[] = [];
@@ -11,4 +21,66 @@ export function robotsSitemaps(text: string, robotsUrl: string): string[] {
     }
   }
   return out;
+}
+
+/** What one origin's robots.txt says to us. */
+export interface RobotsRules {
+  allows(url: string): boolean;
+  /** Crawl-delay for our agent (or `*`), in milliseconds; 0 when none is given. */
+  delayMs: number;
+  sitemaps: string[];
+}
+
+const ALLOW_ALL: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
+const DISALLOW_ALL: RobotsRules = { allows: () => false, delayMs: 0, sitemaps: [] };
+
+/** Longest Crawl-delay honoured; a larger one would stall a crawl for hours per page. */
+const MAX_CRAWL_DELAY_MS = 60_000;
+
+/**
+ * Reads an origin's robots.txt as RFC 9309 says: 2xx is parsed (by robots-parser, which
+ * implements Allow/Disallow precedence and wildcards), 4xx means no rules, and 5xx or an
+ * unreachable server means the whole site is disallowed until it answers.
+ */
+export async function fetchRobots(http: HttpEngine, origin: string, signal: AbortSignal): Promise<RobotsRules> {
+  const url = new URL('/robots.txt', origin).href;
+  let res;
+  try {
+    res = await http.fetch(url, { signal, maxBytes: 512 * 1024 });
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    return DISALLOW_ALL;
+  }
+  if (res.statusCode >= 500) return DISALLOW_ALL;
+  if (res.statusCode >= 400) return ALLOW_ALL;
+  const text = res.body.toString('utf8');
+  const robots = robotsParser(url, text);
+  const delay = robots.getCrawlDelay(ROBOTS_AGENT) ?? 0;
+  return {
+    // robots-parser answers undefined for a URL of another origin: not ours to judge here.
+    allows: (u) => robots.isAllowed(u, ROBOTS_AGENT) !== false,
+    delayMs: Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, delay * 1000)),
+    sitemaps: robotsSitemaps(text, url),
+  };
+}
+
+/** robots.txt per origin, kept for `ttlMs` so a crawl of many pages reads it once per process. */
+export class RobotsCache {
+  readonly #ttlMs: number;
+  readonly #entries = new Map<string, { at: number; rules: Promise<RobotsRules> }>();
+
+  constructor(ttlMs: number) {
+    this.#ttlMs = ttlMs;
+  }
+
+  get(http: HttpEngine, origin: string, signal: AbortSignal): Promise<RobotsRules> {
+    const now = Date.now();
+    const hit = this.#entries.get(origin);
+    if (hit && now - hit.at < this.#ttlMs) return hit.rules;
+    const rules = fetchRobots(http, origin, signal);
+    this.#entries.set(origin, { at: now, rules });
+    // A failed read (the crawl was cancelled meanwhile) is not remembered.
+    rules.catch(() => this.#entries.delete(origin));
+    return rules;
+  }
 }

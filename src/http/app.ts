@@ -9,6 +9,7 @@ import { inflightPlugin } from './inflight.ts';
 import { requestLogFields } from './log.ts';
 import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
+import { crawlRoutes } from './routes/crawl.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -19,6 +20,7 @@ import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface AppOptions {
   logLevel?: string;
@@ -27,7 +29,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
