@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { isPageUrl, normalizeUrl } from './normalize.ts';
 import { siteScope } from './scope.ts';
 
@@ -5,10 +6,20 @@ export interface CrawlScopeInput {
   url: string;
   includeSubdomains: boolean;
   ignoreQueryParameters: boolean;
-  /** Regular expressions; a path must match one of them (when any are given). */
+  /** Regular expressions (RE2 syntax); a path must match one of them (when any are given). */
   includePaths: string[];
-  /** Regular expressions; a path matching any of them is left out. */
+  /** Regular expressions (RE2 syntax); a path matching any of them is left out. */
   excludePaths: string[];
+}
+
+/**
+ * A caller's path pattern, compiled by RE2JS rather than RegExp: RE2 matches in time linear in
+ * the path, so a pattern such as `(a+)+$` cannot stall the process that tests every link of every
+ * page against it. Throws (with the parser's message) for a pattern RE2 does not accept.
+ */
+export function pathPattern(pattern: string): (path: string) => boolean {
+  const re = RE2JS.compile(pattern);
+  return (path) => re.matcher(path).find();
 }
 
 /**
@@ -18,15 +29,15 @@ export interface CrawlScopeInput {
  */
 export function crawlScope(input: CrawlScopeInput): (raw: string, base?: string) => string | undefined {
   const inSite = siteScope(new URL(input.url), input.includeSubdomains);
-  const include = input.includePaths.map((p) => new RegExp(p));
-  const exclude = input.excludePaths.map((p) => new RegExp(p));
+  const include = input.includePaths.map(pathPattern);
+  const exclude = input.excludePaths.map(pathPattern);
   const opts = { ignoreQuery: input.ignoreQueryParameters };
   return (raw, base) => {
     const url = normalizeUrl(raw, base, opts);
     if (!url || !inSite(url) || !isPageUrl(url)) return undefined;
     const path = url.pathname;
-    if (include.length > 0 && !include.some((r) => r.test(path))) return undefined;
-    if (exclude.some((r) => r.test(path))) return undefined;
+    if (include.length > 0 && !include.some((matches) => matches(path))) return undefined;
+    if (exclude.some((matches) => matches(path))) return undefined;
     return url.href;
   };
 }

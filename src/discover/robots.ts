@@ -29,10 +29,12 @@ export interface RobotsRules {
   /** Crawl-delay for our agent (or `*`), in milliseconds; 0 when none is given. */
   delayMs: number;
   sitemaps: string[];
+  /** The server could not say (5xx or unreachable): everything is disallowed, for a shorter while. */
+  unavailable?: boolean;
 }
 
 const ALLOW_ALL: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
-const DISALLOW_ALL: RobotsRules = { allows: () => false, delayMs: 0, sitemaps: [] };
+const UNAVAILABLE: RobotsRules = { allows: () => false, delayMs: 0, sitemaps: [], unavailable: true };
 
 /** Longest Crawl-delay honoured; a larger one would stall a crawl for hours per page. */
 const MAX_CRAWL_DELAY_MS = 60_000;
@@ -40,18 +42,17 @@ const MAX_CRAWL_DELAY_MS = 60_000;
 /**
  * Reads an origin's robots.txt as RFC 9309 says: 2xx is parsed (by robots-parser, which
  * implements Allow/Disallow precedence and wildcards), 4xx means no rules, and 5xx or an
- * unreachable server means the whole site is disallowed until it answers.
+ * unreachable server means the whole site is disallowed until it answers. Never rejects.
  */
-export async function fetchRobots(http: HttpEngine, origin: string, signal: AbortSignal): Promise<RobotsRules> {
+export async function fetchRobots(http: HttpEngine, origin: string): Promise<RobotsRules> {
   const url = new URL('/robots.txt', origin).href;
   let res;
   try {
-    res = await http.fetch(url, { signal, maxBytes: 512 * 1024 });
+    res = await http.fetch(url, { maxBytes: 512 * 1024 });
   } catch {
-    if (signal.aborted) throw signal.reason;
-    return DISALLOW_ALL;
+    return UNAVAILABLE;
   }
-  if (res.statusCode >= 500) return DISALLOW_ALL;
+  if (res.statusCode >= 500) return UNAVAILABLE;
   if (res.statusCode >= 400) return ALLOW_ALL;
   const text = res.body.toString('utf8');
   const robots = robotsParser(url, text);
@@ -64,23 +65,39 @@ export async function fetchRobots(http: HttpEngine, origin: string, signal: Abor
   };
 }
 
-/** robots.txt per origin, kept for `ttlMs` so a crawl of many pages reads it once per process. */
+/** How long a robots.txt that could not be read keeps its origin disallowed before it is asked again. */
+const UNAVAILABLE_TTL_MS = 60_000;
+
+/**
+ * robots.txt per origin, kept for `ttlMs` so a crawl of many pages reads it once per process. One
+ * read serves every caller; a caller that is aborted stops waiting without ending the read.
+ */
 export class RobotsCache {
   readonly #ttlMs: number;
-  readonly #entries = new Map<string, { at: number; rules: Promise<RobotsRules> }>();
+  readonly #entries = new Map<string, { at: number; rules: Promise<RobotsRules>; settled?: RobotsRules }>();
 
   constructor(ttlMs: number) {
     this.#ttlMs = ttlMs;
   }
 
-  get(http: HttpEngine, origin: string, signal: AbortSignal): Promise<RobotsRules> {
+  async get(http: HttpEngine, origin: string, signal: AbortSignal): Promise<RobotsRules> {
     const now = Date.now();
-    const hit = this.#entries.get(origin);
-    if (hit && now - hit.at < this.#ttlMs) return hit.rules;
-    const rules = fetchRobots(http, origin, signal);
-    this.#entries.set(origin, { at: now, rules });
-    // A failed read (the crawl was cancelled meanwhile) is not remembered.
-    rules.catch(() => this.#entries.delete(origin));
-    return rules;
+    let entry = this.#entries.get(origin);
+    if (entry && now - entry.at >= (entry.settled?.unavailable ? UNAVAILABLE_TTL_MS : this.#ttlMs)) entry = undefined;
+    if (!entry) {
+      const fresh: { at: number; rules: Promise<RobotsRules>; settled?: RobotsRules } = { at: now, rules: fetchRobots(http, origin) };
+      void fresh.rules.then((rules) => (fresh.settled = rules));
+      this.#entries.set(origin, fresh);
+      entry = fresh;
+    }
+    signal.throwIfAborted();
+    const { promise, reject } = Promise.withResolvers<never>();
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await Promise.race([entry.rules, promise]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 }

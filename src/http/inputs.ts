@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
-import { crawlStartKey } from '../discover/index.ts';
+import { crawlStartKey, pathPattern } from '../discover/index.ts';
 import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { WEBHOOK_EVENTS, type WebhookTarget } from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
@@ -104,9 +104,9 @@ export async function webhookTarget(body: WebhookBody | undefined, config: Confi
 function patterns(list: string[] | undefined, field: string): string[] {
   return (list ?? []).map((p, i) => {
     try {
-      new RegExp(p);
+      pathPattern(p);
     } catch (err) {
-      throw badRequest(`${field}[${i}]`, `is not a valid regular expression: ${(err as Error).message}`);
+      throw badRequest(`${field}[${i}]`, `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`);
     }
     return p;
   });

@@ -10,7 +10,7 @@ export const CRAWL_MAX_DELAY_MS = 60_000;
 const MAX_PATTERNS = 50;
 
 const Patterns = (what: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: MAX_PATTERNS, description: `JavaScript regular expressions tested against the URL path; ${what}` });
+  Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: MAX_PATTERNS, description: `Regular expressions (RE2 syntax, matched in linear time) searched for in the URL path; ${what}` });
 
 const { actions: _actions, ...pageFields } = scrapeFields;
 
