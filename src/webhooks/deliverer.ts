@@ -79,21 +79,9 @@ export class WebhookDeliverer {
   async #pass(): Promise<void> {
     try {
       while (!this.#closed && this.#running.size < this.#opts.concurrency) {
-        const now = Date.now();
-        const due = await this.#db
-          .selectFrom('webhook_events')
-          .selectAll()
-          .where('state', '=', 'pending')
-          .where('next_at', '<=', now)
-          .orderBy('next_at')
-          .orderBy('created_at')
-          .limit(this.#opts.concurrency - this.#running.size)
-          .execute();
-        if (due.length === 0) return;
-        let claimed = 0;
-        for (const row of due) {
-          if (!(await this.#claim(row, now))) continue;
-          claimed++;
+        const claimed = await this.#claimDue(this.#opts.concurrency - this.#running.size);
+        if (claimed.length === 0) return;
+        for (const row of claimed) {
           const task: Promise<void> = this.#deliver(row)
             .catch((err) => this.#opts.log.warn({ err, event: row.id }, 'could not record a webhook attempt; it runs again after its lease'))
             .finally(() => {
@@ -102,27 +90,45 @@ export class WebhookDeliverer {
             });
           this.#running.add(task);
         }
-        if (claimed === 0) return;
       }
     } catch (err) {
       this.#opts.log.warn({ err }, 'could not read the webhook outbox');
     }
   }
 
-  async #claim(row: EventRow, now: number): Promise<boolean> {
-    const lease = now + this.#opts.timeoutMs + 5_000;
-    const res = await this.#db
-      .updateTable('webhook_events')
-      .set({ next_at: lease, attempts: row.attempts + 1 })
-      .where('id', '=', row.id)
+  /**
+   * Claims up to `n` due events in one statement: each one's next attempt is pushed past this
+   * attempt's deadline and its count raised. An event another process claimed meanwhile no longer
+   * matches `next_at <= now` and is left to it.
+   */
+  async #claimDue(n: number): Promise<EventRow[]> {
+    const now = Date.now();
+    const due = await this.#db
+      .selectFrom('webhook_events')
+      .select('id')
       .where('state', '=', 'pending')
-      .where('attempts', '=', row.attempts)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+      .where('next_at', '<=', now)
+      .orderBy('next_at')
+      .limit(n)
+      .execute();
+    if (due.length === 0) return [];
+    return this.#db
+      .updateTable('webhook_events')
+      .set((eb) => ({ next_at: now + this.#opts.timeoutMs + 5_000, attempts: eb('attempts', '+', 1) }))
+      .where(
+        'id',
+        'in',
+        due.map((d) => d.id),
+      )
+      .where('state', '=', 'pending')
+      .where('next_at', '<=', now)
+      .returningAll()
+      .execute();
   }
 
+  /** Makes one attempt of a claimed event (its `attempts` already counts it) and records it. */
   async #deliver(row: EventRow): Promise<void> {
-    const attempt = row.attempts + 1;
+    const attempt = row.attempts;
     const started = Date.now();
     let statusCode: number | null = null;
     let error: string | null = null;
