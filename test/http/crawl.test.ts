@@ -191,6 +191,16 @@ describe('POST /v1/crawl', () => {
     expect(mine).toMatchObject({ status: 'completed', total: 1 });
   });
 
+  it('is described in the OpenAPI document with every option, as are the webhook endpoints', async () => {
+    const doc = (await t.api('GET', '/openapi.json', undefined, null)).json;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/crawl', '/api/v1/webhooks/secret', '/api/v1/scrape/async/job/{id}/webhooks']));
+    const body = doc.paths['/api/v1/crawl'].post.requestBody.content['application/json'].schema;
+    for (const option of ['url', 'limit', 'maxDepth', 'includePaths', 'excludePaths', 'includeSubdomains', 'ignoreQueryParameters', 'sitemap', 'ignoreRobotsTxt', 'delayMs', 'type', 'onlyMainContent', 'extractMetadata', 'summary', 'pdfStrategy', 'proxy', 'webhook']) {
+      expect(body.properties[option], option).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/scrape/async/batch'].post.requestBody.content['application/json'].schema.properties.webhook).toBeDefined();
+  });
+
   it('refuses bad settings naming the field', async () => {
     const bad = async (body: Record<string, unknown>, field: string) => {
       const { status, json } = await t.api('POST', '/api/v1/crawl', body);
