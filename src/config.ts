@@ -83,6 +83,12 @@ export interface Config {
   mapTimeoutMs: number;
   /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
   mapMaxRequests: number;
+  /** WEBDATA_CRAWL_HOST_CONCURRENCY: requests a process's crawls have in flight to one host at once. */
+  crawlHostConcurrency: number;
+  /** WEBDATA_WEBHOOK_TIMEOUT_MS: deadline of one webhook delivery attempt. */
+  webhookTimeoutMs: number;
+  /** WEBDATA_WEBHOOK_MAX_ATTEMPTS: delivery attempts before a webhook event is given up as failed. */
+  webhookMaxAttempts: number;
   /** Remote browser sessions (WEBDATA_SESSION_*, WEBDATA_DEFAULT_BROWSER, WEBDATA_CHROMIUM_*). */
   sessions: SessionConfig;
   /** Browser engine and artifact settings (see BrowserConfig). */
@@ -310,6 +316,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
     mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),
+    crawlHostConcurrency: int(env, 'WEBDATA_CRAWL_HOST_CONCURRENCY', 4, 1, 64),
+    webhookTimeoutMs: int(env, 'WEBDATA_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookMaxAttempts: int(env, 'WEBDATA_WEBHOOK_MAX_ATTEMPTS', 8, 1, 50),
     sessions: {
       defaultBrowser: env.WEBDATA_DEFAULT_BROWSER?.trim() || 'chromium',
       chromiumHeadless: env.WEBDATA_CHROMIUM_HEADLESS?.trim() || '/usr/bin/chromium-headless-shell',

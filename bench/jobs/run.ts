@@ -81,7 +81,7 @@ async function overhead(engine: string, databaseUrl: string, inputs: () => Scrap
       );
       direct.push((performance.now() - t0) / ITEMS);
       t0 = performance.now();
-      const job = await built.jobs.create(userId, 'scrape-batch', inputs());
+      const { job } = await built.jobs.create(userId, 'scrape-batch', inputs());
       await waitDone(built.jobs, userId, job.id);
       queued.push((performance.now() - t0) / ITEMS);
     }
@@ -129,7 +129,7 @@ async function throughput(workers: number, inputs: () => ScrapeInput[]): Promise
     const rates: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const t0 = performance.now();
-      const job = await built.jobs.create(userId, 'scrape-batch', inputs());
+      const { job } = await built.jobs.create(userId, 'scrape-batch', inputs());
       await waitDone(built.jobs, userId, job.id);
       rates.push(ITEMS / ((performance.now() - t0) / 1000));
     }

@@ -1,13 +1,14 @@
 import { decodeBody, type HttpEngine, type HttpResponse } from '../acquire/index.ts';
 import { BudgetedFetcher } from './budget.ts';
 import { extractPageLinks } from './html.ts';
+import { isHtml } from './media.ts';
 import { DEFAULT_LIMITS, type DiscoverLimits } from './limits.ts';
 import { isPageUrl, normalizeUrl } from './normalize.ts';
 import { drainQueue } from './pool.ts';
 import { rankCandidates, type Candidate } from './rank.ts';
 import { robotsSitemaps } from './robots.ts';
 import { siteScope } from './scope.ts';
-import { readSitemap } from './sitemap.ts';
+import { addSiteSitemaps, SitemapCollector } from './sitemaps.ts';
 
 export interface DiscoverInput {
   url: string;
@@ -29,33 +30,11 @@ export interface DiscoverResult {
   bytes: number;
 }
 
-/** Where sites usually keep a sitemap when robots.txt does not say. */
-const USUAL_SITEMAPS = ['/sitemap.xml', '/sitemap_index.xml', '/sitemap.xml.gz', '/sitemap.txt'];
 const MAX_TEXT = 300;
-
-interface SitemapJob {
-  url: string;
-  depth: number;
-}
 
 interface CrawlJob {
   url: string;
   depth: number;
-}
-
-function mediaType(headers: Record<string, string>): string {
-  return (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-function declaredHtml(headers: Record<string, string>): boolean {
-  const type = mediaType(headers);
-  return type === 'text/html' || type === 'application/xhtml+xml';
-}
-
-function isHtml(res: HttpResponse): boolean {
-  if (declaredHtml(res.headers)) return true;
-  if (mediaType(res.headers)) return false;
-  return /^\s*(<!doctype html|<html)/i.test(res.body.subarray(0, 256).toString('latin1'));
 }
 
 /**
@@ -88,43 +67,7 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
     return href;
   };
 
-  const sitemapQueue: SitemapJob[] = [];
-  const seenSitemaps = new Set<string>();
-  const queueSitemap = (url: string, depth: number) => {
-    const key = url.replace(/#.*$/, '');
-    if (seenSitemaps.has(key) || seenSitemaps.size >= limits.maxSitemaps) return;
-    seenSitemaps.add(key);
-    sitemapQueue.push({ url: key, depth });
-  };
-
-  /** Reads a sitemap or feed; `counted` is how much of it the byte budget already holds. */
-  const readListing = async (res: { url: string; body: AsyncIterable<Buffer> | Iterable<Buffer> }, counted: number, depth: number) => {
-    let children = 0;
-    const result = await readSitemap(res.body, {
-      maxEntries: limits.maxEntriesPerSitemap,
-      maxXmlDepth: limits.maxXmlDepth,
-      maxBytes: Math.min(limits.maxSitemapBytes, fetcher.bytesLeft + counted),
-      onPage: (e) => add(e.url, res.url, e.title),
-      onChild: (child) => {
-        if (depth >= limits.maxSitemapDepth) {
-          fetcher.failures.set(child, `sitemap index nested deeper than ${limits.maxSitemapDepth} levels`);
-          return;
-        }
-        if (++children > limits.maxChildrenPerIndex) {
-          fetcher.failures.set(res.url, `index lists more than ${limits.maxChildrenPerIndex} sitemaps; the rest were not read`);
-          return;
-        }
-        try {
-          queueSitemap(new URL(child, res.url).href, depth + 1);
-        } catch {
-          fetcher.failures.set(child, 'not a URL');
-        }
-      },
-    });
-    // Inflated gzip bytes count against the map's byte budget too.
-    fetcher.addBytes(Math.max(0, Math.max(result.read, result.bytes) - counted));
-    if (result.stopped && result.kind !== 'html') fetcher.failures.set(res.url, `read in part: ${result.stopped}`);
-  };
+  const sitemaps = new SitemapCollector(fetcher, limits, (url, base, title) => void add(url, base, title));
 
   // The start page and robots.txt are independent: ask for both at once.
   const robotsUrl = new URL('/robots.txt', start).href;
@@ -154,28 +97,17 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
       add(page.url, undefined);
     }
     if (isHtml(page)) {
-      for (const feed of readPage(page, 0).feeds) queueSitemap(feed, 0);
+      for (const feed of readPage(page, 0).feeds) sitemaps.add(feed);
     } else {
       // A sitemap or feed given as the start URL is read as one.
-      seenSitemaps.add(start.href);
-      await readListing({ url: page.url, body: [page.body] }, page.body.length, 0);
+      sitemaps.markRead(start.href);
+      await sitemaps.read({ url: page.url, body: [page.body] }, page.body.length, 0);
     }
   }
 
   const declared = robots && !isHtml(robots) ? robotsSitemaps(decodeBody(robots.body, robots.headers['content-type'] ?? '', false).text, robots.url) : [];
-  for (const url of declared) queueSitemap(url, 0);
-  for (const path of declared.length > 0 ? USUAL_SITEMAPS.slice(0, 1) : USUAL_SITEMAPS) queueSitemap(new URL(path, start).href, 0);
-
-  await drainQueue(sitemapQueue, limits.concurrency, async (job) => {
-    // Streamed: a 50 MB sitemap is parsed as it arrives rather than held whole.
-    const res = await fetcher.open(job.url, limits.maxSitemapBytes);
-    if (!res) return;
-    try {
-      if (!declaredHtml(res.headers)) await readListing(res, 0, job.depth);
-    } finally {
-      res.body.destroy();
-    }
-  });
+  addSiteSitemaps(sitemaps, start, declared);
+  await sitemaps.drain();
 
   if (found.size < input.limit) {
     let crawled = 0;

@@ -11,6 +11,7 @@ import { requestLogFields } from './log.ts';
 import { requestMetricsPlugin } from './request-metrics.ts';
 import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
+import { crawlRoutes } from './routes/crawl.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -23,6 +24,7 @@ import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface AppOptions {
   logLevel?: string;
@@ -31,7 +33,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, usageRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes, usageRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;

@@ -1,11 +1,16 @@
 import type { Static } from 'typebox';
+import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
-import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import { crawlStartKey, pathPattern } from '../discover/index.ts';
+import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import { WEBHOOK_EVENTS, type WebhookTarget } from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
 import type { ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
+import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
+import type { WebhookBody } from './schemas/webhooks.ts';
 
 /**
  * Request bodies to operation inputs, with the checks a schema cannot express (absolute http(s)
@@ -65,4 +70,74 @@ export function searchInput(body: SearchInput): SearchInput {
     if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
     throw err;
   }
+}
+
+/** Headers the service sets on each delivery; the caller's own headers may not replace them. */
+const RESERVED_WEBHOOK_HEADERS = /^(host|content-type|content-length|transfer-encoding|connection|user-agent|webdata-.*)$/i;
+
+/**
+ * A webhook as the deliverer will use it, refused up front (400 naming `webhook.url`) when the
+ * SSRF guard would refuse it: the scheme, a metadata host, or an address it resolves to now.
+ * Every delivery is checked again, as a name can resolve elsewhere later.
+ */
+export async function webhookTarget(body: WebhookBody | undefined, config: Config): Promise<WebhookTarget | undefined> {
+  if (!body) return undefined;
+  const href = requireHttpUrl(body.url, 'webhook.url');
+  const url = new URL(href);
+  if (url.username || url.password) throw badRequest('webhook.url', 'credentials in the URL are not supported; send them in webhook.headers');
+  const policy = { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve };
+  try {
+    checkUrl(url, policy);
+    await resolveChecked(url.hostname, policy);
+  } catch (err) {
+    const reason = err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
+    throw badRequest('webhook.url', reason);
+  }
+  const headers = body.headers ?? {};
+  for (const name of Object.keys(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw badRequest(`webhook.headers.${name}`, 'is not a valid header name');
+    if (RESERVED_WEBHOOK_HEADERS.test(name)) throw badRequest(`webhook.headers.${name}`, 'is set by the service and cannot be replaced');
+  }
+  return { url: href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
+}
+
+function patterns(list: string[] | undefined, field: string): string[] {
+  return (list ?? []).map((p, i) => {
+    try {
+      pathPattern(p);
+    } catch (err) {
+      throw badRequest(`${field}[${i}]`, `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`);
+    }
+    return p;
+  });
+}
+
+/** A crawl body to the settings each of its pages carries, with defaults filled in; and the start URL's dedupe key. */
+export function crawlSettings(body: CrawlBody, config: Config): { settings: CrawlSettings; startKey: string } {
+  const url = requireHttpUrl(body.url, 'url');
+  const { username, password } = new URL(url);
+  if (username || password) throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
+  checkSummary(body.summary, config, 'summary');
+  const ignoreQueryParameters = body.ignoreQueryParameters ?? false;
+  const settings: CrawlSettings = {
+    url,
+    limit: body.limit ?? CRAWL_DEFAULT_LIMIT,
+    maxDepth: body.maxDepth ?? CRAWL_DEFAULT_DEPTH,
+    includePaths: patterns(body.includePaths, 'includePaths'),
+    excludePaths: patterns(body.excludePaths, 'excludePaths'),
+    includeSubdomains: body.includeSubdomains ?? false,
+    ignoreQueryParameters,
+    sitemap: body.sitemap ?? 'include',
+    ignoreRobotsTxt: body.ignoreRobotsTxt ?? false,
+    delayMs: body.delayMs ?? 0,
+    scrape: {
+      type: body.type,
+      onlyMainContent: body.onlyMainContent,
+      extractMetadata: body.extractMetadata,
+      pdfStrategy: body.pdfStrategy,
+      summary: body.summary,
+      proxy: requireProxy(config, body.proxy),
+    },
+  };
+  return { settings, startKey: crawlStartKey(url, ignoreQueryParameters)! };
 }

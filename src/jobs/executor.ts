@@ -3,7 +3,14 @@ import { Meter } from '../billing/index.ts';
 import type { OpContext, Services } from '../ops/index.ts';
 import { itemOperations, type ItemOperation } from './registry.ts';
 import type { JobStore } from './store.ts';
-import type { ClaimedItem } from './types.ts';
+import type { ClaimedItem, EnqueueItems, ItemOutcome } from './types.ts';
+
+/** What the executor tells its surroundings: how to queue items an item found, and that a result was stored. */
+export interface ExecutorHooks {
+  enqueue: EnqueueItems;
+  /** A result (and so perhaps new items and webhook events) was committed. */
+  recorded(): void;
+}
 
 /** An item started this many times without a result (its runner died each time) is given up. */
 export const MAX_ITEM_ATTEMPTS = 3;
@@ -21,12 +28,18 @@ export class ItemExecutor {
   readonly #store: JobStore;
   readonly #services: Services;
   readonly #log: FastifyBaseLogger;
+  readonly #hooks: ExecutorHooks;
   readonly #inflight = new Set<AbortController>();
 
-  constructor(store: JobStore, services: Services, log: FastifyBaseLogger) {
+  constructor(store: JobStore, services: Services, log: FastifyBaseLogger, hooks: ExecutorHooks) {
     this.#store = store;
     this.#services = services;
     this.#log = log;
+    this.#hooks = hooks;
+  }
+
+  async #record(item: ClaimedItem, outcome: ItemOutcome, meter: Meter): Promise<void> {
+    if (await this.#store.record(item.jobId, item.index, outcome, meter, this.#hooks.enqueue)) this.#hooks.recorded();
   }
 
   /**
@@ -42,7 +55,7 @@ export class ItemExecutor {
     }
     if (item.attempts > MAX_ITEM_ATTEMPTS) {
       const message = `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`;
-      await this.#store.record(item.jobId, item.index, { success: false, error: message, cost: 0 }, new Meter(item.userId, item.jobId));
+      await this.#record(item, { result: { success: false, error: message, cost: 0 } }, new Meter(item.userId, item.jobId));
       return true;
     }
     const controller = new AbortController();
@@ -55,15 +68,15 @@ export class ItemExecutor {
     }, CANCEL_CHECK_MS);
     const meter = new Meter(item.userId, item.jobId);
     const ctx: OpContext = { userId: item.userId, signal: controller.signal, meter, log: this.#log, services: this.#services };
-    let result: object;
+    let outcome: ItemOutcome;
     try {
-      result = await (op as (input: unknown, ctx: OpContext) => Promise<object>)(item.input, ctx);
+      outcome = await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(item.input, ctx);
     } catch (err) {
       if (controller.signal.reason instanceof Stopping) return false;
       if (controller.signal.aborted) return true;
       this.#log.error({ err, jobId: item.jobId, index: item.index }, 'job item operation threw');
       // Charges made before the throw are dropped with the fresh meter: a failure costs nothing.
-      await this.#store.record(item.jobId, item.index, { success: false, error: err instanceof Error ? err.message : String(err), cost: 0 }, new Meter(item.userId, item.jobId));
+      await this.#record(item, { result: { success: false, error: err instanceof Error ? err.message : String(err), cost: 0 } }, new Meter(item.userId, item.jobId));
       return true;
     } finally {
       clearInterval(watch);
@@ -71,7 +84,7 @@ export class ItemExecutor {
     }
     if (controller.signal.reason instanceof Stopping) return false;
     // A cancel that arrived while the operation finished still wins: record() checks the job.
-    await this.#store.record(item.jobId, item.index, result, meter);
+    await this.#record(item, outcome, meter);
     return true;
   }
 

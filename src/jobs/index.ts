@@ -1,4 +1,4 @@
-export { Jobs } from './service.ts';
+export { Jobs, type CreateOptions } from './service.ts';
 export { JobStore, type CancelOutcome } from './store.ts';
 export { itemOperations, type ItemOperation } from './registry.ts';
 export { MAX_ITEM_ATTEMPTS } from './executor.ts';

@@ -1,11 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
 import { fromKysely, PgBoss, type Job } from 'pg-boss';
-import type { Tables } from '../store/index.ts';
 import type { ItemExecutor } from './executor.ts';
 import type { JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
-import type { ItemRef, JobType } from './types.ts';
+import type { EnqueueItems, ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
 
 const QUEUE = 'webdata-job-items';
@@ -72,11 +70,11 @@ export class PgBossQueue implements JobQueue {
     await this.#boss.updateQueue(QUEUE, options);
   }
 
-  async enqueue(trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }): Promise<void> {
-    const jobs = Array.from({ length: job.count }, (_, index) => ({ data: { jobId: job.id, index, userId: job.userId, type: job.type } satisfies ItemMessage }));
+  readonly enqueue: EnqueueItems = async (trx, job) => {
+    const jobs = Array.from({ length: job.count }, (_, n) => ({ data: { jobId: job.id, index: job.from + n, userId: job.userId, type: job.type } satisfies ItemMessage }));
     // Through our transaction, so a job and its queue entries commit together or not at all.
     await this.#boss.insert(QUEUE, jobs, { db: fromKysely(trx) });
-  }
+  };
 
   created(): void {
     void this.#pump();

@@ -1,18 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
-import type { Tables } from '../store/index.ts';
 import type { ItemExecutor } from './executor.ts';
 import type { JobStore } from './store.ts';
-import type { JobType } from './types.ts';
+import type { EnqueueItems } from './types.ts';
 
 /** How job items travel from the request that creates them to a process that runs them. */
 export interface JobQueue {
   readonly engine: 'embedded' | 'pg-boss';
   /** Connects; needed before `enqueue`. */
   start(log: FastifyBaseLogger): Promise<void>;
-  /** Queues a new job's items inside the transaction that stores the job. */
-  enqueue(trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }): Promise<void>;
-  /** Called once that transaction committed. */
+  /** Queues items inside the transaction that stores them (a new job's, or those a running item found). */
+  enqueue: EnqueueItems;
+  /** Called once a transaction that stored items committed. */
   created(): void;
   /** Starts running items in this process, at most `concurrency` at once. */
   work(executor: ItemExecutor, store: JobStore, concurrency: number, log: FastifyBaseLogger): Promise<void>;

@@ -8,6 +8,20 @@ import { PgBossQueue } from './pgboss-queue.ts';
 import type { JobQueue } from './queue.ts';
 import { JobStore, type CancelOutcome } from './store.ts';
 import type { JobPage, JobSummary, JobType } from './types.ts';
+import { jobWebhookEvents, WebhookDeliverer, WebhookSecrets, type WebhookEventView, type WebhookTarget } from '../webhooks/index.ts';
+
+/** Wait before a failed webhook delivery's second attempt; doubled for each later one. */
+const WEBHOOK_BACKOFF_MS = 1000;
+/** Webhook deliveries one process has in flight at once. */
+const WEBHOOK_CONCURRENCY = 16;
+
+export interface CreateOptions {
+  /** Keys that items the job discovers are deduplicated against (one per input). */
+  keys?: string[];
+  /** Most items the job may ever hold. */
+  maxItems?: number;
+  webhook?: WebhookTarget;
+}
 
 /**
  * Async jobs: the store and the queue behind one face, used by routes, `serve` and `worker`. Any
@@ -16,32 +30,67 @@ import type { JobPage, JobSummary, JobType } from './types.ts';
 export class Jobs {
   readonly store: JobStore;
   readonly queue: JobQueue;
+  readonly webhookSecrets: WebhookSecrets;
+  readonly #database: Database;
   readonly #config: Config;
   #sweeper?: NodeJS.Timeout;
+  #deliverer?: WebhookDeliverer;
 
   /** Embedded queue on SQLite; pg-boss on the same Postgres when the store is Postgres. */
   constructor(database: Database, config: Config) {
     this.store = new JobStore(database.db);
     this.queue = database.backend === 'postgres' ? new PgBossQueue(database.url!, config.jobHeartbeatSeconds) : new EmbeddedQueue();
+    this.webhookSecrets = new WebhookSecrets(database.db);
+    this.#database = database;
     this.#config = config;
   }
 
   /**
-   * Connects the queue and starts the expiry sweep; with `services`, also runs items in this
-   * process (`serve` unless WEBDATA_WORKER=false, and `worker`).
+   * Connects the queue and starts the expiry sweep; with `services`, also runs items and
+   * delivers webhooks in this process (`serve` unless WEBDATA_WORKER=false, and `worker`).
    */
   async start(log: FastifyBaseLogger, services?: Services): Promise<void> {
     await this.queue.start(log);
     this.#startSweeper(log);
-    if (services) await this.queue.work(new ItemExecutor(this.store, services, log), this.store, this.#config.jobConcurrency, log);
+    if (!services) return;
+    const config = this.#config;
+    const deliverer = new WebhookDeliverer(this.#database.db, this.webhookSecrets, {
+      policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+      timeoutMs: config.webhookTimeoutMs,
+      maxAttempts: config.webhookMaxAttempts,
+      concurrency: WEBHOOK_CONCURRENCY,
+      backoffMs: WEBHOOK_BACKOFF_MS,
+      log: log.child({ room: 'webhooks' }),
+    });
+    this.#deliverer = deliverer;
+    deliverer.start();
+    const executor = new ItemExecutor(this.store, services, log, {
+      enqueue: this.queue.enqueue,
+      recorded: () => {
+        this.queue.created();
+        deliverer.kick();
+      },
+    });
+    await this.queue.work(executor, this.store, config.jobConcurrency, log);
   }
 
-  async create(userId: string, type: JobType, inputs: unknown[]): Promise<JobSummary> {
-    const job = await this.store.create({ userId, type, inputs, ttlMs: this.#config.jobTtlSeconds * 1000 }, (trx, queued) =>
-      this.queue.enqueue(trx, queued),
-    );
+  /**
+   * Stores and queues a job. With a webhook and no signing secret yet, one is made and answered
+   * here: the only time the caller sees it (POST /v1/webhooks/secret makes a new one).
+   */
+  async create(userId: string, type: JobType, inputs: unknown[], opts: CreateOptions = {}): Promise<{ job: JobSummary; webhookSecret?: string }> {
+    const webhookSecret = opts.webhook ? await this.webhookSecrets.ensure(userId) : undefined;
+    const job = await this.store.create({ userId, type, inputs, ...opts, ttlMs: this.#config.jobTtlSeconds * 1000 }, this.queue.enqueue);
     this.queue.created();
-    return job;
+    this.#deliverer?.kick();
+    return { job, ...(webhookSecret ? { webhookSecret } : {}) };
+  }
+
+  /** The job's webhook events with their delivery attempts, when the job is the user's. */
+  async webhookEvents(userId: string, id: string, offset: number, limit: number): Promise<{ job: JobSummary; events: WebhookEventView[]; total: number } | undefined> {
+    const job = await this.store.get(userId, id);
+    if (!job) return undefined;
+    return { job, ...(await jobWebhookEvents(this.#database.db, id, offset, limit)) };
   }
 
   page(userId: string, id: string, offset: number, limit: number): Promise<JobPage | undefined> {
@@ -70,5 +119,6 @@ export class Jobs {
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     await this.queue.close();
+    await this.#deliverer?.close();
   }
 }

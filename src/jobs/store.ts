@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Meter } from '../billing/index.ts';
+import { microsToUsd, type Meter } from '../billing/index.ts';
 import { countCharges } from '../metrics/index.ts';
 import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
-import { ACTIVE_STATUSES, type ClaimedItem, type ItemRef, type JobPage, type JobStatus, type JobSummary, type JobType } from './types.ts';
+import { sweepWebhookEvents, writeEvent, type WebhookEvent, type WebhookTarget } from '../webhooks/index.ts';
+import {
+  ACTIVE_STATUSES,
+  type ClaimedItem,
+  type EnqueueItems,
+  type ItemOutcome,
+  type ItemRef,
+  type JobPage,
+  type JobStatus,
+  type JobSummary,
+  type JobType,
+  type NextItem,
+} from './types.ts';
 
 type JobRow = Tables['jobs'];
 
@@ -25,6 +37,25 @@ function toSummary(row: JobRow): JobSummary {
 /** Thrown inside a transaction to undo it when the job turns out to be no longer active. */
 class NotRecorded extends Error {}
 
+/** Rows of discovered items checked or inserted per statement (well under either backend's parameter limit). */
+const KEY_CHUNK = 500;
+
+/** What a job event needs from the job row. */
+type EventSource = Pick<JobRow, 'id' | 'user_id' | 'type' | 'webhook'>;
+
+/** Writes a job's event to the webhook outbox when the job has a webhook. */
+async function emit(trx: Transaction<Tables>, job: EventSource, event: WebhookEvent, data: object, now: number): Promise<boolean> {
+  if (!job.webhook) return false;
+  const target = JSON.parse(job.webhook) as WebhookTarget;
+  await writeEvent(trx, { jobId: job.id, userId: job.user_id, jobType: job.type, target, event, data }, now);
+  return true;
+}
+
+/** The job's state as its final events report it. */
+function finalState(row: Pick<JobRow, 'status' | 'total' | 'completed' | 'cost_micros' | 'error'>) {
+  return { status: row.status, total: row.total, completed: row.completed, cost: microsToUsd(Number(row.cost_micros)), ...(row.error ? { error: row.error } : {}) };
+}
+
 export type CancelOutcome = { kind: 'cancelled'; job: JobSummary } | { kind: 'finished'; job: JobSummary } | { kind: 'missing' };
 
 /**
@@ -39,10 +70,14 @@ export class JobStore {
     this.#db = db;
   }
 
-  /** Stores a job and its items; `enqueue` runs in the same transaction so no job exists unqueued. */
+  /**
+   * Stores a job and its items; `enqueue` runs in the same transaction so no job exists unqueued.
+   * `keys` deduplicate items the job discovers later against these; `maxItems` bounds how many
+   * it may ever hold.
+   */
   async create(
-    opts: { userId: string; type: JobType; inputs: unknown[]; ttlMs: number },
-    enqueue: (trx: Transaction<Tables>, job: { id: string; userId: string; type: JobType; count: number }) => Promise<void>,
+    opts: { userId: string; type: JobType; inputs: unknown[]; keys?: string[]; maxItems?: number; webhook?: WebhookTarget; ttlMs: number },
+    enqueue: EnqueueItems,
   ): Promise<JobSummary> {
     const now = Date.now();
     const row: JobRow = {
@@ -57,6 +92,8 @@ export class JobStore {
       created_at: now,
       updated_at: now,
       expires_at: now + opts.ttlMs,
+      max_items: opts.maxItems ?? null,
+      webhook: opts.webhook ? JSON.stringify(opts.webhook) : null,
     };
     await this.#db.transaction().execute(async (trx) => {
       await trx.insertInto('jobs').values(row).execute();
@@ -73,10 +110,11 @@ export class JobStore {
             attempts: 0,
             started_at: null,
             finished_at: null,
+            item_key: opts.keys?.[idx] ?? null,
           })),
         )
         .execute();
-      await enqueue(trx, { id: row.id, userId: opts.userId, type: opts.type, count: opts.inputs.length });
+      await enqueue(trx, { id: row.id, userId: opts.userId, type: opts.type, from: 0, count: opts.inputs.length });
     });
     return toSummary(row);
   }
@@ -125,17 +163,22 @@ export class JobStore {
 
   async cancel(userId: string, id: string): Promise<CancelOutcome> {
     const now = Date.now();
-    const updated = await this.#db
-      .updateTable('jobs')
-      .set({ status: 'cancelled', updated_at: now })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('expires_at', '>', now)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .executeTakeFirst();
+    const cancelled = await this.#db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('jobs')
+        .set({ status: 'cancelled', updated_at: now })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .where('status', 'in', ACTIVE_STATUSES)
+        .returningAll()
+        .executeTakeFirst();
+      if (row) await emit(trx, row, 'cancelled', finalState(row), now);
+      return row !== undefined;
+    });
     const job = await this.get(userId, id, now);
     if (!job) return { kind: 'missing' };
-    return Number(updated.numUpdatedRows) > 0 ? { kind: 'cancelled', job } : { kind: 'finished', job };
+    return cancelled ? { kind: 'cancelled', job } : { kind: 'finished', job };
   }
 
   /** Whether the job's items may still run (not cancelled, failed, finished, expired or deleted). */
@@ -200,8 +243,18 @@ export class JobStore {
       .returning(['input', 'attempts'])
       .executeTakeFirst();
     if (!item) return undefined;
-    // Only ever moves pending forward, so it needs no transaction with the claim.
-    await this.#db.updateTable('jobs').set({ status: 'processing', updated_at: now }).where('id', '=', ref.jobId).where('status', '=', 'pending').execute();
+    // Only ever moves pending forward, so it needs no transaction with the claim; the started
+    // event does need one with the move, so that exactly one claim reports it.
+    await this.#db.transaction().execute(async (trx) => {
+      const job = await trx
+        .updateTable('jobs')
+        .set({ status: 'processing', updated_at: now })
+        .where('id', '=', ref.jobId)
+        .where('status', '=', 'pending')
+        .returning(['id', 'user_id', 'type', 'webhook', 'total'])
+        .executeTakeFirst();
+      if (job) await emit(trx, job, 'started', { status: 'processing', total: job.total }, now);
+    });
     return { ...ref, input: JSON.parse(item.input), attempts: item.attempts };
   }
 
@@ -223,11 +276,12 @@ export class JobStore {
   }
 
   /**
-   * Writes an item's result once, with its charges, and moves the job to completed with its last
+   * Writes an item's result once, with its charges, the items it found (new keys only, never past
+   * the job's `maxItems`), and its webhook events, and moves the job to completed with its last
    * item. False (and nothing written, nothing charged) when the item already has a result or the
    * job is no longer active.
    */
-  async record(jobId: string, index: number, result: object, meter: Meter): Promise<boolean> {
+  async record(jobId: string, index: number, outcome: ItemOutcome, meter: Meter, enqueue?: EnqueueItems): Promise<boolean> {
     const now = Date.now();
     const costMicros = meter.totalMicros;
     let charged: LedgerEntry[] = [];
@@ -235,13 +289,14 @@ export class JobStore {
       const recorded = await this.#db.transaction().execute(async (trx) => {
         const item = await trx
           .updateTable('job_items')
-          .set({ state: 'done', result: JSON.stringify(result), cost_micros: costMicros, finished_at: now })
+          .set({ state: 'done', result: JSON.stringify(outcome.result), cost_micros: costMicros, finished_at: now })
           .where('job_id', '=', jobId)
           .where('idx', '=', index)
           .where('state', '!=', 'done')
           .executeTakeFirst();
         if (Number(item.numUpdatedRows) === 0) return false;
         charged = await meter.flush(new LedgerStore(trx));
+        const added = outcome.next?.length ? await this.#addItems(trx, jobId, outcome.next, now, enqueue) : 0;
         // The job row last, so its lock (every item of the job contends for it) is held only until
         // the commit that follows. On Postgres a concurrent cancel either commits first, and this
         // finds the job inactive and undoes the lot, or waits for this result to count.
@@ -249,14 +304,18 @@ export class JobStore {
           .updateTable('jobs')
           .set((eb) => ({
             completed: eb('completed', '+', 1),
+            total: eb('total', '+', added),
             cost_micros: eb('cost_micros', '+', costMicros),
-            status: sql<string>`case when completed + 1 >= total then 'completed' else status end`,
+            status: sql<string>`case when completed + 1 >= total + ${added} then 'completed' else status end`,
             updated_at: now,
           }))
           .where('id', '=', jobId)
           .where('status', 'in', ACTIVE_STATUSES)
+          .returningAll()
           .executeTakeFirst();
-        if (Number(job.numUpdatedRows) === 0) throw new NotRecorded();
+        if (!job) throw new NotRecorded();
+        await emit(trx, job, 'item', { index, result: outcome.result }, now);
+        if (job.status === 'completed') await emit(trx, job, 'completed', finalState(job), now);
         return true;
       });
       if (recorded) countCharges(charged);
@@ -267,14 +326,76 @@ export class JobStore {
     }
   }
 
-  /** The job could not run at all (for example no process here knows its type). */
-  async fail(jobId: string, error: string): Promise<void> {
-    await this.#db
+  /**
+   * Appends the items a running item found, after the job's last one, skipping keys the job has
+   * seen and stopping at its `maxItems`. The job row is locked first (on Postgres) so that two
+   * items recording at once cannot both take the last free places.
+   */
+  async #addItems(trx: Transaction<Tables>, jobId: string, next: NextItem[], now: number, enqueue?: EnqueueItems): Promise<number> {
+    const job = await trx
       .updateTable('jobs')
-      .set({ status: 'failed', error, updated_at: Date.now() })
+      .set({ updated_at: now })
       .where('id', '=', jobId)
       .where('status', 'in', ACTIVE_STATUSES)
-      .execute();
+      .returning(['total', 'max_items', 'user_id', 'type'])
+      .executeTakeFirst();
+    if (!job) throw new NotRecorded();
+    const room = (job.max_items ?? job.total) - job.total;
+    if (room <= 0) return 0;
+    const fresh: NextItem[] = [];
+    const seen = new Set<string>();
+    for (let at = 0; at < next.length && fresh.length < room; at += KEY_CHUNK) {
+      const chunk = next.slice(at, at + KEY_CHUNK).filter((n) => !seen.has(n.key) && seen.add(n.key));
+      if (chunk.length === 0) continue;
+      const known = await trx
+        .selectFrom('job_items')
+        .select('item_key')
+        .where('job_id', '=', jobId)
+        .where(
+          'item_key',
+          'in',
+          chunk.map((n) => n.key),
+        )
+        .execute();
+      const taken = new Set(known.map((k) => k.item_key));
+      for (const n of chunk) if (!taken.has(n.key) && fresh.length < room) fresh.push(n);
+    }
+    for (let at = 0; at < fresh.length; at += KEY_CHUNK) {
+      await trx
+        .insertInto('job_items')
+        .values(
+          fresh.slice(at, at + KEY_CHUNK).map((n, i) => ({
+            job_id: jobId,
+            idx: job.total + at + i,
+            state: 'pending',
+            input: JSON.stringify(n.input),
+            result: null,
+            cost_micros: 0,
+            attempts: 0,
+            started_at: null,
+            finished_at: null,
+            item_key: n.key,
+          })),
+        )
+        .execute();
+    }
+    if (fresh.length > 0 && enqueue) await enqueue(trx, { id: jobId, userId: job.user_id, type: job.type as JobType, from: job.total, count: fresh.length });
+    return fresh.length;
+  }
+
+  /** The job could not run at all (for example no process here knows its type). */
+  async fail(jobId: string, error: string): Promise<void> {
+    const now = Date.now();
+    await this.#db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('jobs')
+        .set({ status: 'failed', error, updated_at: now })
+        .where('id', '=', jobId)
+        .where('status', 'in', ACTIVE_STATUSES)
+        .returningAll()
+        .executeTakeFirst();
+      if (row) await emit(trx, row, 'failed', finalState(row), now);
+    });
   }
 
   /** Deletes expired jobs and their items; the ledger keeps what was charged. */
@@ -283,6 +404,7 @@ export class JobStore {
       const expired = trx.selectFrom('jobs').select('id').where('expires_at', '<=', now);
       await trx.deleteFrom('job_items').where('job_id', 'in', expired).execute();
       const result = await trx.deleteFrom('jobs').where('expires_at', '<=', now).executeTakeFirst();
+      await sweepWebhookEvents(trx);
       return Number(result.numDeletedRows);
     });
   }

@@ -1,4 +1,6 @@
-export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch'] as const;
+import type { Transaction } from 'kysely';
+import type { Tables } from '../store/index.ts';
+export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch', 'crawl'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -40,3 +42,18 @@ export interface ClaimedItem extends ItemRef {
   /** Including this one. */
   attempts: number;
 }
+
+/** An item a running item found for its job (a crawl's next page); `key` deduplicates it within the job. */
+export interface NextItem {
+  key: string;
+  input: unknown;
+}
+
+/** What running one item produced: its stored result, and any items it adds to its job. */
+export interface ItemOutcome {
+  result: object;
+  next?: NextItem[];
+}
+
+/** Queues a job's items `from` .. `from + count - 1` inside the transaction that stores them. */
+export type EnqueueItems = (trx: Transaction<Tables>, items: { id: string; userId: string; type: JobType; from: number; count: number }) => Promise<void>;

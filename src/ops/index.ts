@@ -22,3 +22,4 @@ export {
 } from './search.ts';
 export { mapSite, type MapInput, type MapResult } from './map.ts';
 export { stealthPageFetcher, type RenderedPage } from './stealth-page.ts';
+export { crawlPage, type CrawlSettings, type CrawlPageInput, type CrawlPageResult, type CrawlPageOutcome, type DiscoveredPage, type SitemapMode } from './crawl.ts';

@@ -25,7 +25,10 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute };
+type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute; onLinks?: LinksObserver };
+
+/** Receives the absolute links of a converted HTML page (a crawl follows them without parsing the page again). */
+export type LinksObserver = (links: string[]) => void;
 
 export interface PageMetadataResult {
   title: string;
@@ -122,6 +125,7 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
 async function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
   const convert = (format: OutputFormat) => ctx.services.content.convert({ html, url, format, onlyMainContent: input.onlyMainContent }, ctx.signal);
   const out = await convert(input.type);
+  input.onLinks?.(out.links);
   const markdown = input.summary && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
   return { ...out, markdown };
 }
@@ -189,7 +193,7 @@ function escalationReason(res: HttpResponse): string | undefined {
  * browser when actions are given). Never throws for a page's fault: that is a failed result.
  * Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
  */
-export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<ScrapeResult> {
+export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: LinksObserver): Promise<ScrapeResult> {
   let route: ProxyRoute | undefined;
   try {
     route = proxyRoute(ctx, input.proxy);
@@ -205,6 +209,7 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     actions: input.actions ?? [],
     ...(input.summary ? { summary: input.summary } : {}),
     route,
+    onLinks,
   };
   if (full.actions.length > 0) return browserScrape(full, ctx);
   let res: HttpResponse;

@@ -98,6 +98,50 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('job_items_state').on('job_items').columns(['state', 'job_id', 'idx']).execute();
     },
   },
+  '0004_crawl_and_webhooks': {
+    async up(db: Kysely<unknown>) {
+      // Items a job discovers while it runs (a crawl's pages) carry the key they are deduplicated by.
+      await db.schema.alterTable('job_items').addColumn('item_key', 'text').execute();
+      await db.schema.createIndex('job_items_key').on('job_items').columns(['job_id', 'item_key']).unique().execute();
+      await db.schema.alterTable('jobs').addColumn('max_items', 'integer').execute();
+      await db.schema.alterTable('jobs').addColumn('webhook', 'text').execute();
+      await db.schema
+        .createTable('webhook_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('headers', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('webhook_events_due').on('webhook_events').columns(['state', 'next_at']).execute();
+      await db.schema.createIndex('webhook_events_job').on('webhook_events').columns(['job_id', 'created_at']).execute();
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('status_code', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('webhook_attempts_pk', ['event_id', 'attempt'])
+        .execute();
+      await db.schema.createIndex('webhook_attempts_job').on('webhook_attempts').columns(['job_id', 'at']).execute();
+      await db.schema
+        .createTable('webhook_secrets')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -75,6 +75,10 @@ export interface JobsTable {
   created_at: number;
   updated_at: number;
   expires_at: number;
+  /** Most items the job may ever hold (a crawl's page limit); null for a job whose items are fixed at start. */
+  max_items: number | null;
+  /** JSON { url, headers, events } the job's events are delivered to; null for none. */
+  webhook: string | null;
 }
 
 export interface JobItemsTable {
@@ -92,6 +96,47 @@ export interface JobItemsTable {
   attempts: number;
   started_at: number | null;
   finished_at: number | null;
+  /** What a discovered item is deduplicated by within its job (a crawl page's normalised URL); null otherwise. */
+  item_key: string | null;
+}
+
+/** The webhook outbox: one row per event of a job, written in the transaction that caused it. */
+export interface WebhookEventsTable {
+  id: string;
+  job_id: string;
+  user_id: string;
+  /** started, item, completed, failed, cancelled */
+  event: string;
+  url: string;
+  /** JSON object of the caller's extra headers. */
+  headers: string;
+  /** The JSON body exactly as signed and sent. */
+  body: string;
+  /** pending, delivered, failed */
+  state: string;
+  attempts: number;
+  /** When the next attempt may start (a claim pushes it forward by the attempt's lease). */
+  next_at: number;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  event_id: string;
+  job_id: string;
+  attempt: number;
+  at: number;
+  /** The receiver's HTTP status; null when no answer came. */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** The secret a user's webhook deliveries are signed with. */
+export interface WebhookSecretsTable {
+  user_id: string;
+  secret: string;
+  created_at: number;
 }
 
 export interface Tables {
@@ -101,4 +146,7 @@ export interface Tables {
   browser_sessions: BrowserSessionsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_secrets: WebhookSecretsTable;
 }

@@ -35,10 +35,10 @@ describe.each(storeBackends)('job store on %s', (_name, open) => {
     expect((await store.get('u1', job.id))!.status).toBe('processing');
 
     // A runner presumed dead and its replacement both finish: one result, one charge.
-    const recorded = await Promise.all([1, 2, 3].map((n) => store.record(job.id, 0, { n }, charged('u1', job.id))));
+    const recorded = await Promise.all([1, 2, 3].map((n) => store.record(job.id, 0, { result: { n } }, charged('u1', job.id))));
     expect(recorded.filter(Boolean).length).toBe(1);
     await store.claim(ref(1), ['pending']);
-    expect(await store.record(job.id, 1, { n: 9 }, charged('u1', job.id))).toBe(true);
+    expect(await store.record(job.id, 1, { result: { n: 9 } }, charged('u1', job.id))).toBe(true);
 
     const done = (await store.get('u1', job.id))!;
     expect(done).toMatchObject({ status: 'completed', completed: 2, costMicros: 4000 });
@@ -55,7 +55,7 @@ describe.each(storeBackends)('job store on %s', (_name, open) => {
     expect(await store.cancel('someone-else', job.id)).toEqual({ kind: 'missing' });
     expect(await store.get('someone-else', job.id)).toBeUndefined();
     expect(await store.cancel('u2', job.id)).toMatchObject({ kind: 'cancelled' });
-    expect(await store.record(job.id, 0, { late: true }, charged('u2', job.id))).toBe(false);
+    expect(await store.record(job.id, 0, { result: { late: true } }, charged('u2', job.id))).toBe(false);
     expect(await store.claim(ref(1), ['pending'])).toBeUndefined();
     expect(await store.isActive(job.id)).toBe(false);
     expect((await store.get('u2', job.id))!).toMatchObject({ status: 'cancelled', completed: 0, costMicros: 0 });

@@ -5,7 +5,7 @@
 
 export type OutputFormat = 'markdown' | 'html';
 export type SearchEngine = 'google' | 'bing' | 'chatgpt' | 'perplexity' | 'searxng' | 'brave';
-export type JobType = 'scrape-single' | 'scrape-batch' | 'sequence' | 'sequence-batch' | 'search-batch';
+export type JobType = 'scrape-single' | 'scrape-batch' | 'sequence' | 'sequence-batch' | 'search-batch' | 'crawl';
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface Proxy {

@@ -5,6 +5,7 @@ import { Cost, Format, ProxyObject, Timestamp } from './common.ts';
 import { ScrapeBatchBody, ScrapeSingleBody } from './scrape.ts';
 import { searchBody } from './search.ts';
 import { SequenceBody } from './sequence.ts';
+import { withWebhook } from './webhooks.ts';
 
 /** Spec limits of the async start endpoints. */
 export const ASYNC_BATCH_MAX_URLS = 30;
@@ -16,27 +17,34 @@ export const JOB_PAGE_MAX = 100;
 
 const strict = { additionalProperties: false } as const;
 
-export const AsyncSingleBody = ScrapeSingleBody;
+export const AsyncSingleBody = withWebhook(ScrapeSingleBody);
 
-export const AsyncBatchBody = ScrapeBatchBody;
+export const AsyncBatchBody = withWebhook(ScrapeBatchBody);
 export type AsyncBatchBody = Static<typeof AsyncBatchBody>;
 
-export const AsyncSequenceBody = SequenceBody;
+export const AsyncSequenceBody = withWebhook(SequenceBody);
 
-export const AsyncSequenceBatchBody = Type.Object(
-  {
-    sequences: Type.Array(SequenceBody, { minItems: 1, maxItems: SEQUENCE_BATCH_MAX }),
-    type: Type.Optional(Format),
-    proxy: Type.Optional(ProxyObject),
-  },
-  strict,
+export const AsyncSequenceBatchBody = withWebhook(
+  Type.Object(
+    {
+      sequences: Type.Array(SequenceBody, { minItems: 1, maxItems: SEQUENCE_BATCH_MAX }),
+      type: Type.Optional(Format),
+      proxy: Type.Optional(ProxyObject),
+    },
+    strict,
+  ),
 );
 export type AsyncSequenceBatchBody = Static<typeof AsyncSequenceBatchBody>;
 
-export const AsyncSearchBatchBody = searchBody(SEARCH_BATCH_MAX_QUERIES);
+export const AsyncSearchBatchBody = withWebhook(searchBody(SEARCH_BATCH_MAX_QUERIES));
 export type AsyncSearchBatchBody = Static<typeof AsyncSearchBatchBody>;
 
-export const JobCreated = Type.Object({ success: Type.Literal(true), id: Type.String(), url: Type.String({ description: 'Relative URL to poll' }) });
+export const JobCreated = Type.Object({
+  success: Type.Literal(true),
+  id: Type.String(),
+  url: Type.String({ description: 'Relative URL to poll' }),
+  webhookSecret: Type.Optional(Type.String({ description: "The key's webhook signing secret, made by this request because it had none; shown only here" })),
+});
 
 const JobTypeSchema = Type.Enum(JOB_TYPES);
 const JobStatusSchema = Type.Enum(JOB_STATUSES);

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CrawlPageInput } from '../../ops/index.ts';
+import type { RouteDeps } from '../deps.ts';
+import { crawlSettings } from '../inputs.ts';
+import { ErrorResponse } from '../schemas/common.ts';
+import { CRAWL_MAX_LIMIT, CrawlBody } from '../schemas/crawl.ts';
+import { JobCreated } from '../schemas/jobs.ts';
+import { startJob } from './jobs-start.ts';
+
+export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  app.post(
+    '/v1/crawl',
+    {
+      schema: {
+        tags: ['crawl'],
+        summary: `Crawl a site in the background, up to ${CRAWL_MAX_LIMIT} pages; results through the job endpoints`,
+        body: CrawlBody,
+        response: { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { webhook, ...body } = request.body;
+      const { settings, startKey } = crawlSettings(body, deps.services.config);
+      const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
+      return reply.code(202).send(await startJob(deps, request.user.userId, 'crawl', [start], webhook, { keys: [startKey], maxItems: settings.limit }));
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import { addSiteSitemaps, BudgetedFetcher, crawlScope, DEFAULT_LIMITS, HostGate, RobotsCache, SitemapCollector, type RobotsRules } from '../discover/index.ts';
+import type { OpContext } from './context.ts';
+import { failure, scrape, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
+
+export type SitemapMode = 'include' | 'skip' | 'only';
+
+/** A whole crawl's settings, carried by each of its pages so any worker can run any page. */
+export interface CrawlSettings {
+  url: string;
+  limit: number;
+  maxDepth: number;
+  includePaths: string[];
+  excludePaths: string[];
+  includeSubdomains: boolean;
+  ignoreQueryParameters: boolean;
+  sitemap: SitemapMode;
+  ignoreRobotsTxt: boolean;
+  delayMs: number;
+  scrape: ScrapeOptions;
+}
+
+/** One page of a crawl: where it is, how it was reached. */
+export interface CrawlPageInput {
+  url: string;
+  /** Link hops from the start URL; pages listed in a sitemap are depth 1. */
+  depth: number;
+  /** The page or sitemap the URL was found on; null for the start URL. */
+  foundOn: string | null;
+  crawl: CrawlSettings;
+}
+
+export interface CrawlPageResult extends ScrapeResult {
+  depth: number;
+  foundOn: string | null;
+}
+
+/** A URL found on a page, as the crawl would visit it; `key` is its normalised spelling. */
+export interface DiscoveredPage {
+  key: string;
+  input: CrawlPageInput;
+}
+
+export interface CrawlPageOutcome {
+  page: CrawlPageResult;
+  /** New in-scope, robots-allowed URLs in the order they were found; the job keeps those it has not seen, up to its limit. */
+  discovered: DiscoveredPage[];
+}
+
+/** How long a robots.txt read stays good for the crawls in this process. */
+const ROBOTS_TTL_MS = 10 * 60_000;
+
+// Politeness is per process: every crawl page this process runs shares one gate per host, and
+// one robots.txt read per origin.
+const robotsCache = new RobotsCache(ROBOTS_TTL_MS);
+let gate: HostGate | undefined;
+
+function hostGate(perHost: number): HostGate {
+  gate ??= new HostGate(perHost);
+  return gate;
+}
+
+const NO_ROBOTS: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
+
+/**
+ * Fetches one page of a crawl through `scrape()` (same formats, escalation and price), within the
+ * host's politeness bounds, and reports the URLs it leads to: its links while under `maxDepth`
+ * (none with `sitemap: 'only'`), and for the start page the site's sitemaps too (unless `skip`).
+ */
+export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<CrawlPageOutcome> {
+  const { crawl } = input;
+  const { config, http } = ctx.services;
+  const inScope = crawlScope(crawl);
+  const rulesFor = (url: string) => (crawl.ignoreRobotsTxt ? Promise.resolve(NO_ROBOTS) : robotsCache.get(http, new URL(url).origin, ctx.signal));
+  const robots = await rulesFor(input.url);
+  const where = { depth: input.depth, foundOn: input.foundOn };
+  if (!robots.allows(input.url)) {
+    return { page: { ...failure(input.url, new Error('robots.txt disallows this URL (set ignoreRobotsTxt to crawl it anyway)')), ...where }, discovered: [] };
+  }
+
+  const host = new URL(input.url).host;
+  const release = await hostGate(config.crawlHostConcurrency).acquire(host, Math.max(crawl.delayMs, robots.delayMs), ctx.signal);
+  let links: string[] = [];
+  let result: ScrapeResult;
+  try {
+    result = await scrape({ ...crawl.scrape, url: input.url }, ctx, (found) => (links = found));
+  } finally {
+    release();
+  }
+
+  const discovered: DiscoveredPage[] = [];
+  const seen = new Set<string>();
+  const allowedCache = new Map<string, RobotsRules>([[new URL(input.url).origin, robots]]);
+  const offer = async (raw: string, base: string, depth: number, foundOn: string) => {
+    if (discovered.length >= crawl.limit || depth > crawl.maxDepth) return;
+    const key = inScope(raw, base);
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    const origin = new URL(key).origin;
+    let rules = allowedCache.get(origin);
+    if (!rules) {
+      rules = await rulesFor(key);
+      allowedCache.set(origin, rules);
+    }
+    if (!rules.allows(key)) return;
+    discovered.push({ key, input: { url: key, depth, foundOn, crawl } });
+  };
+
+  // Links were made absolute against where the page landed, so a page that redirected off the site yields none in scope.
+  if (result.success && crawl.sitemap !== 'only') {
+    for (const link of links) await offer(link, input.url, input.depth + 1, input.url);
+  }
+  if (input.foundOn === null && crawl.sitemap !== 'skip') {
+    const listed: Array<{ url: string; base: string }> = [];
+    const limits = { ...DEFAULT_LIMITS, deadlineMs: config.mapTimeoutMs, maxRequests: config.mapMaxRequests };
+    const fetcher = new BudgetedFetcher(http, limits, ctx.signal);
+    const sitemaps = new SitemapCollector(fetcher, limits, (url, base) => {
+      if (listed.length < crawl.limit * 2) listed.push({ url, base });
+    });
+    addSiteSitemaps(sitemaps, new URL(input.url), robots.sitemaps);
+    await sitemaps.drain();
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    for (const entry of listed) await offer(entry.url, entry.base, 1, entry.base);
+  }
+  return { page: { ...result, ...where }, discovered };
+}

@@ -1,0 +1,9 @@
+export const WEBHOOK_EVENTS = ['started', 'item', 'completed', 'failed', 'cancelled'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Where a job's events go: the caller's URL, extra headers sent with each delivery, and which events. */
+export interface WebhookTarget {
+  url: string;
+  headers: Record<string, string>;
+  events: WebhookEvent[];
+}

@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/index.ts';
+import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+import { freePort, startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { allPages, apiAt, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+
+let site: CrawlSite;
+let resolve: string;
+const running: CliProcess[] = [];
+
+const LIMIT = 30;
+
+beforeAll(async () => {
+  site = await startCrawlSite({
+    generated: [
+      { host: 'embedded.test', pages: 200, fanout: 4, sitemap: false, pageDelayMs: 400 },
+      { host: 'workers.test', pages: 200, fanout: 4, sitemap: false, pageDelayMs: 400 },
+    ],
+  });
+  resolve = site.hosts.map((h) => `${h}=127.0.0.1`).join(',');
+});
+afterAll(async () => {
+  for (const p of running) await p.kill9();
+  await site?.close();
+});
+
+const pageHits = (host: string) => site.hits.filter((h) => h.path.startsWith(`${host}/`) && !h.path.endsWith('/robots.txt'));
+
+/** Every page once in the results, each charged once, the limit reached and never passed. */
+function expectExactlyOnce(job: any, data: any[], charges: number) {
+  expect(job).toMatchObject({ status: 'completed', total: LIMIT, completed: LIMIT, cost: LIMIT * 0.002 });
+  expect(data.length).toBe(LIMIT);
+  expect(data.every((d) => d.success)).toBe(true);
+  expect(new Set(data.map((d) => d.url)).size).toBe(LIMIT);
+  expect(charges).toBe(LIMIT);
+}
+
+describe('crawl durability', () => {
+  it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', { timeout: 90_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
+    try {
+      const port = await freePort();
+      const env = {
+        PORT: String(port),
+        WEBDATA_DATA_DIR: dataDir,
+        WEBDATA_API_KEYS: TEST_KEY,
+        WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+        WEBDATA_TEST_RESOLVE: resolve,
+        WEBDATA_CONTENT_WORKERS: '0',
+        WEBDATA_JOB_CONCURRENCY: '4',
+        WEBDATA_SESSION_WARM_SPARES: '0',
+      };
+      const serve = () => {
+        const p = spawnCli(['serve'], env);
+        running.push(p);
+        return p;
+      };
+      const first = serve();
+      await first.waitFor(/webdata listening/);
+      const client = apiAt(`http://127.0.0.1:${port}`);
+      const created = await client.api('POST', '/api/v1/crawl', { url: site.url('embedded.test'), limit: LIMIT, sitemap: 'skip' });
+      expect(created.status).toBe(202);
+      // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
+      const hits = () => pageHits('embedded.test').length;
+      await waitForJob(client, created.json.url, { until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2 });
+      await first.kill9();
+      expect(first.proc.signalCode).toBe('SIGKILL');
+
+      const second = serve();
+      await second.waitFor(/webdata listening/);
+      const job = await waitForJob(client, created.json.url, { timeoutMs: 60_000 });
+      const { data } = await allPages(client, created.json.url, 100);
+      await second.kill9();
+
+      const database = await openDatabase({ databaseUrl: '', dataDir });
+      try {
+        const charges = await database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+        expectExactlyOnce(job, data, charges.length);
+        const items = await database.db.selectFrom('job_items').select('state').where('job_id', '=', job.id).execute();
+        expect(items.length).toBe(LIMIT);
+        expect(items.every((i) => i.state === 'done')).toBe(true);
+      } finally {
+        await database.close();
+      }
+      // Only the pages cut off by the kill were fetched again; never more than the limit plus them.
+      const fetched = pageHits('embedded.test').map((h) => h.path);
+      expect(new Set(fetched).size).toBe(LIMIT);
+      expect(fetched.length - LIMIT).toBeLessThanOrEqual(4);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  describe('on Postgres with two workers', () => {
+    let pg: Awaited<ReturnType<typeof createTestDatabase>>;
+    let t: TestServer;
+    beforeAll(async () => {
+      pg = await createTestDatabase();
+      t = await startTestServer({ DATABASE_URL: pg.url, WEBDATA_WORKER: 'false', WEBDATA_TEST_RESOLVE: resolve });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await pg?.drop();
+    });
+
+    it('completes a crawl after kill -9 of one worker: limit kept, each page recorded and charged once', { timeout: 120_000 }, async () => {
+      const startWorker = async () => {
+        const w = spawnCli(['worker'], {
+          DATABASE_URL: pg.url,
+          WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+          WEBDATA_TEST_RESOLVE: resolve,
+          WEBDATA_CONTENT_WORKERS: '0',
+          WEBDATA_JOB_CONCURRENCY: '3',
+          WEBDATA_JOB_HEARTBEAT_SECONDS: '10',
+        });
+        running.push(w);
+        await w.waitFor(/webdata worker running job items/);
+        return w;
+      };
+      const doomed = await startWorker();
+      await startWorker();
+      const created = await t.api('POST', '/api/v1/crawl', { url: site.url('workers.test'), limit: LIMIT, sitemap: 'skip' });
+      expect(created.status).toBe(202);
+      const hits = () => pageHits('workers.test').length;
+      await waitForJob(t, created.json.url, { until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2 });
+      await doomed.kill9();
+      const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
+      const { data } = await allPages(t, created.json.url, 100);
+      const charges = await t.server.database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+      expectExactlyOnce(job, data, charges.length);
+      const fetched = pageHits('workers.test').map((h) => h.path);
+      expect(new Set(fetched).size).toBe(LIMIT);
+    });
+  });
+});
