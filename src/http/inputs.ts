@@ -4,18 +4,19 @@ import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInp
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
+import { extractRequest } from './schemas/extract.ts';
 import type { ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 
 /**
  * Request bodies to operation inputs, with the checks a schema cannot express (absolute http(s)
- * URLs, step rules, a configured LLM for summaries, a configured proxy for the country). Shared
+ * URLs, step rules, a usable extraction, a configured proxy for the country). Shared
  * by each sync route and its async twin, so both accept exactly the same requests. `prefix`
  * names the field path inside a batch.
  */
 export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = ''): ScrapeInput {
   checkSteps(body.actions, `${prefix}actions`);
-  checkSummary(body.summary, config, `${prefix}summary`);
+  checkSummary(body.summary, `${prefix}summary`);
   return {
     url: requireHttpUrl(body.url, `${prefix}url`),
     type: body.type,
@@ -24,13 +25,14 @@ export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = '')
     pdfStrategy: body.pdfStrategy,
     actions: body.actions,
     summary: body.summary,
+    extract: extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }
 
 export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {
   if (body.urls.length > limit.max) throw badRequest('urls', `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`);
-  checkSummary(body.summary, config, 'summary');
+  checkSummary(body.summary, 'summary');
   const proxy = requireProxy(config, body.proxy);
   return {
     urls: body.urls.map((item, i) => (typeof item === 'string' ? { url: requireHttpUrl(item, `urls[${i}]`) } : scrapeInput(item, config, `urls[${i}].`))),
@@ -39,13 +41,14 @@ export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: 
     extractMetadata: body.extractMetadata,
     pdfStrategy: body.pdfStrategy,
     summary: body.summary,
+    extract: extractRequest(body.extract, config, 'extract'),
     proxy,
   };
 }
 
 export function sequenceInput(body: Static<typeof SequenceBody>, config: Config, prefix = ''): SequenceInput {
   checkSteps(body.steps, `${prefix}steps`);
-  checkSummary(body.summary, config, `${prefix}summary`);
+  checkSummary(body.summary, `${prefix}summary`);
   return {
     startUrl: requireHttpUrl(body.startUrl, `${prefix}startUrl`),
     steps: body.steps,
@@ -53,6 +56,7 @@ export function sequenceInput(body: Static<typeof SequenceBody>, config: Config,
     onlyMainContent: body.onlyMainContent,
     extractMetadata: body.extractMetadata,
     summary: body.summary,
+    extract: extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }

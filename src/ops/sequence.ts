@@ -1,9 +1,11 @@
 import type { Page } from 'playwright-core';
-import { microsToUsd, sequenceCost, summaryCost } from '../billing/index.ts';
+import { microsToUsd, sequenceCost } from '../billing/index.ts';
 import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserMethod } from '../browser/index.ts';
-import { summarise, type OutputFormat, type SummaryRequest } from '../content/index.ts';
+import type { OutputFormat, SummaryRequest } from '../content/index.ts';
+import type { ExtractRequest } from '../extract/index.ts';
 import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { chargeExtras, extrasNeedMarkdown, pageExtras, type PageExtraFields, type PageExtras, type PageExtrasRequest } from './page-extras.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 import type { PageMetadataResult } from './scrape.ts';
 
@@ -18,17 +20,18 @@ export interface SequenceInput {
   onlyMainContent?: boolean;
   /** An instruction for the LLM, answered at each breakpoint as its `content`. */
   summary?: SummaryRequest;
+  /** Structured extraction at each breakpoint, as its `json`. */
+  extract?: ExtractRequest;
   /** Geo-targeted: the browser's requests leave through that country's proxy. */
   proxy?: ProxyRequest;
 }
 
-export interface Breakpoint {
+export interface Breakpoint extends PageExtraFields {
   url: string;
   markdown?: string;
   html?: string;
   stepIndex: number;
   metadata?: PageMetadataResult;
-  content?: string;
 }
 
 export interface SequenceResult {
@@ -76,24 +79,35 @@ async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: 
 }
 
 /**
- * Adds each breakpoint's summary as its `content`, all at once. A breakpoint whose summary fails
- * ends the sequence there, like a failing step: it and the breakpoints after it are dropped.
+ * Adds each breakpoint's summary and extraction, all at once. A breakpoint whose summary or
+ * extraction fails ends the sequence there, like a failing step: it and the breakpoints after it
+ * are dropped. Returns the run and what the kept breakpoints are charged for.
  */
-async function summariseBreakpoints(summary: SummaryRequest, data: Breakpoint[], markdowns: string[], run: Run, ctx: OpContext): Promise<Run> {
-  const settled = await Promise.allSettled(
-    data.map((b, i) => summarise(ctx.services.config.summary, { query: summary.query, url: b.url, markdown: markdowns[i]! }, ctx.signal)),
-  );
+async function addExtras(
+  request: PageExtrasRequest,
+  data: Breakpoint[],
+  pages: Array<{ markdown: string; html: string }>,
+  run: Run,
+  ctx: OpContext,
+): Promise<{ run: Run; summaries: number; extractions: number }> {
+  const settled = await Promise.allSettled(data.map((b, i) => pageExtras(request, { url: b.url, ...pages[i]! }, ctx)));
   if (ctx.signal.aborted) throw ctx.signal.reason;
+  let summaries = 0;
+  let extractions = 0;
   for (const [i, outcome] of settled.entries()) {
-    if (outcome.status === 'fulfilled') {
-      data[i]!.content = outcome.value;
+    const failedWith = outcome.status === 'rejected' ? message(outcome.reason) : outcome.value.error;
+    if (failedWith === undefined) {
+      const extras = (outcome as PromiseFulfilledResult<PageExtras>).value;
+      Object.assign(data[i]!, extras.fields);
+      summaries += Number(extras.summarised);
+      extractions += Number(extras.extracted);
       continue;
     }
     const stepIndex = data[i]!.stepIndex;
     data.splice(i);
-    return { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${message(outcome.reason)}` };
+    return { run: { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${failedWith}` }, summaries, extractions };
   }
-  return run;
+  return { run, summaries, extractions };
 }
 
 /**
@@ -118,12 +132,13 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   }
 
   const data: Breakpoint[] = [];
-  const markdowns: string[] = [];
+  const pages: Array<{ markdown: string; html: string }> = [];
   for (const c of run.captured) {
     const convert = (format: OutputFormat) => ctx.services.content.convert({ html: c.html, url: c.url, format, onlyMainContent: input.onlyMainContent ?? true }, ctx.signal);
     const out = await convert(type);
-    // A summary is written from markdown whatever the format asked for.
-    if (input.summary) markdowns.push(type === 'markdown' ? out.content : (await convert('markdown')).content);
+    // A summary and an LLM extraction read markdown whatever the format asked for.
+    if (extrasNeedMarkdown(input)) pages.push({ markdown: type === 'markdown' ? out.content : (await convert('markdown')).content, html: c.html });
+    else pages.push({ markdown: '', html: c.html });
     data.push({
       url: c.url,
       [type]: out.content,
@@ -140,9 +155,9 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
         : {}),
     });
   }
-  if (input.summary) run = await summariseBreakpoints(input.summary, data, markdowns, run, ctx);
-  let cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length));
-  if (input.summary) cost += ctx.meter.charge('summary', data.length, summaryCost(data.length));
+  let extras = { summaries: 0, extractions: 0 };
+  if (input.summary || input.extract) ({ run, ...extras } = await addExtras(input, data, pages, run, ctx));
+  const cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length)) + chargeExtras(ctx, extras.summaries, extras.extractions);
   return {
     success: run.error === undefined,
     data,
