@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
-import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import { normaliseSearchInput, SearchInputError, type BatchInput, type ExtractInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
-import { extractRequest } from './schemas/extract.ts';
+import { extractRequest, usableSchema, type ExtractBody } from './schemas/extract.ts';
 import type { ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 
@@ -69,4 +69,12 @@ export function searchInput(body: SearchInput): SearchInput {
     if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
     throw err;
   }
+}
+
+/** A POST /v1/extract body: absolute URLs within the limit, a usable schema, a configured LLM. */
+export function extractInput(body: ExtractBody, config: Config, maxUrls: number): ExtractInput {
+  if (body.urls.length > maxUrls) throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
+  const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
+  const schema = usableSchema(body.schema, config, 'schema');
+  return { urls, schema, ...(body.prompt !== undefined && body.prompt.trim() ? { prompt: body.prompt } : {}) };
 }

@@ -1,4 +1,4 @@
-import { scrape, searchQuery, sequence, type OpContext } from '../ops/index.ts';
+import { extractAcross, scrape, searchQuery, sequence, type OpContext } from '../ops/index.ts';
 import type { JobType } from './types.ts';
 
 /**
@@ -14,4 +14,6 @@ export const itemOperations: Record<JobType, ItemOperation> = {
   sequence,
   'sequence-batch': sequence,
   'search-batch': searchQuery,
+  // One item: the object is drawn from every page at once.
+  extract: extractAcross,
 };

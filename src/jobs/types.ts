@@ -1,4 +1,4 @@
-export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch'] as const;
+export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch', 'extract'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;

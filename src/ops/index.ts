@@ -20,5 +20,6 @@ export {
   type SearchQueryResult,
   type SearchResult,
 } from './search.ts';
+export { extractAcross, type ExtractInput, type ExtractResult, type ExtractPageOutcome } from './extract.ts';
 export { mapSite, type MapInput, type MapResult } from './map.ts';
 export { stealthPageFetcher, type RenderedPage } from './stealth-page.ts';

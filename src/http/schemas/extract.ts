@@ -51,8 +51,24 @@ export function extractRequest(body: ExtractObject | undefined, config: Config, 
     }
     return { selectors };
   }
-  const problem = schemaProblem(schema);
-  if (problem) throw badRequest(`${field}.schema`, problem);
-  if (!llmConfigured(config.llm)) throw badRequest(field, 'schema extraction needs an LLM and this server has none configured: set OPENAI_API_KEY (or WEBDATA_LLM_API=ollama), or use `selectors`');
-  return { schema: schema as object, ...(prompt !== undefined && prompt.trim() ? { prompt } : {}) };
+  return { schema: usableSchema(schema, config, `${field}.schema`), ...(prompt !== undefined && prompt.trim() ? { prompt } : {}) };
 }
+
+/** A caller's schema this server can fill, or a 400 naming `field`: checked, and an LLM configured to fill it. */
+export function usableSchema(schema: unknown, config: Config, field: string): object {
+  const problem = schemaProblem(schema);
+  if (problem) throw badRequest(field, problem);
+  if (!llmConfigured(config.llm)) throw badRequest(field, 'schema extraction needs an LLM and this server has none configured: set OPENAI_API_KEY (or WEBDATA_LLM_API=ollama), or use `selectors`');
+  return schema as object;
+}
+
+/** POST /v1/extract. The URL limit is the async batch's: the work runs as a job. */
+export const ExtractBody = Type.Object(
+  {
+    urls: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Pages to read together; one object is drawn from all of them' }),
+    schema: Type.Unknown({ description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes)` }),
+    prompt: Type.Optional(Type.String({ maxLength: MAX_PROMPT_CHARS, description: 'Instruction for the LLM beside the schema' })),
+  },
+  { additionalProperties: false },
+);
+export type ExtractBody = Static<typeof ExtractBody>;
