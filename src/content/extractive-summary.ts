@@ -33,23 +33,39 @@ function terms(text: string): string[] {
   return out;
 }
 
-/** Markdown to plain prose blocks: code, tables, images and bare headings are not passages. */
+const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
+
+/** Markdown inline syntax to its text. */
+function plain(text: string): string {
+  return text
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_`]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Markdown to passages: prose paragraphs, and each list item on its own (items rarely end in a
+ * full stop, so a list read as one paragraph would be one endless sentence). Code, tables,
+ * images, rules and bare headings are not passages.
+ */
 function paragraphs(markdown: string): string[] {
   const blocks = markdown.replace(/```[\s\S]*?```/g, '\n\n').split(/\n\s*\n/);
   const out: string[] = [];
   for (const block of blocks) {
-    const lines = block
-      .split('\n')
-      .filter((line) => !/^\s*(\||#{1,6}\s|[-*_]{3,}\s*$)/.test(line))
-      .map((line) => line.replace(/^\s*(>\s*)*([-*+]|\d+[.)])?\s*/, ''));
-    const text = lines
-      .join(' ')
-      .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/[*_`]+/g, '')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (text) out.push(text);
+    let current: string[] = [];
+    const flush = () => {
+      const text = plain(current.join(' '));
+      if (text) out.push(text);
+      current = [];
+    };
+    for (const line of block.split('\n')) {
+      if (/^\s*(\||#{1,6}\s|[-*_]{3,}\s*$)/.test(line)) continue;
+      if (LIST_ITEM.test(line)) flush();
+      current.push(line.replace(/^\s*(>\s*)*/, '').replace(LIST_ITEM, ''));
+    }
+    flush();
   }
   return out;
 }
@@ -98,8 +114,7 @@ function clip(text: string, max: number): string {
 /**
  * The sentences that best match `query`, at most `maxChars` long in all, in page order;
  * sentences of one paragraph are joined by a space, paragraphs by a blank line. Only sentences
- * holding a query term (or sitting in a paragraph that does) are chosen; when none does, the
- * page's opening sentences stand in.
+ * holding a query term are chosen; when none does, the page's opening sentences stand in.
  */
 export function extractiveSummary(markdown: string, query: string, maxChars: number): string {
   const paras = paragraphs(markdown);
@@ -115,14 +130,21 @@ export function extractiveSummary(markdown: string, query: string, maxChars: num
     q,
   );
   const scored = sentences.map((s, i) => ({ i, score: sentenceScores[i]! + PARAGRAPH_WEIGHT * paraScores[s.paragraph]! }));
-  const ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
-  const order = ranked.length > 0 ? ranked.map((s) => s.i) : sentences.map((_, i) => i);
+  // Only sentences holding a query term are candidates; their paragraph's relevance orders them.
+  const ranked = scored.filter((s) => sentenceScores[s.i]! > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  // Without a match the page's opening stands in, read straight on: no skipping ahead to fill the bound.
+  const leadOnly = ranked.length === 0;
+  const order = leadOnly ? sentences.map((_, i) => i) : ranked.map((s) => s.i);
 
   const chosen: number[] = [];
   let used = 0;
   for (const i of order) {
+    // Every join is counted as a blank line, the longer separator, so the bound always holds.
     const cost = sentences[i]!.text.length + (chosen.length > 0 ? 2 : 0);
-    if (used + cost > maxChars) continue;
+    if (used + cost > maxChars) {
+      if (leadOnly) break;
+      continue;
+    }
     chosen.push(i);
     used += cost;
   }
