@@ -85,17 +85,21 @@ function sentencesOf(paras: string[]): Sentence[] {
 
 /** BM25 score of each document for the query terms. */
 function bm25(docs: string[][], query: string[]): number[] {
+  const unique = new Set(query);
   const n = docs.length;
   const avg = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n) || 1;
+  // Only query terms matter, so only they are counted.
+  const tfs = docs.map((doc) => {
+    const tf = new Map<string, number>();
+    for (const t of doc) if (unique.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+    return tf;
+  });
   const df = new Map<string, number>();
-  for (const doc of docs) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
-  const unique = [...new Set(query)];
-  return docs.map((doc) => {
+  for (const tf of tfs) for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  return docs.map((doc, i) => {
     let score = 0;
-    for (const term of unique) {
-      const tf = doc.filter((t) => t === term).length;
-      if (tf === 0) continue;
-      const d = df.get(term) ?? 0;
+    for (const [term, tf] of tfs[i]!) {
+      const d = df.get(term)!;
       const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
       score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avg));
     }

@@ -276,7 +276,17 @@ describe('extract on Chat Completions and Ollama', () => {
     expect(llm[0]!.path).toBe('/api/chat');
     expect(llm[0]!.headers.authorization).toBeUndefined();
     expect(llm[0]!.body).toMatchObject({ model: 'qwen3:4b', stream: false, format: SCHEMA });
+    expect(llm[0]!.body.messages[1].content).toContain('## Zones of the shore');
     expect(llm[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+
+  it('writes summaries through the same endpoint, as plain text without a format', async () => {
+    const { out, llm } = await observed(tOllama, ollama, () => tOllama.api('POST', '/api/v1/scrape/single', { url: article(), summary: { query: 'What is this?' } }));
+    expect(out.json).toMatchObject({ success: true, cost: 0.003, summarizer: 'llm', content: 'Here is what I found on the page.' });
+    expect(llm).toHaveLength(1);
+    expect(llm[0]!.path).toBe('/api/chat');
+    expect(llm[0]!.body.format).toBeUndefined();
+    expect(llm[0]!.body.messages[1].content).toMatch(/^Instruction: What is this\?\n/);
   });
 });
 
