@@ -55,6 +55,34 @@ export async function pageExtras(request: PageExtrasRequest, page: { url: string
   return { fields, summarised, extracted: out.llmUsed, ...(out.error !== undefined ? { error: out.error } : {}) };
 }
 
+/** The extras of a run of pages up to the first that failed, and what those kept are charged for. */
+export interface KeptExtras {
+  /** One per page before the failure (all of them without one). */
+  extras: PageExtras[];
+  failure?: { index: number; error: string };
+  summaries: number;
+  extractions: number;
+}
+
+/**
+ * Adds the extras to several pages at once (a sequence's breakpoints), keeping those before the
+ * first page whose summary or extraction failed: for runs where a failure ends the run there.
+ */
+export async function extrasUntilFailure(request: PageExtrasRequest, pages: Array<{ url: string; markdown: string; html?: string }>, ctx: OpContext): Promise<KeptExtras> {
+  const settled = await Promise.allSettled(pages.map((page) => pageExtras(request, page, ctx)));
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  const kept: KeptExtras = { extras: [], summaries: 0, extractions: 0 };
+  for (const [index, outcome] of settled.entries()) {
+    const error = outcome.status === 'rejected' ? (outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)) : outcome.value.error;
+    if (error !== undefined) return { ...kept, failure: { index, error } };
+    const extras = (outcome as PromiseFulfilledResult<PageExtras>).value;
+    kept.extras.push(extras);
+    kept.summaries += Number(extras.summarised);
+    kept.extractions += Number(extras.extracted);
+  }
+  return kept;
+}
+
 /** Charges the extras of the pages kept: `summaries` pages summarised and `extractions` pages extracted by the LLM. */
 export function chargeExtras(ctx: OpContext, summaries: number, extractions: number): number {
   return ctx.meter.charge('summary', summaries, summaryCost(summaries)) + ctx.meter.charge('extract', extractions, extractCost(extractions));

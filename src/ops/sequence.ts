@@ -5,7 +5,7 @@ import type { OutputFormat, SummaryRequest } from '../content/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
 import type { OpContext } from './context.ts';
-import { chargeExtras, extrasNeedMarkdown, pageExtras, type PageExtraFields, type PageExtras, type PageExtrasRequest } from './page-extras.ts';
+import { chargeExtras, extrasNeedMarkdown, extrasUntilFailure, type PageExtraFields } from './page-extras.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 import type { PageMetadataResult } from './scrape.ts';
 
@@ -79,38 +79,6 @@ async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: 
 }
 
 /**
- * Adds each breakpoint's summary and extraction, all at once. A breakpoint whose summary or
- * extraction fails ends the sequence there, like a failing step: it and the breakpoints after it
- * are dropped. Returns the run and what the kept breakpoints are charged for.
- */
-async function addExtras(
-  request: PageExtrasRequest,
-  data: Breakpoint[],
-  pages: Array<{ markdown: string; html: string }>,
-  run: Run,
-  ctx: OpContext,
-): Promise<{ run: Run; summaries: number; extractions: number }> {
-  const settled = await Promise.allSettled(data.map((b, i) => pageExtras(request, { url: b.url, ...pages[i]! }, ctx)));
-  if (ctx.signal.aborted) throw ctx.signal.reason;
-  let summaries = 0;
-  let extractions = 0;
-  for (const [i, outcome] of settled.entries()) {
-    const failedWith = outcome.status === 'rejected' ? message(outcome.reason) : outcome.value.error;
-    if (failedWith === undefined) {
-      const extras = (outcome as PromiseFulfilledResult<PageExtras>).value;
-      Object.assign(data[i]!, extras.fields);
-      summaries += Number(extras.summarised);
-      extractions += Number(extras.extracted);
-      continue;
-    }
-    const stepIndex = data[i]!.stepIndex;
-    data.splice(i);
-    return { run: { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${failedWith}` }, summaries, extractions };
-  }
-  return { run, summaries, extractions };
-}
-
-/**
  * Opens `startUrl` in the browser (stealth if the headless browser is turned away there) and
  * runs the steps in order; each `scrape` step is a breakpoint converted (and summarised, when a
  * summary is asked for) like a scrape. Charges per breakpoint kept, also when a later step fails.
@@ -155,9 +123,19 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
         : {}),
     });
   }
-  let extras = { summaries: 0, extractions: 0 };
-  if (input.summary || input.extract) ({ run, ...extras } = await addExtras(input, data, pages, run, ctx));
-  const cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length)) + chargeExtras(ctx, extras.summaries, extras.extractions);
+  let extrasMicros = 0;
+  if (input.summary || input.extract) {
+    // A breakpoint whose summary or extraction fails ends the sequence there, like a failing step.
+    const kept = await extrasUntilFailure(input, data.map((b, i) => ({ url: b.url, ...pages[i]! })), ctx);
+    kept.extras.forEach((extras, i) => Object.assign(data[i]!, extras.fields));
+    if (kept.failure) {
+      const stepIndex = data[kept.failure.index]!.stepIndex;
+      data.splice(kept.failure.index);
+      run = { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${kept.failure.error}` };
+    }
+    extrasMicros = chargeExtras(ctx, kept.summaries, kept.extractions);
+  }
+  const cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length)) + extrasMicros;
   return {
     success: run.error === undefined,
     data,
