@@ -77,7 +77,8 @@ function userMessage(prompt: string | undefined, pages: PageText[], schema: obje
   const parts: string[] = [];
   if (prompt) parts.push(`Instruction: ${prompt}`);
   if (schema) parts.push(`JSON Schema of the answer:\n${JSON.stringify(schema)}`);
-  for (const p of pages) parts.push(`<page url="${p.url}">\n${p.markdown}\n</page>`);
+  // A page cannot close its own block early and speak outside it.
+  for (const p of pages) parts.push(`<page url="${p.url}">\n${p.markdown.replaceAll('</page>', '<\\/page>')}\n</page>`);
   return parts.join('\n\n');
 }
 

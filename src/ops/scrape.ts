@@ -14,7 +14,7 @@ export interface ScrapeOptions {
   extractMetadata?: boolean;
   /** How PDFs are read: `ocr` (default, as the spec says), `local` text layer only, `auto`. */
   pdfStrategy?: PdfStrategy;
-  /** An instruction for the LLM; its answer about the page's markdown becomes `content`. */
+  /** An instruction about the page: the LLM's answer (without an LLM, the most relevant passages) becomes `content`. */
   summary?: SummaryRequest;
   /** Structured extraction (JSON Schema for the LLM, or CSS selectors); its object becomes `json`. */
   extract?: ExtractRequest;

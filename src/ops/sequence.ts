@@ -18,7 +18,7 @@ export interface SequenceInput {
   extractMetadata?: boolean;
   /** Main content only at each breakpoint; default true, like scrape. */
   onlyMainContent?: boolean;
-  /** An instruction for the LLM, answered at each breakpoint as its `content`. */
+  /** An instruction about the page, answered at each breakpoint as its `content` (by the LLM, or extractively). */
   summary?: SummaryRequest;
   /** Structured extraction at each breakpoint, as its `json`. */
   extract?: ExtractRequest;
