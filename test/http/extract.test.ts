@@ -274,6 +274,9 @@ describe('extract on Chat Completions and Ollama', () => {
   it('sends response_format json_schema where the server supports it and reports a truncated answer', async () => {
     const { out, llm } = await observed(tChat, chat, () => tChat.api('POST', '/api/v1/scrape/single', { url: article(), extract: { schema: SCHEMA } }));
     expect(out.json).toMatchObject({ success: true, json: ARTICLE_OBJECT });
+    // This server's window is smaller than the article: the result says the page was cut.
+    expect(out.json.markdown.length).toBeGreaterThan(WINDOW);
+    expect(out.json.warning).toContain(`only the first part of ${article()} was read`);
     const body = llm[0]!.body;
     expect(llm[0]!.path).toBe('/v1/chat/completions');
     expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'extraction', schema: SCHEMA, strict: false } });
