@@ -77,8 +77,12 @@ export interface Config {
   runWorker: boolean;
   /** Search engines' endpoints and keys. */
   search: SearchSettings;
-  /** LLM summaries of fetched pages (the `summary` request field). */
+  /** The LLM endpoint that summaries and extraction share. */
+  llm: LlmSettings;
+  /** Page summaries (the `summary` request field). */
   summary: SummarySettings;
+  /** Structured extraction (the `extract` request field, POST /v1/extract). */
+  extract: ExtractSettings;
   /** WEBDATA_MAP_TIMEOUT_MS: deadline of one /v1/map; what was found by then is the answer. */
   mapTimeoutMs: number;
   /** WEBDATA_MAP_MAX_REQUESTS: outbound requests one /v1/map may make (robots, sitemaps, pages). */
@@ -122,17 +126,45 @@ export interface SearchSettings {
   braveApiKey: string;
 }
 
-/** The OpenAI-compatible Responses API that writes `summary` answers; the same endpoint and key as the chatgpt engine. */
-export interface SummarySettings {
-  /** OPENAI_BASE_URL: API base; requests go to `{baseUrl}/responses`. */
+/** The wire format of the LLM endpoint: OpenAI Responses, OpenAI Chat Completions, or Ollama's native chat. */
+export const LLM_APIS = ['responses', 'chat-completions', 'ollama'] as const;
+export type LlmApi = (typeof LLM_APIS)[number];
+
+/** The LLM behind `summary` and `extract`: one endpoint, shared with the chatgpt engine's key and URL. */
+export interface LlmSettings {
+  /** WEBDATA_LLM_API: which wire format `baseUrl` speaks; default responses. */
+  api: LlmApi;
+  /** OPENAI_BASE_URL: API base; requests go to `{baseUrl}/responses`, `{baseUrl}/chat/completions` or `{baseUrl}/api/chat`. */
   baseUrl: string;
-  /** OPENAI_API_KEY: empty turns summaries off (requests asking for one answer 400). */
+  /** OPENAI_API_KEY: empty (with an OpenAI-style api) means no LLM: summaries are extractive and LLM extraction answers 400. */
   apiKey: string;
+  /**
+   * WEBDATA_LLM_STRUCTURED_OUTPUT: send the caller's schema as the provider's JSON Schema response
+   * format (default true); false for chat-completions servers that reject `response_format`, where
+   * the schema goes into the prompt instead.
+   */
+  structuredOutput: boolean;
+}
+
+/** Summaries of fetched pages (the `summary` request field). */
+export interface SummarySettings {
   /** WEBDATA_SUMMARY_MODEL: model that writes summaries. */
   model: string;
   /** WEBDATA_SUMMARY_MAX_INPUT_CHARS: page markdown sent to the model is cut to this many characters. */
   maxInputChars: number;
   /** WEBDATA_SUMMARY_TIMEOUT_MS: deadline of one summary call. */
+  timeoutMs: number;
+  /** WEBDATA_SUMMARY_EXTRACTIVE_CHARS: longest extractive summary (used when no LLM is configured). */
+  extractiveChars: number;
+}
+
+/** Structured extraction (the `extract` request field and POST /v1/extract). */
+export interface ExtractSettings {
+  /** WEBDATA_EXTRACT_MODEL: model that extracts; default the summary model. */
+  model: string;
+  /** WEBDATA_EXTRACT_MAX_INPUT_CHARS: the model's window for page markdown; longer pages are cut with a `warning`. */
+  maxInputChars: number;
+  /** WEBDATA_EXTRACT_TIMEOUT_MS: deadline of one model call (a repair round is a second call). */
   timeoutMs: number;
 }
 
@@ -234,6 +266,13 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   return raw.replace(/\/+$/, '');
 }
 
+function choice<T extends string>(env: Env, name: string, options: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(options as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${options.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 function secret(env: Env, name: string): string {
   return env[name]?.trim() ?? '';
 }
@@ -275,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
   for (const key of apiKeys) {
     if (key.length < 16) throw new ConfigError('WEBDATA_API_KEYS entries must be at least 16 characters long');
   }
+  const summaryModel = env.WEBDATA_SUMMARY_MODEL?.trim() || 'gpt-5-mini';
   return {
     port,
     host: env.HOST?.trim() || '127.0.0.1',
@@ -307,12 +347,22 @@ export function loadConfig(env: Env = process.env): Config {
     jobHeartbeatSeconds: int(env, 'WEBDATA_JOB_HEARTBEAT_SECONDS', 30, 10, 3600),
     runWorker,
     search: searchSettings(env),
-    summary: {
+    llm: {
+      api: choice(env, 'WEBDATA_LLM_API', LLM_APIS, 'responses'),
       baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
       apiKey: secret(env, 'OPENAI_API_KEY'),
-      model: env.WEBDATA_SUMMARY_MODEL?.trim() || 'gpt-5-mini',
+      structuredOutput: bool(env, 'WEBDATA_LLM_STRUCTURED_OUTPUT', true),
+    },
+    summary: {
+      model: summaryModel,
       maxInputChars: int(env, 'WEBDATA_SUMMARY_MAX_INPUT_CHARS', 100_000, 1_000, 2_000_000),
       timeoutMs: int(env, 'WEBDATA_SUMMARY_TIMEOUT_MS', 60_000, 100, 600_000),
+      extractiveChars: int(env, 'WEBDATA_SUMMARY_EXTRACTIVE_CHARS', 1_200, 200, 20_000),
+    },
+    extract: {
+      model: env.WEBDATA_EXTRACT_MODEL?.trim() || summaryModel,
+      maxInputChars: int(env, 'WEBDATA_EXTRACT_MAX_INPUT_CHARS', 200_000, 1_000, 4_000_000),
+      timeoutMs: int(env, 'WEBDATA_EXTRACT_TIMEOUT_MS', 120_000, 100, 600_000),
     },
     mapTimeoutMs: int(env, 'WEBDATA_MAP_TIMEOUT_MS', 30_000, 1_000, 600_000),
     mapMaxRequests: int(env, 'WEBDATA_MAP_MAX_REQUESTS', 200, 5, 10_000),

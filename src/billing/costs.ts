@@ -15,6 +15,11 @@ export function summaryCost(urls = 1): number {
   return PRICES_MICROS.summary * urls;
 }
 
+/** Cost of the LLM extraction addition for `pages` pages, on top of their fetch; selectors cost nothing extra. */
+export function extractCost(pages = 1): number {
+  return PRICES_MICROS.extract * pages;
+}
+
 /** Cost of reading PDF pages by OCR, on top of the fetch. */
 export function pdfOcrCost(pages: number): number {
   return PRICES_MICROS.pdfOcrPage * pages;

@@ -8,8 +8,10 @@ export const PRICES_MICROS = {
   searchResultsPage: 1_000,
   /** Fetch, any method, per URL fetched successfully. */
   fetch: 2_000,
-  /** Summary addition, per URL summarised. */
+  /** Summary addition, per URL summarised, by the LLM or extractively alike. */
   summary: 1_000,
+  /** LLM extraction addition, per page whose object validated (the spec leaves it open; priced like a summary). */
+  extract: 1_000,
   /** PDF OCR, per page read by OCR. */
   pdfOcrPage: 3_000,
   /** Cached content, per URL served from cache. */
@@ -32,6 +34,7 @@ export type Operation =
   | 'search'
   | 'scrape'
   | 'summary'
+  | 'extract'
   | 'pdf-ocr'
   | 'sequence'
   | 'map'

@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { convertHtml } from './convert.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
+import { selectFields, type SelectedValue, type Selectors } from './select.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
 /**
@@ -33,6 +34,11 @@ export class ContentPool {
     if (!this.#pool) return convertPdf(bytes, options);
     const { signal, ...rest } = options;
     return this.#pool.run({ bytes, options: rest }, { name: 'pdf', signal: signal ?? null });
+  }
+
+  select(input: { html: string; url: string; selectors: Selectors }, signal?: AbortSignal): Promise<Record<string, SelectedValue>> {
+    if (!this.#pool) return Promise.resolve(selectFields(input.html, input.url, input.selectors));
+    return this.#pool.run(input, { name: 'select', signal: signal ?? null });
   }
 
   /** Threads, how many are converting, and conversions waiting for one (for /metrics). */

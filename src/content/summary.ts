@@ -1,9 +1,18 @@
-import type { SummarySettings } from '../config.ts';
-import { requestJson, SearchEngineError } from '../search/index.ts';
+import type { LlmSettings, SummarySettings } from '../config.ts';
+import { UpstreamError, complete, llmConfigured } from '../llm/index.ts';
+import { extractiveSummary } from './extractive-summary.ts';
 
-/** The spec's summary object: an instruction for the LLM about the page. */
+/** The spec's summary object: an instruction about the page. */
 export interface SummaryRequest {
   query: string;
+}
+
+/** Who wrote a summary: the configured LLM, or the extractive summariser when there is none. */
+export type Summarizer = 'llm' | 'extractive';
+
+export interface Summary {
+  text: string;
+  summarizer: Summarizer;
 }
 
 /** Why a summary was not produced. `message` is written for the API user and names the summary. */
@@ -17,14 +26,6 @@ const INSTRUCTIONS = [
   'Answer in the language of the instruction.',
 ].join('\n');
 
-interface ResponsesAnswer {
-  status?: string;
-  error?: { message?: string } | null;
-  incomplete_details?: { reason?: string } | null;
-  output?: Array<{ type?: string; content?: Array<{ type?: string; text?: string }> }>;
-  output_text?: string;
-}
-
 /** Cuts the page to the budget without splitting a surrogate pair, and says that it did. */
 function pageText(markdown: string, budget: number): string {
   if (markdown.length <= budget) return markdown;
@@ -36,42 +37,31 @@ function summaryInput(query: string, url: string, markdown: string, budget: numb
   return `Instruction: ${query}\n\nPage URL: ${url}\n\n<page>\n${pageText(markdown, budget)}\n</page>`;
 }
 
-/** The text of the assistant's message: `output_text` parts, or the convenience field some servers add. */
-function answerText(answer: ResponsesAnswer): string {
-  const parts: string[] = [];
-  for (const item of answer.output ?? []) {
-    if (item.type !== 'message') continue;
-    for (const part of item.content ?? []) if (part.type === 'output_text' && part.text) parts.push(part.text);
-  }
-  const text = parts.length > 0 ? parts.join('\n') : (answer.output_text ?? '');
-  return text.trim();
-}
-
 /**
- * Answers `query` about a page from its markdown through an OpenAI-compatible Responses API.
- * Throws SummaryError when no model is configured, the call fails or times out, or the answer has
- * no text; rethrows when `signal` (the caller's) is aborted.
+ * Answers `query` about a page from its markdown: through the configured LLM, or, with none
+ * configured, with the page's passages most relevant to the query. Throws SummaryError when the
+ * LLM call fails, times out, stops early or has no text; rethrows when `signal` (the caller's) is
+ * aborted.
  */
-export async function summarise(settings: SummarySettings, page: { query: string; url: string; markdown: string }, signal: AbortSignal): Promise<string> {
-  if (!settings.apiKey) throw new SummaryError('summary: this server has no LLM configured: set OPENAI_API_KEY');
-  const deadline = AbortSignal.timeout(settings.timeoutMs);
-  let answer: ResponsesAnswer;
+export async function summarise(
+  settings: { llm: LlmSettings; summary: SummarySettings },
+  page: { query: string; url: string; markdown: string },
+  signal: AbortSignal,
+): Promise<Summary> {
+  if (!llmConfigured(settings.llm)) return { text: extractiveSummary(page.markdown, page.query, settings.summary.extractiveChars), summarizer: 'extractive' };
+  const { summary } = settings;
+  let answer;
   try {
-    answer = (await requestJson('the LLM', `${settings.baseUrl}/responses`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${settings.apiKey}` },
-      // Pages are fetched for the caller, not to be kept by the model's provider.
-      body: { model: settings.model, instructions: INSTRUCTIONS, input: summaryInput(page.query, page.url, page.markdown, settings.maxInputChars), store: false },
-      signal: AbortSignal.any([signal, deadline]),
-    })) as ResponsesAnswer;
+    answer = await complete(
+      settings.llm,
+      { model: summary.model, instructions: INSTRUCTIONS, messages: [{ role: 'user', content: summaryInput(page.query, page.url, page.markdown, summary.maxInputChars) }], timeoutMs: summary.timeoutMs },
+      signal,
+    );
   } catch (err) {
     if (signal.aborted) throw err;
-    if (deadline.aborted) throw new SummaryError(`summary: the LLM did not answer within ${settings.timeoutMs} ms`);
-    throw new SummaryError(err instanceof SearchEngineError ? `summary: ${err.message}` : `summary: the LLM failed: ${(err as Error).message}`);
+    throw new SummaryError(err instanceof UpstreamError ? `summary: ${err.message}` : `summary: the LLM failed: ${(err as Error).message}`);
   }
-  if (answer.status === 'failed') throw new SummaryError(`summary: the LLM failed: ${answer.error?.message ?? 'the response failed'}`);
-  if (answer.status === 'incomplete') throw new SummaryError(`summary: the LLM stopped before finishing (${answer.incomplete_details?.reason ?? 'no reason given'})`);
-  const text = answerText(answer);
-  if (!text) throw new SummaryError('summary: the LLM answered with no text');
-  return text;
+  if (answer.finishReason !== 'stop') throw new SummaryError(`summary: the LLM stopped before finishing (${answer.finishReason})`);
+  if (!answer.text) throw new SummaryError('summary: the LLM answered with no text');
+  return { text: answer.text, summarizer: 'llm' };
 }

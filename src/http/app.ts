@@ -9,6 +9,7 @@ import { inflightPlugin } from './inflight.ts';
 import { loadSheddingPlugin } from './load-shedding.ts';
 import { requestLogFields } from './log.ts';
 import { requestMetricsPlugin } from './request-metrics.ts';
+import { extractRoutes } from './routes/extract.ts';
 import { filesRoutes } from './routes/files.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { crawlRoutes } from './routes/crawl.ts';
@@ -33,7 +34,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes, usageRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes, usageRoutes, extractRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;

@@ -2,11 +2,12 @@ import type { Static } from 'typebox';
 import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { crawlStartKey, pathPattern } from '../discover/index.ts';
-import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ExtractInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { WEBHOOK_EVENTS, type WebhookTarget } from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
+import { extractRequest, usableSchema, type ExtractBody } from './schemas/extract.ts';
 import type { ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
@@ -14,13 +15,13 @@ import type { WebhookBody } from './schemas/webhooks.ts';
 
 /**
  * Request bodies to operation inputs, with the checks a schema cannot express (absolute http(s)
- * URLs, step rules, a configured LLM for summaries, a configured proxy for the country). Shared
+ * URLs, step rules, a usable extraction, a configured proxy for the country). Shared
  * by each sync route and its async twin, so both accept exactly the same requests. `prefix`
  * names the field path inside a batch.
  */
 export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = ''): ScrapeInput {
   checkSteps(body.actions, `${prefix}actions`);
-  checkSummary(body.summary, config, `${prefix}summary`);
+  checkSummary(body.summary, `${prefix}summary`);
   return {
     url: requireHttpUrl(body.url, `${prefix}url`),
     type: body.type,
@@ -29,13 +30,14 @@ export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = '')
     pdfStrategy: body.pdfStrategy,
     actions: body.actions,
     summary: body.summary,
+    extract: extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }
 
 export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {
   if (body.urls.length > limit.max) throw badRequest('urls', `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`);
-  checkSummary(body.summary, config, 'summary');
+  checkSummary(body.summary, 'summary');
   const proxy = requireProxy(config, body.proxy);
   return {
     urls: body.urls.map((item, i) => (typeof item === 'string' ? { url: requireHttpUrl(item, `urls[${i}]`) } : scrapeInput(item, config, `urls[${i}].`))),
@@ -44,13 +46,14 @@ export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: 
     extractMetadata: body.extractMetadata,
     pdfStrategy: body.pdfStrategy,
     summary: body.summary,
+    extract: extractRequest(body.extract, config, 'extract'),
     proxy,
   };
 }
 
 export function sequenceInput(body: Static<typeof SequenceBody>, config: Config, prefix = ''): SequenceInput {
   checkSteps(body.steps, `${prefix}steps`);
-  checkSummary(body.summary, config, `${prefix}summary`);
+  checkSummary(body.summary, `${prefix}summary`);
   return {
     startUrl: requireHttpUrl(body.startUrl, `${prefix}startUrl`),
     steps: body.steps,
@@ -58,6 +61,7 @@ export function sequenceInput(body: Static<typeof SequenceBody>, config: Config,
     onlyMainContent: body.onlyMainContent,
     extractMetadata: body.extractMetadata,
     summary: body.summary,
+    extract: extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }
@@ -117,7 +121,7 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
   const url = requireHttpUrl(body.url, 'url');
   const { username, password } = new URL(url);
   if (username || password) throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
-  checkSummary(body.summary, config, 'summary');
+  checkSummary(body.summary, 'summary');
   const ignoreQueryParameters = body.ignoreQueryParameters ?? false;
   const settings: CrawlSettings = {
     url,
@@ -136,8 +140,17 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
       extractMetadata: body.extractMetadata,
       pdfStrategy: body.pdfStrategy,
       summary: body.summary,
+      extract: extractRequest(body.extract, config, 'extract'),
       proxy: requireProxy(config, body.proxy),
     },
   };
   return { settings, startKey: crawlStartKey(url, ignoreQueryParameters)! };
+}
+
+/** A POST /v1/extract body: absolute URLs within the limit, a usable schema, a configured LLM. */
+export function extractInput(body: ExtractBody, config: Config, maxUrls: number): ExtractInput {
+  if (body.urls.length > maxUrls) throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
+  const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
+  const schema = usableSchema(body.schema, config, 'schema');
+  return { urls, schema, ...(body.prompt !== undefined && body.prompt.trim() ? { prompt: body.prompt } : {}) };
 }

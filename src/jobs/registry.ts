@@ -1,4 +1,4 @@
-import { crawlPage, scrape, searchQuery, sequence, type OpContext } from '../ops/index.ts';
+import { crawlPage, extractAcross, scrape, searchQuery, sequence, type OpContext } from '../ops/index.ts';
 import type { ItemOutcome, JobType } from './types.ts';
 
 /**
@@ -23,4 +23,6 @@ export const itemOperations: Record<JobType, ItemOperation> = {
     const { page, discovered } = await crawlPage(input, ctx);
     return { result: page, next: discovered };
   },
+  // One item: the object is drawn from every page at once.
+  extract: resultOnly(extractAcross),
 };

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Tables } from '../store/index.ts';
-export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch', 'crawl'] as const;
+export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch', 'crawl', 'extract'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;

@@ -25,6 +25,7 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     extractMetadata: input.extractMetadata,
     pdfStrategy: input.pdfStrategy,
     summary: input.summary,
+    extract: input.extract,
     proxy: input.proxy,
   };
   return input.urls.map((item) => {

@@ -20,6 +20,7 @@ export {
   type SearchQueryResult,
   type SearchResult,
 } from './search.ts';
+export { extractAcross, type ExtractInput, type ExtractResult, type ExtractPageOutcome } from './extract.ts';
 export { mapSite, type MapInput, type MapResult } from './map.ts';
 export { stealthPageFetcher, type RenderedPage } from './stealth-page.ts';
 export { crawlPage, type CrawlSettings, type CrawlPageInput, type CrawlPageResult, type CrawlPageOutcome, type DiscoveredPage, type SitemapMode } from './crawl.ts';

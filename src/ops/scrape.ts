@@ -1,10 +1,12 @@
 import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpResponse, type ProxyRoute } from '../acquire/index.ts';
 import { BrowserBusyError, type Action } from '../browser/index.ts';
-import { fetchCost, microsToUsd, pdfOcrCost, summaryCost } from '../billing/index.ts';
-import { summarise, type OutputFormat, type PdfStrategy, type SummaryRequest } from '../content/index.ts';
+import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
+import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type { ExtractRequest } from '../extract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras, type PageExtraFields } from './page-extras.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
 export interface ScrapeOptions {
@@ -13,8 +15,10 @@ export interface ScrapeOptions {
   extractMetadata?: boolean;
   /** How PDFs are read: `ocr` (default, as the spec says), `local` text layer only, `auto`. */
   pdfStrategy?: PdfStrategy;
-  /** An instruction for the LLM; its answer about the page's markdown becomes `content`. */
+  /** An instruction about the page: the LLM's answer (without an LLM, the most relevant passages) becomes `content`. */
   summary?: SummaryRequest;
+  /** Structured extraction (JSON Schema for the LLM, or CSS selectors); its object becomes `json`. */
+  extract?: ExtractRequest;
   /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
   proxy?: ProxyRequest;
 }
@@ -25,7 +29,7 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute; onLinks?: LinksObserver };
+type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'extract' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; extract?: ExtractRequest; route?: ProxyRoute; onLinks?: LinksObserver };
 
 /** Receives the absolute links of a converted HTML page (a crawl follows them without parsing the page again). */
 export type LinksObserver = (links: string[]) => void;
@@ -39,14 +43,13 @@ export interface PageMetadataResult {
   contentLength: number;
 }
 
-export interface ScrapeResult {
+export interface ScrapeResult extends PageExtraFields {
   url: string;
   success: boolean;
   markdown?: string;
   html?: string;
   statusCode: number;
   metadata?: PageMetadataResult;
-  content?: string;
   timestamp: string;
   cost: number;
   error?: string;
@@ -86,6 +89,8 @@ interface Rendered {
   ocrPages: number;
   /** What a summary is written from: the page as markdown whatever `type` asked for. */
   markdown: string;
+  /** The page's HTML, for selector extraction; absent for text and PDF pages. */
+  html?: string;
 }
 
 async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Promise<Rendered> {
@@ -115,26 +120,19 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
     return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
   }
   const out = await convertPage(text, res.url, input, ctx);
-  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown };
+  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown, html: text };
 }
 
 /**
- * Converts HTML to the asked format. A summary is written from markdown whatever the format, so
- * for `html` with a summary the page is converted a second time, to markdown.
+ * Converts HTML to the asked format. A summary or an LLM extraction reads markdown whatever the
+ * format, so for `html` with one of them the page is converted a second time, to markdown.
  */
 async function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
   const convert = (format: OutputFormat) => ctx.services.content.convert({ html, url, format, onlyMainContent: input.onlyMainContent }, ctx.signal);
   const out = await convert(input.type);
   input.onLinks?.(out.links);
-  const markdown = input.summary && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
+  const markdown = extrasNeedMarkdown(input) && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
   return { ...out, markdown };
-}
-
-/** The summary asked for, as `content` with its charge; nothing when none was asked for. Throws SummaryError. */
-async function summaryOf(input: FullInput, markdown: string, ctx: OpContext): Promise<{ content?: string; micros: number }> {
-  if (!input.summary) return { micros: 0 };
-  const content = await summarise(ctx.services.config.summary, { query: input.summary.query, url: input.url, markdown }, ctx.signal);
-  return { content, micros: ctx.meter.charge('summary', 1, summaryCost()) };
 }
 
 /** Converts HTML a browser rendered, like an HTTP page. */
@@ -148,7 +146,7 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
     });
     if (value.statusCode >= 400) return failure(input.url, new Error(`the page answered HTTP ${value.statusCode}`), value.statusCode);
     const out = await convertPage(value.html, value.finalUrl, input, ctx);
-    const summary = await summaryOf(input, out.markdown, ctx);
+    const extras = await pageExtras(input, { url: value.finalUrl, markdown: out.markdown, html: value.html }, ctx);
     const metadata: PageMetadataResult = {
       title: out.metadata.title,
       description: out.metadata.description,
@@ -157,14 +155,14 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
       contentType: 'text/html; charset=utf-8',
       contentLength: Buffer.byteLength(value.html),
     };
-    const cost = ctx.meter.charge('scrape', 1, fetchCost()) + summary.micros;
+    const cost = ctx.meter.charge('scrape', 1, fetchCost()) + chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
     return {
       url: input.url,
       success: true,
       statusCode: value.statusCode,
       [input.type]: out.content,
       ...(input.extractMetadata ? { metadata } : {}),
-      ...(summary.content !== undefined ? { content: summary.content } : {}),
+      ...extrasResult(extras),
       timestamp: new Date().toISOString(),
       cost: microsToUsd(cost),
     };
@@ -208,6 +206,7 @@ export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: Links
     pdfStrategy: input.pdfStrategy ?? 'ocr',
     actions: input.actions ?? [],
     ...(input.summary ? { summary: input.summary } : {}),
+    ...(input.extract ? { extract: input.extract } : {}),
     route,
     onLinks,
   };
@@ -228,12 +227,11 @@ export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: Links
     return failure(full.url, new Error(`the page answered HTTP ${res.statusCode}`), res.statusCode);
   }
   try {
-    const { page, ocrPages, markdown } = await render(res, full, ctx);
-    const summary = await summaryOf(full, markdown, ctx);
-    let cost = ctx.meter.charge('scrape', 1, fetchCost()) + summary.micros;
+    const { page, ocrPages, markdown, html } = await render(res, full, ctx);
+    const extras = await pageExtras(full, { url: res.url, markdown, html }, ctx);
+    let cost = ctx.meter.charge('scrape', 1, fetchCost()) + chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
     if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));
-    const content = summary.content !== undefined ? { content: summary.content } : {};
-    return { ...page, ...content, timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
+    return { ...page, ...extrasResult(extras), timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     return failure(full.url, err, res.statusCode);

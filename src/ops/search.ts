@@ -1,5 +1,6 @@
 import { FetchFailure, isoCountry } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
+import { UpstreamError } from '../llm/index.ts';
 import { collect, normaliseDomain, SearchEngineError, type EngineName, type SearchHit } from '../search/index.ts';
 import type { OpContext } from './context.ts';
 
@@ -91,6 +92,7 @@ export function searchItems(input: SearchInput): SearchQueryInput[] {
 function failureMessage(engine: EngineName, err: unknown, deadline: AbortSignal, timeoutMs: number): string {
   if (deadline.aborted) return `${engine} did not answer within ${timeoutMs} ms`;
   if (err instanceof SearchEngineError) return err.message;
+  if (err instanceof UpstreamError) return err.kind === 'refused' ? `${engine} refused the query: ${err.reason}` : `${engine} failed: ${err.reason}`;
   if (err instanceof FetchFailure) return `${engine}: ${err.message}`;
   return `${engine} failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -1,9 +1,11 @@
 import type { Page } from 'playwright-core';
-import { microsToUsd, sequenceCost, summaryCost } from '../billing/index.ts';
+import { microsToUsd, sequenceCost } from '../billing/index.ts';
 import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserMethod } from '../browser/index.ts';
-import { summarise, type OutputFormat, type SummaryRequest } from '../content/index.ts';
+import type { OutputFormat, SummaryRequest } from '../content/index.ts';
+import type { ExtractRequest } from '../extract/index.ts';
 import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { chargeExtras, extrasNeedMarkdown, extrasUntilFailure, type PageExtraFields } from './page-extras.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 import type { PageMetadataResult } from './scrape.ts';
 
@@ -16,19 +18,20 @@ export interface SequenceInput {
   extractMetadata?: boolean;
   /** Main content only at each breakpoint; default true, like scrape. */
   onlyMainContent?: boolean;
-  /** An instruction for the LLM, answered at each breakpoint as its `content`. */
+  /** An instruction about the page, answered at each breakpoint as its `content` (by the LLM, or extractively). */
   summary?: SummaryRequest;
+  /** Structured extraction at each breakpoint, as its `json`. */
+  extract?: ExtractRequest;
   /** Geo-targeted: the browser's requests leave through that country's proxy. */
   proxy?: ProxyRequest;
 }
 
-export interface Breakpoint {
+export interface Breakpoint extends PageExtraFields {
   url: string;
   markdown?: string;
   html?: string;
   stepIndex: number;
   metadata?: PageMetadataResult;
-  content?: string;
 }
 
 export interface SequenceResult {
@@ -76,27 +79,6 @@ async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: 
 }
 
 /**
- * Adds each breakpoint's summary as its `content`, all at once. A breakpoint whose summary fails
- * ends the sequence there, like a failing step: it and the breakpoints after it are dropped.
- */
-async function summariseBreakpoints(summary: SummaryRequest, data: Breakpoint[], markdowns: string[], run: Run, ctx: OpContext): Promise<Run> {
-  const settled = await Promise.allSettled(
-    data.map((b, i) => summarise(ctx.services.config.summary, { query: summary.query, url: b.url, markdown: markdowns[i]! }, ctx.signal)),
-  );
-  if (ctx.signal.aborted) throw ctx.signal.reason;
-  for (const [i, outcome] of settled.entries()) {
-    if (outcome.status === 'fulfilled') {
-      data[i]!.content = outcome.value;
-      continue;
-    }
-    const stepIndex = data[i]!.stepIndex;
-    data.splice(i);
-    return { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${message(outcome.reason)}` };
-  }
-  return run;
-}
-
-/**
  * Opens `startUrl` in the browser (stealth if the headless browser is turned away there) and
  * runs the steps in order; each `scrape` step is a breakpoint converted (and summarised, when a
  * summary is asked for) like a scrape. Charges per breakpoint kept, also when a later step fails.
@@ -118,12 +100,13 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   }
 
   const data: Breakpoint[] = [];
-  const markdowns: string[] = [];
+  const pages: Array<{ markdown: string; html: string }> = [];
   for (const c of run.captured) {
     const convert = (format: OutputFormat) => ctx.services.content.convert({ html: c.html, url: c.url, format, onlyMainContent: input.onlyMainContent ?? true }, ctx.signal);
     const out = await convert(type);
-    // A summary is written from markdown whatever the format asked for.
-    if (input.summary) markdowns.push(type === 'markdown' ? out.content : (await convert('markdown')).content);
+    // A summary and an LLM extraction read markdown whatever the format asked for.
+    if (extrasNeedMarkdown(input)) pages.push({ markdown: type === 'markdown' ? out.content : (await convert('markdown')).content, html: c.html });
+    else pages.push({ markdown: '', html: c.html });
     data.push({
       url: c.url,
       [type]: out.content,
@@ -140,9 +123,19 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
         : {}),
     });
   }
-  if (input.summary) run = await summariseBreakpoints(input.summary, data, markdowns, run, ctx);
-  let cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length));
-  if (input.summary) cost += ctx.meter.charge('summary', data.length, summaryCost(data.length));
+  let extrasMicros = 0;
+  if (input.summary || input.extract) {
+    // A breakpoint whose summary or extraction fails ends the sequence there, like a failing step.
+    const kept = await extrasUntilFailure(input, data.map((b, i) => ({ url: b.url, ...pages[i]! })), ctx);
+    kept.extras.forEach((extras, i) => Object.assign(data[i]!, extras.fields));
+    if (kept.failure) {
+      const stepIndex = data[kept.failure.index]!.stepIndex;
+      data.splice(kept.failure.index);
+      run = { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${kept.failure.error}` };
+    }
+    extrasMicros = chargeExtras(ctx, kept.summaries, kept.extractions);
+  }
+  const cost = ctx.meter.charge('sequence', data.length, sequenceCost(data.length)) + extrasMicros;
   return {
     success: run.error === undefined,
     data,

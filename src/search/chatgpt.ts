@@ -1,5 +1,5 @@
 import { engineFailed } from './errors.ts';
-import { requestJson } from './json-client.ts';
+import { requestJson } from '../llm/index.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 
 interface Annotation {

@@ -1,7 +1,7 @@
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused, unreadable } from './errors.ts';
 import { googleRefusal, googleNoResults, parseGoogleSerp } from './google-serp.ts';
-import { requestJson } from './json-client.ts';
+import { requestJson } from '../llm/index.ts';
 import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 

@@ -11,7 +11,6 @@ import type { EngineName, SearchEngine } from './types.ts';
 
 export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
 export { SearchEngineError } from './errors.ts';
-export { requestJson } from './json-client.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
 export type { SerpFetchers } from './serp-fetch.ts';

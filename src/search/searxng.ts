@@ -1,5 +1,5 @@
 import { withSiteOperators } from './domains.ts';
-import { requestJson } from './json-client.ts';
+import { requestJson } from '../llm/index.ts';
 import type { EngineQuery, SearchEngine } from './types.ts';
 
 interface SearxngAnswer {

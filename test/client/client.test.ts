@@ -34,6 +34,17 @@ describe('@webdata/client against the real server', () => {
     expect(usage.days.map((d) => d.date)).toEqual([today]);
   });
 
+  it('extracts with selectors and summarises extractively on a server without an LLM', async () => {
+    const page = await client.scrape({ url: `${site.origin}/article.html`, extract: { selectors: { title: 'h1', zones: { selector: 'article li', all: true } } }, summary: { query: 'trampling' } });
+    expect(page.json).toMatchObject({ title: 'How Tide Pools Keep Their Secrets' });
+    expect((page.json as { zones: string[] }).zones).toHaveLength(4);
+    expect(page.summarizer).toBe('extractive');
+    expect(page.content).toBe('The pools recover slowly from trampling.');
+    // Schema extraction needs an LLM, which this server does not have.
+    const err = await client.startExtract({ urls: [`${site.origin}/article.html`], schema: { type: 'object' } }).catch((e: unknown) => e);
+    expect((err as WebdataError).details?.[0]?.field).toBe('schema');
+  });
+
   it('throws WebdataError with status and field details', async () => {
     const err = await client.scrape({ url: 'ftp://example.com/' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebdataError);

@@ -6,6 +6,7 @@ import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
 import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
 
 const BUDGET = 1500;
+const EXTRACTIVE_CHARS = 400;
 /** The first heading of the article's main content (its title heading is left out of the markdown). */
 const HEADING = 'Zones of the shore';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
       WEBDATA_SUMMARY_TIMEOUT_MS: '1000',
       WEBDATA_BROWSER_POOL_SIZE: '1',
     }),
-    startTestServer(),
+    startTestServer({ WEBDATA_SUMMARY_EXTRACTIVE_CHARS: String(EXTRACTIVE_CHARS), WEBDATA_BROWSER_POOL_SIZE: '1' }),
   ]);
 });
 afterAll(async () => {
@@ -49,7 +50,7 @@ describe('summary on POST /v1/scrape/single', () => {
   it('adds the model answer as content, charges 0.003 and records fetch and summary in the ledger', async () => {
     const { out, llm, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: 'Name the zones of the shore.' } }));
     expect(out.status).toBe(200);
-    expect(out.json).toMatchObject({ success: true, statusCode: 200, cost: 0.003 });
+    expect(out.json).toMatchObject({ success: true, statusCode: 200, cost: 0.003, summarizer: 'llm' });
     expect(out.json.content).toBe(`"${HEADING}" answers: Name the zones of the shore.`);
     expect(out.json.markdown).toContain('Twice a day the ocean pulls back');
     expect(rows).toEqual([
@@ -206,26 +207,75 @@ describe('summary in async jobs', () => {
   });
 });
 
-describe('summary without an LLM configured', () => {
-  const refusal = 'this server has no LLM configured: set OPENAI_API_KEY';
-  const cases: Array<[string, string, unknown, string]> = [
-    ['single', '/api/v1/scrape/single', { url: 'http://x.example/', summary: { query: 'x' } }, 'summary'],
-    ['batch', '/api/v1/scrape/batch', { urls: ['http://x.example/'], summary: { query: 'x' } }, 'summary'],
-    ['batch item', '/api/v1/scrape/batch', { urls: ['http://x.example/', { url: 'http://y.example/', summary: { query: 'x' } }] }, 'urls[1].summary'],
-    ['sequence', '/api/v1/scrape/sequence', { startUrl: 'http://x.example/', steps: [{ type: 'scrape' }], summary: { query: 'x' } }, 'summary'],
-    ['async single', '/api/v1/scrape/async/single', { url: 'http://x.example/', summary: { query: 'x' } }, 'summary'],
-    ['async batch item', '/api/v1/scrape/async/batch', { urls: [{ url: 'http://y.example/', summary: { query: 'x' } }] }, 'urls[0].summary'],
-    ['async sequence', '/api/v1/scrape/async/sequence', { startUrl: 'http://x.example/', steps: [{ type: 'scrape' }], summary: { query: 'x' } }, 'summary'],
+describe('summary without an LLM configured: extractive', () => {
+  const QUERY = 'How should visitors treat the rock and the stones?';
+  /** The sentences of the article holding the query's terms, in page order. */
+  const CHOSEN = [
+    'Twice a day the ocean pulls back and leaves behind a scattering of rock basins that hold seawater, anemones, hermit crabs and the occasional stranded sculpin.',
+    'Visitors should step only on bare rock, turn stones back the way they found them, and leave every creature in the pool where it lives.',
   ];
-  it.each(cases)('refuses %s up front with 400 naming the field', async (_name, path, body, field) => {
-    const { status, json } = await noLlm.api('POST', path, body);
-    expect(status).toBe(400);
-    expect(json.error).toBe(`${field}: ${refusal}`);
-    expect(json.details[0].field).toBe(field);
+
+  async function noLlmRows(call: () => Promise<unknown>) {
+    const user = (await noLlm.server.keys.authenticate(TEST_KEY))!;
+    const before = (await noLlm.server.ledger.forUser(user.userId)).length;
+    await call();
+    return (await noLlm.server.ledger.forUser(user.userId)).slice(before).map(({ operation, units, costMicros }) => ({ operation, units, costMicros }));
+  }
+
+  it('answers a single fetch with the most relevant passages, in page order, at the same price', async () => {
+    let out: any;
+    const rows = await noLlmRows(async () => {
+      out = await noLlm.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: QUERY } });
+    });
+    expect(out.status).toBe(200);
+    expect(out.json).toMatchObject({ success: true, cost: 0.003, summarizer: 'extractive' });
+    expect(out.json.content).toBe(CHOSEN.join('\n\n'));
+    expect(rows.sort((a, b) => a.operation.localeCompare(b.operation))).toEqual([
+      { operation: 'scrape', units: 1, costMicros: 2000 },
+      { operation: 'summary', units: 1, costMicros: 1000 },
+    ]);
   });
 
-  it('refuses a blank instruction wherever an LLM is configured', async () => {
-    const { status, json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: '   ' } });
+  it('keeps the passages within WEBDATA_SUMMARY_EXTRACTIVE_CHARS', async () => {
+    const { json } = await noLlm.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: `${QUERY} Anemones, zones, residents, tide, pools, trampling.` } });
+    expect(json.summarizer).toBe('extractive');
+    expect(json.content.length).toBeLessThanOrEqual(EXTRACTIVE_CHARS);
+    expect(json.content.length).toBeGreaterThan(EXTRACTIVE_CHARS / 2);
+  });
+
+  it('summarises every batch item and sequence breakpoint extractively', async () => {
+    const batch = await noLlm.api('POST', '/api/v1/scrape/batch', { urls: [`${site.origin}/article.html`, `${site.origin}/notes.txt`], summary: { query: QUERY } });
+    expect(batch.json).toMatchObject({ successful: 2, cost: 0.006 });
+    expect(batch.json.results[0]).toMatchObject({ summarizer: 'extractive', content: CHOSEN.join('\n\n') });
+    // Nothing on the notes holds the query's terms: its opening stands in.
+    expect(batch.json.results[1]).toMatchObject({ summarizer: 'extractive', content: 'Plain text notes. Second line.' });
+
+    const seq = await noLlm.api('POST', '/api/v1/scrape/sequence', {
+      startUrl: `${site.origin}/browser/form`,
+      summary: { query: 'search the archive' },
+      steps: [{ type: 'scrape' }, { type: 'navigate', url: `${site.origin}/browser/second` }, { type: 'scrape' }],
+    });
+    expect(seq.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
+    expect(seq.json.data.map((b: { content: string; summarizer: string }) => [b.summarizer, b.content])).toEqual([
+      ['extractive', 'Type a word and press Enter to search the tide archive.'],
+      ['extractive', 'Reached by a navigate step.'],
+    ]);
+  });
+
+  it('summarises extractively in an async job', async () => {
+    const started = await noLlm.api('POST', '/api/v1/scrape/async/single', { url: `${site.origin}/article.html`, summary: { query: QUERY } });
+    expect(started.status).toBe(202);
+    let job = (await noLlm.api('GET', started.json.url)).json;
+    for (let i = 0; i < 100 && !['completed', 'failed', 'cancelled'].includes(job.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await noLlm.api('GET', started.json.url)).json;
+    }
+    expect(job.status).toBe('completed');
+    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, summarizer: 'extractive', content: CHOSEN.join('\n\n') });
+  });
+
+  it('refuses a blank instruction', async () => {
+    const { status, json } = await noLlm.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: '   ' } });
     expect(status).toBe(400);
     expect(json.error).toBe('summary.query: must not be blank');
   });

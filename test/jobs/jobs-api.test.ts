@@ -224,9 +224,10 @@ describe('async jobs on the embedded engine', () => {
     const bad = await t.api('POST', '/api/v1/scrape/async/sequence/batch', { sequences: [{ ...form, steps: [{ type: 'navigate', url: 'ftp://x' }] }] });
     expect(bad.status).toBe(400);
     expect(bad.json.details[0].field).toBe('sequences[0].steps[0].url');
-    const unsupported = await t.api('POST', '/api/v1/scrape/async/sequence', { ...form, summary: { query: 'x' } });
+    // Schema extraction needs an LLM, which this server does not have: refused before any job exists.
+    const unsupported = await t.api('POST', '/api/v1/scrape/async/sequence', { ...form, extract: { schema: { type: 'object' } } });
     expect(unsupported.status).toBe(400);
-    expect(unsupported.json.details[0].field).toBe('summary');
+    expect(unsupported.json.details[0].field).toBe('extract.schema');
   });
 });
 

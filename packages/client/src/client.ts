@@ -87,6 +87,11 @@ export class WebdataClient {
     return this.#call('POST', '/v1/scrape/async/search/batch', request);
   }
 
+  /** One object, valid against `schema`, from all the pages; poll with waitForJob<ExtractResult>. */
+  startExtract(request: T.ExtractRequest): Promise<T.JobCreated> {
+    return this.#call('POST', '/v1/extract', request);
+  }
+
   job<Item = unknown>(id: string, page: { offset?: number; limit?: number } = {}): Promise<T.Job<Item>> {
     const q = new URLSearchParams();
     if (page.offset !== undefined) q.set('offset', String(page.offset));

@@ -5,7 +5,7 @@
 
 export type OutputFormat = 'markdown' | 'html';
 export type SearchEngine = 'google' | 'bing' | 'chatgpt' | 'perplexity' | 'searxng' | 'brave';
-export type JobType = 'scrape-single' | 'scrape-batch' | 'sequence' | 'sequence-batch' | 'search-batch' | 'crawl';
+export type JobType = 'scrape-single' | 'scrape-batch' | 'sequence' | 'sequence-batch' | 'search-batch' | 'crawl' | 'extract';
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface Proxy {
@@ -13,6 +13,21 @@ export interface Proxy {
 }
 export interface Summary {
   query: string;
+}
+
+/** A CSS selector (text of the first match), or one with the attribute to read and whether to take every match. */
+export type SelectorSpec = string | { selector: string; attribute?: string; all?: boolean };
+
+/** Structured extraction: a JSON Schema for the LLM (with an optional instruction), or CSS selectors (no LLM). */
+export type Extract = { schema: Record<string, unknown>; prompt?: string } | { selectors: Record<string, SelectorSpec> };
+
+/** What a summary and an extraction add to a page result. */
+export interface PageExtras {
+  content?: string;
+  summarizer?: 'llm' | 'extractive';
+  json?: unknown;
+  warning?: string;
+  finishReason?: string;
 }
 
 export type Step =
@@ -42,19 +57,19 @@ export interface ScrapeRequest {
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
   summary?: Summary;
+  extract?: Extract;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
   actions?: Action[];
   proxy?: Proxy;
 }
 
-export interface FetchResult {
+export interface FetchResult extends PageExtras {
   url: string;
   success: boolean;
   markdown?: string;
   html?: string;
   statusCode: number;
   metadata?: Metadata;
-  content?: string;
   timestamp?: string;
   cost: number;
   error?: string;
@@ -104,19 +119,40 @@ export interface SequenceRequest {
   steps: Step[];
   type?: OutputFormat;
   summary?: Summary;
+  extract?: Extract;
   proxy?: Proxy;
   extractMetadata?: boolean;
 }
 
 export interface SequenceResponse {
   success: boolean;
-  data: Array<{ url: string; markdown?: string; html?: string; stepIndex: number; metadata?: Metadata; content?: string }>;
+  data: Array<PageExtras & { url: string; markdown?: string; html?: string; stepIndex: number; metadata?: Metadata }>;
   totalBreakpoints: number;
   completedBreakpoints: number;
   method: 'browser' | 'browser-stealth';
   totalTimeMs: number;
   error?: string;
   failedAtStepIndex?: number;
+  timestamp: string;
+  cost: number;
+}
+
+/** POST /v1/extract: one object from all the pages, as a job of type `extract`. */
+export interface ExtractRequest {
+  urls: string[];
+  schema: Record<string, unknown>;
+  prompt?: string;
+}
+
+/** The one item result of an `extract` job. */
+export interface ExtractResult {
+  success: boolean;
+  json?: unknown;
+  error?: string;
+  validationErrors?: string[];
+  warning?: string;
+  finishReason?: string;
+  pages: Array<{ url: string; success: boolean; statusCode: number; error?: string }>;
   timestamp: string;
   cost: number;
 }

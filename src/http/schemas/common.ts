@@ -17,7 +17,10 @@ export const ErrorResponse = Type.Object({
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
 
-export const SummaryObject = Type.Object({ query: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export const SummaryObject = Type.Object(
+  { query: Type.String({ minLength: 1 }) },
+  { additionalProperties: false, description: 'Adds `content`: the LLM\'s answer, or without an LLM configured the passages most relevant to the query; `summarizer` says which' },
+);
 export const ProxyObject = Type.Object(
   { country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code, any case; must have a proxy configured (WEBDATA_PROXY_URLS)' }) },
   { additionalProperties: false, description: 'Geo-targeted request through an upstream proxy of that country' },
@@ -51,12 +54,17 @@ export function requireHttpUrl(value: string, field: string): string {
   return url.href;
 }
 
-/**
- * A summary needs an LLM: without one configured the request is refused up front, naming the
- * field, rather than accepted to fail on every page.
- */
-export function checkSummary(summary: { query: string } | undefined, config: Config, field: string): void {
+/** A summary works with or without an LLM (extractive without one); only a blank instruction is refused. */
+export function checkSummary(summary: { query: string } | undefined, field: string): void {
   if (summary === undefined) return;
   if (!summary.query.trim()) throw badRequest(`${field}.query`, 'must not be blank');
-  if (!config.summary.apiKey) throw badRequest(field, 'this server has no LLM configured: set OPENAI_API_KEY');
 }
+
+/** Result fields the summary and the extraction add to a page (a fetch result or a breakpoint). */
+export const pageExtraFields = {
+  content: Type.Optional(Type.String({ description: 'Summary (when a summary query was given)' })),
+  summarizer: Type.Optional(Type.Union([Type.Literal('llm'), Type.Literal('extractive')], { description: 'Who wrote `content`' })),
+  json: Type.Optional(Type.Unknown({ description: 'Extracted object (when `extract` was given)' })),
+  warning: Type.Optional(Type.String({ description: 'Set when page text was left out to fit the model\'s window' })),
+  finishReason: Type.Optional(Type.String({ description: 'The model\'s finish reason when it was not a normal stop (length, content_filter, refusal)' })),
+};

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Actions } from './actions.ts';
-import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { Cost, Format, Metadata, pageExtraFields, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { ExtractObject } from './extract.ts';
 
 const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
   description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
@@ -12,6 +13,7 @@ export const scrapeFields = {
   onlyMainContent: Type.Optional(Type.Boolean({ description: 'Remove navigation, ads and footers; default true' })),
   extractMetadata: Type.Optional(Type.Boolean({ description: 'Add page metadata; default false' })),
   summary: Type.Optional(SummaryObject),
+  extract: Type.Optional(ExtractObject),
   pdfStrategy: Type.Optional(PdfStrategy),
   actions: Type.Optional(Actions),
   proxy: Type.Optional(ProxyObject),
@@ -27,6 +29,7 @@ export const ScrapeBatchBody = Type.Object(
     onlyMainContent: Type.Optional(Type.Boolean()),
     extractMetadata: Type.Optional(Type.Boolean()),
     summary: Type.Optional(SummaryObject),
+    extract: Type.Optional(ExtractObject),
     pdfStrategy: Type.Optional(PdfStrategy),
     proxy: Type.Optional(ProxyObject),
   },
@@ -41,7 +44,7 @@ export const FetchResult = Type.Object({
   html: Type.Optional(Type.String()),
   statusCode: Type.Number(),
   metadata: Type.Optional(Metadata),
-  content: Type.Optional(Type.String()),
+  ...pageExtraFields,
   timestamp: Type.Optional(Timestamp),
   cost: Cost,
   error: Type.Optional(Type.String()),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { SequenceStep } from './actions.ts';
-import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { Cost, Format, Metadata, pageExtraFields, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { ExtractObject } from './extract.ts';
 
 export const SequenceBody = Type.Object(
   {
@@ -10,6 +11,7 @@ export const SequenceBody = Type.Object(
     onlyMainContent: Type.Optional(Type.Boolean({ description: 'Main content only at each breakpoint; default true' })),
     extractMetadata: Type.Optional(Type.Boolean({ description: 'Metadata at each breakpoint; default false' })),
     summary: Type.Optional(SummaryObject),
+    extract: Type.Optional(ExtractObject),
     proxy: Type.Optional(ProxyObject),
   },
   { additionalProperties: false },
@@ -24,7 +26,7 @@ export const SequenceResponse = Type.Object({
       html: Type.Optional(Type.String()),
       stepIndex: Type.Number(),
       metadata: Type.Optional(Metadata),
-      content: Type.Optional(Type.String()),
+      ...pageExtraFields,
     }),
   ),
   totalBreakpoints: Type.Number(),

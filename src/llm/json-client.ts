@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { engineFailed, refused } from './errors.ts';
+import { UpstreamError } from './errors.ts';
 
 export interface JsonRequest {
   method?: 'GET' | 'POST';
@@ -8,7 +8,7 @@ export interface JsonRequest {
   signal: AbortSignal;
 }
 
-/** Largest API answer read; a search answer is a few kilobytes, so this only stops a runaway server. */
+/** Largest API answer read; search and LLM answers are kilobytes, so this only stops a runaway server. */
 const MAX_BODY_CHARS = 8 * 1024 * 1024;
 
 function apiMessage(body: string): string {
@@ -24,11 +24,12 @@ function apiMessage(body: string): string {
 }
 
 /**
- * Calls a JSON API (a search engine, the summary LLM). These endpoints are the operator's own configuration (often a SearXNG on
- * the same host), not addresses a user supplied, so they are reached directly rather than through
- * the SSRF guard that protects page fetches.
+ * Calls a JSON API (a search engine, the LLM). These endpoints are the operator's own
+ * configuration (often a SearXNG or an Ollama on the same host), not addresses a user supplied, so
+ * they are reached directly rather than through the SSRF guard that protects page fetches.
+ * Throws UpstreamError naming `service`; rethrows when `req.signal` is aborted.
  */
-export async function requestJson(engine: string, url: string, req: JsonRequest): Promise<unknown> {
+export async function requestJson(service: string, url: string, req: JsonRequest): Promise<unknown> {
   let res;
   try {
     res = await request(url, {
@@ -40,17 +41,17 @@ export async function requestJson(engine: string, url: string, req: JsonRequest)
   } catch (err) {
     if (req.signal.aborted) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw engineFailed(engine, code === 'ECONNREFUSED' ? 'connection refused' : (err as Error).message);
+    throw new UpstreamError('failed', service, code === 'ECONNREFUSED' ? 'connection refused' : (err as Error).message);
   }
   const text = await res.body.text();
-  if (text.length > MAX_BODY_CHARS) throw engineFailed(engine, 'the answer is larger than any search answer should be');
-  if (res.statusCode === 429) throw refused(engine, `rate limited (HTTP 429): ${apiMessage(text)}`);
+  if (text.length > MAX_BODY_CHARS) throw new UpstreamError('failed', service, 'the answer is larger than any answer should be');
+  if (res.statusCode === 429) throw new UpstreamError('refused', service, `rate limited (HTTP 429): ${apiMessage(text)}`);
   // The provider's own text for a rejected key can quote part of the key, so it is not passed on.
-  if (res.statusCode === 401 || res.statusCode === 403) throw engineFailed(engine, `the API key was rejected (HTTP ${res.statusCode}); check the server's configuration`);
-  if (res.statusCode >= 400) throw engineFailed(engine, `HTTP ${res.statusCode}: ${apiMessage(text)}`);
+  if (res.statusCode === 401 || res.statusCode === 403) throw new UpstreamError('failed', service, `the API key was rejected (HTTP ${res.statusCode}); check the server's configuration`);
+  if (res.statusCode >= 400) throw new UpstreamError('failed', service, `HTTP ${res.statusCode}: ${apiMessage(text)}`);
   try {
     return JSON.parse(text);
   } catch {
-    throw engineFailed(engine, 'the answer is not JSON');
+    throw new UpstreamError('failed', service, 'the answer is not JSON');
   }
 }
