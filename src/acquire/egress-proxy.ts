@@ -36,6 +36,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 const MAX_REFUSALS_KEPT = 200;
 const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
 const UPSTREAM_AUTH_FAILED = 'the upstream proxy refused its credentials (HTTP 407)';
+// What a page sees when a destination cannot be reached. The socket's own error (`connect
+// ECONNREFUSED 10.0.0.7:6379`, a resolver's answer) stays out of it: written into the page it
+// would tell a caller which internal ports are open and how names resolve here.
+const UNREACHABLE = 'the destination could not be reached';
 
 function refusalMessage(err: unknown): string | undefined {
   if (err instanceof BlockedDestinationError) return err.message;
@@ -83,13 +87,16 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       target = new URL(req.url ?? '');
       // Browsers send https through CONNECT; an absolute-form https:// request would make the direct
       // request below throw outside this try, an unhandled rejection that stops the whole service.
-      if (!upstream && target.protocol === 'https:') throw new Error('send https:// requests through CONNECT');
+      if (!upstream && target.protocol === 'https:') {
+        res.writeHead(502, { 'content-type': 'text/plain' }).end('send https:// requests through CONNECT');
+        return;
+      }
       await admit(target, upstream);
     } catch (err) {
       // A name that does not resolve is the destination's failure, not a refusal.
       const refusal = refusalMessage(err) ?? (target ? undefined : `bad proxy request: ${req.url}`);
       if (refusal) remember(refusal);
-      const message = refusal ?? `upstream error: ${(err as Error).message}`;
+      const message = refusal ?? UNREACHABLE;
       res.writeHead(refusal ? 403 : 502, { 'content-type': 'text/plain', ...(refusal ? { 'x-webdata-blocked': '1' } : {}) }).end(message);
       return;
     }
@@ -112,7 +119,7 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       const message = refusalMessage(err);
       if (message) remember(message);
       if (!res.headersSent) res.writeHead(message ? 403 : 502, { 'content-type': 'text/plain', ...(message ? { 'x-webdata-blocked': '1' } : {}) });
-      res.end(message ?? `upstream error: ${err.message}`);
+      res.end(message ?? UNREACHABLE);
     });
     req.pipe(outbound);
   };
@@ -147,7 +154,7 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     } catch (err) {
       const message = refusalMessage(err);
       if (message) remember(message);
-      client.end(`HTTP/1.1 ${message ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-type: text/plain\r\n${message ? 'x-webdata-blocked: 1\r\n' : ''}\r\n${message ?? (err as Error).message}`);
+      client.end(`HTTP/1.1 ${message ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-type: text/plain\r\n${message ? 'x-webdata-blocked: 1\r\n' : ''}\r\n${message ?? UNREACHABLE}`);
       return;
     }
     if (client.destroyed) {

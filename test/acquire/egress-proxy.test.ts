@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
@@ -47,6 +48,25 @@ describe('egress proxy in front of a real browser', () => {
     expect(https.status).toBe(502);
     expect(https.body).toMatch(/CONNECT/);
     expect(await send(`${site.origin}/plain.txt`)).toEqual({ status: 200, body: 'plain' });
+  });
+
+  it('does not write socket errors into the page when a destination cannot be reached', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const page = await browser.newPage();
+    try {
+      const res = await page.goto(`http://127.0.0.1:${closedPort}/`);
+      expect(res?.status()).toBe(502);
+      const body = await res!.text();
+      expect(body).toBe('the destination could not be reached');
+      expect(body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|\d{4,5}/);
+    } finally {
+      await page.close();
+    }
   });
 
   it('lets allowed pages through and refuses forbidden subresources and fetches', async () => {
