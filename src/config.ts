@@ -40,6 +40,8 @@ export interface Config {
   maxPageBytes: number;
   /** WEBDATA_MAX_REQUEST_BYTES: largest JSON body accepted by the API (413 beyond). */
   maxRequestBytes: number;
+  /** WEBDATA_REQUEST_TIMEOUT_MS: time a client has to send a whole request, headers and body (408 beyond). */
+  requestTimeoutMs: number;
   /** WEBDATA_BATCH_MAX_URLS: most URLs in one synchronous /v1/scrape/batch. */
   batchMaxUrls: number;
   /** WEBDATA_BATCH_CONCURRENCY: URLs of one batch fetched at once. */
@@ -273,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     fetchTimeoutMs: int(env, 'WEBDATA_FETCH_TIMEOUT_MS', 15_000, 100, 300_000),
     maxPageBytes: int(env, 'WEBDATA_MAX_PAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestBytes: int(env, 'WEBDATA_MAX_REQUEST_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    requestTimeoutMs: int(env, 'WEBDATA_REQUEST_TIMEOUT_MS', 30_000, 500, 600_000),
     batchMaxUrls: int(env, 'WEBDATA_BATCH_MAX_URLS', 100, 1, 1000),
     batchConcurrency: int(env, 'WEBDATA_BATCH_CONCURRENCY', 8, 1, 256),
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
