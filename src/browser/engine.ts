@@ -31,6 +31,8 @@ export interface PageEnv {
   method: BrowserMethod;
   guard: Guard;
   navigationTimeoutMs: number;
+  /** The request's signal, for the waits and loops run on the page. */
+  signal?: AbortSignal;
 }
 
 /** Flags every browser gets: no traffic of its own, every request through the egress proxy. */
@@ -130,7 +132,7 @@ export class BrowserEngine {
       if (!server) throw new Error(`no egress route for proxy ${opts.proxy.name}`);
       context.proxy = { server };
     }
-    const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: this.#proxy }, navigationTimeoutMs: this.#opts.navigationTimeoutMs };
+    const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: this.#proxy }, navigationTimeoutMs: this.#opts.navigationTimeoutMs, signal: opts.signal };
     return pool.run(async (page) => {
       page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
       return fn(page, env);
