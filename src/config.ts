@@ -50,6 +50,8 @@ export interface Config {
   contentWorkers: number;
   /** WEBDATA_MAX_INFLIGHT_PER_USER: concurrent API requests one user may have before 429. */
   maxInflightPerUser: number;
+  /** WEBDATA_CONVERT_TIMEOUT_MS: longest one page's HTML conversion may hold a content worker. */
+  convertTimeoutMs: number;
   /** WEBDATA_PDF_MAX_PAGES: pages of a PDF read (text layer or OCR); later pages are left out. */
   pdfMaxPages: number;
   /** WEBDATA_OCR_TIMEOUT_MS: deadline of rendering or recognising one PDF page. */
@@ -280,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     batchConcurrency: int(env, 'WEBDATA_BATCH_CONCURRENCY', 8, 1, 256),
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
+    convertTimeoutMs: int(env, 'WEBDATA_CONVERT_TIMEOUT_MS', 20_000, 100, 600_000),
     pdfMaxPages: int(env, 'WEBDATA_PDF_MAX_PAGES', 100, 1, 10_000),
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
     trustProxy: bool(env, 'WEBDATA_TRUST_PROXY', false),

@@ -39,7 +39,7 @@ export async function createServices(
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
   });
-  const content = new ContentPool(config.contentWorkers);
+  const content = new ContentPool(config.contentWorkers, config.convertTimeoutMs);
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
   const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls);
   const sessions = new SessionManager({
