@@ -161,6 +161,11 @@ export interface BrowserConfig {
   recycleAfterPages: number;
   /** WEBDATA_BROWSER_WARM: launch the headless pool at start instead of on first use. */
   warm: boolean;
+  /**
+   * WEBDATA_BROWSER_MAX_LOAD_BYTES: bytes one browser page (its context: document, subresources,
+   * tunnels) may bring in through the egress proxy; its requests are stopped beyond it.
+   */
+  maxLoadBytes: number;
   /** WEBDATA_ARTIFACT_TTL_HOURS: screenshots and PDFs are deleted this long after creation. */
   artifactTtlHours: number;
 }
@@ -321,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
       queueWaitMs: int(env, 'WEBDATA_BROWSER_QUEUE_WAIT_MS', 10_000, 0, 120_000),
       recycleAfterPages: int(env, 'WEBDATA_BROWSER_RECYCLE_PAGES', 200, 1, 100_000),
       warm: bool(env, 'WEBDATA_BROWSER_WARM', false),
+      maxLoadBytes: int(env, 'WEBDATA_BROWSER_MAX_LOAD_BYTES', 64 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
       artifactTtlHours: int(env, 'WEBDATA_ARTIFACT_TTL_HOURS', 24, 1, 24 * 365),
     },
   };

@@ -41,7 +41,10 @@ export async function createServices(
   });
   const content = new ContentPool(config.contentWorkers, config.convertTimeoutMs);
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
-  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls);
+  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls, {
+    maxResponseBytes: config.maxPageBytes,
+    maxLaneBytes: config.browser.maxLoadBytes,
+  });
   const sessions = new SessionManager({
     config: config.sessions,
     publicUrl: config.publicUrl,
