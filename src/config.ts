@@ -56,6 +56,12 @@ export interface Config {
   pdfMaxPages: number;
   /** WEBDATA_OCR_TIMEOUT_MS: deadline of rendering or recognising one PDF page. */
   ocrTimeoutMs: number;
+  /** WEBDATA_OCR_CONCURRENCY: PDFs read by OCR at once, across all users; more wait their turn. */
+  ocrConcurrency: number;
+  /** WEBDATA_OCR_BUDGET_MS: OCR time one PDF may take in all; pages not reached by then are left out. */
+  ocrBudgetMs: number;
+  /** WEBDATA_OCR_MAX_PIXELS: largest rendering of one page for OCR; bigger pages are rendered at a lower resolution. */
+  ocrMaxPixels: number;
   /** WEBDATA_TRUST_PROXY: take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
@@ -290,6 +296,9 @@ export function loadConfig(env: Env = process.env): Config {
     convertTimeoutMs: int(env, 'WEBDATA_CONVERT_TIMEOUT_MS', 20_000, 100, 600_000),
     pdfMaxPages: int(env, 'WEBDATA_PDF_MAX_PAGES', 100, 1, 10_000),
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
+    ocrConcurrency: int(env, 'WEBDATA_OCR_CONCURRENCY', 1, 1, 64),
+    ocrBudgetMs: int(env, 'WEBDATA_OCR_BUDGET_MS', 120_000, 1_000, 3_600_000),
+    ocrMaxPixels: int(env, 'WEBDATA_OCR_MAX_PIXELS', 8_000_000, 100_000, 200_000_000),
     trustProxy: bool(env, 'WEBDATA_TRUST_PROXY', false),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
     jobTtlSeconds: int(env, 'WEBDATA_JOB_TTL_SECONDS', 24 * 60 * 60, 1, 365 * 24 * 60 * 60),

@@ -39,7 +39,12 @@ export async function createServices(
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
   });
-  const content = new ContentPool(config.contentWorkers, config.convertTimeoutMs);
+  const content = new ContentPool(config.contentWorkers, config.convertTimeoutMs, {
+    concurrency: config.ocrConcurrency,
+    pageTimeoutMs: config.ocrTimeoutMs,
+    budgetMs: config.ocrBudgetMs,
+    maxPixels: config.ocrMaxPixels,
+  });
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
   const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls, {
     maxResponseBytes: config.maxPageBytes,

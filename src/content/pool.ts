@@ -1,6 +1,8 @@
 import { Piscina } from 'piscina';
 import { convertHtml } from './convert.ts';
+import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
+import { readPdfText } from './pdf-text.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 import type { ConversionStarted, ConvertTask } from './worker.ts';
 
@@ -12,6 +14,7 @@ import type { ConversionStarted, ConvertTask } from './worker.ts';
 export class ContentPool {
   readonly #pool: Piscina | undefined;
   readonly #convertTimeoutMs: number;
+  readonly #ocr: OcrLane;
   /** Conversions submitted but not finished, by id: what to do when a worker starts one. */
   readonly #onStart = new Map<number, () => void>();
   #nextId = 0;
@@ -21,8 +24,9 @@ export class ContentPool {
    * ends the thread of an aborted task and starts a fresh one), so no page, whatever its shape,
    * holds a worker that other users' pages wait for.
    */
-  constructor(workers: number, convertTimeoutMs = 20_000) {
+  constructor(workers: number, convertTimeoutMs: number, ocr: OcrLimits) {
     this.#convertTimeoutMs = convertTimeoutMs;
+    this.#ocr = new OcrLane(ocr);
     this.#pool =
       workers > 0
         ? new Piscina({
@@ -59,10 +63,17 @@ export class ContentPool {
     }
   }
 
+  /**
+   * A PDF's text: its text layer read on a worker, its OCR in the OCR lane (child processes,
+   * bounded apart), so recognising pages never holds a worker that HTML pages wait for.
+   */
   pdf(bytes: Uint8Array, options: PdfConvertOptions): Promise<PdfConversion> {
-    if (!this.#pool) return convertPdf(bytes, options);
-    const { signal, ...rest } = options;
-    return this.#pool.run({ bytes, options: rest }, { name: 'pdf', signal: signal ?? null });
+    const { signal } = options;
+    const pool = this.#pool;
+    const text = pool
+      ? (data: Uint8Array, maxPages: number) => pool.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
+      : readPdfText;
+    return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { convertHtml } from './convert.ts';
-import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
+import { readPdfText, type PdfText } from './pdf-text.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
 export interface ConvertTask {
@@ -19,7 +19,7 @@ export default function convert({ id, input }: ConvertTask): ConvertOutput {
   return convertHtml(input);
 }
 
-/** Piscina task `pdf`: pdf.js parses on the calling thread, so PDFs are read here too. */
-export function pdf(input: { bytes: Uint8Array; options: Omit<PdfConvertOptions, 'signal'> }): Promise<PdfConversion> {
-  return convertPdf(input.bytes, input.options);
+/** Piscina task `pdfText`: pdf.js parses on the calling thread, so text layers are read here too. */
+export function pdfText(input: { bytes: Uint8Array; maxPages: number }): Promise<PdfText & { pageCount: number }> {
+  return readPdfText(input.bytes, input.maxPages);
 }

@@ -47,7 +47,7 @@ describe('element depth bound', () => {
 });
 
 describe('conversion deadline', () => {
-  const pool = new ContentPool(1, 150);
+  const pool = new ContentPool(1, 150, { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 });
   afterAll(() => pool.close());
 
   it('ends a conversion past the deadline, and the worker serves the next page', async () => {
