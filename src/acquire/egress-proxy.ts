@@ -208,7 +208,11 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       if (!res.headersSent) res.writeHead(message ? 403 : 502, { 'content-type': 'text/plain', ...(message ? { 'x-webdata-blocked': '1' } : {}) });
       res.end(message ?? UNREACHABLE);
     });
-    res.on('close', () => outbound.destroy());
+    // A browser that stops reading (page closed, request cancelled) should not keep the
+    // destination streaming into a dead response.
+    res.on('close', () => {
+      if (!res.writableFinished) outbound.destroy();
+    });
     req.pipe(outbound);
   };
 
