@@ -41,11 +41,6 @@ export interface PoolStats {
 }
 
 /**
- * A few browsers kept warm, one fresh context per request (cookies, storage and cache never cross
- * requests), a bounded number of pages at once. A browser is replaced after `recycleAfterPages`
- * pages, and at once when it dies; requests it was serving are run again, once, elsewhere.
- */
-/**
  * `work`, or the signal's reason as soon as it aborts. The context is closed on abort, so page
  * calls fail on their own, but code that only sleeps or computes would keep the pool's place
  * until it got round to one; the place is handed back at once instead.
@@ -61,6 +56,11 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
+/**
+ * A few browsers kept warm, one fresh context per request (cookies, storage and cache never cross
+ * requests), a bounded number of pages at once. A browser is replaced after `recycleAfterPages`
+ * pages, and at once when it dies; requests it was serving are run again, once, elsewhere.
+ */
 export class BrowserPool {
   readonly #opts: PoolOptions;
   readonly #slots: Slots;
