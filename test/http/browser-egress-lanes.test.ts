@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processTree, pssBytes } from '../../src/browser/index.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
 
@@ -52,8 +53,23 @@ afterAll(async () => {
 
 describe('browser loads through per-context egress lanes', () => {
   it('stops an endless HTML body at the cap instead of feeding the browser until the navigation times out', async () => {
+    // The browser up and warm first, so what is measured is the endless page alone.
+    const warm = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, actions: [{ type: 'wait', milliseconds: 10 }] });
+    expect(warm.json.success).toBe(true);
+    const browserPss = () =>
+      t.server.services.browser
+        .pids('browser')
+        .flatMap(({ pid }) => processTree(pid))
+        .reduce((sum, pid) => sum + pssBytes(pid), 0);
+    const baseline = browserPss();
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, browserPss())), 100);
+
     const started = performance.now();
     const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/endless.html`, actions: [{ type: 'wait', milliseconds: 10 }] });
+    clearInterval(sampler);
+    // Unbounded, one such page took the browser from 1.9 GB to 4.9 GB within the navigation time-out.
+    expect(peak - baseline).toBeLessThan(400 * 1024 * 1024);
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(endless.closedAt).toBeGreaterThan(0);
