@@ -68,15 +68,16 @@ describe('browser loads through per-context egress lanes', () => {
     const started = performance.now();
     const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/endless.html`, actions: [{ type: 'wait', milliseconds: 10 }] });
     clearInterval(sampler);
-    // Unbounded, one such page took the browser from 1.9 GB to 4.9 GB within the navigation time-out.
-    expect(peak - baseline).toBeLessThan(400 * 1024 * 1024);
+    // Capped, the browser grew by 50-80 MB here; unbounded, by 220 MB in this test's 5 s
+    // navigation time-out (and by 3 GB within the service's default one).
+    expect(peak - baseline).toBeLessThan(160 * 1024 * 1024);
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(endless.closedAt).toBeGreaterThan(0);
-    // The stream was cut soon after it began, having sent about the cap (plus what loopback socket
-    // buffers hold); unbounded, the browser took hundreds of megabytes in that time.
+    // The stream was cut soon after it began.
     expect(endless.closedAt - endless.startedAt).toBeLessThan(10_000);
-    expect(endless.written).toBeLessThan(CAP + 24 * 1024 * 1024);
+    // About 4 MB capped (the cap plus loopback buffers); 18 MB unbounded in the same time.
+    expect(endless.written).toBeLessThan(CAP + 6 * 1024 * 1024);
     expect(performance.now() - started).toBeLessThan(30_000);
     expect(json.error).toMatch(/larger than 1048576 bytes/);
   });
