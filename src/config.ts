@@ -41,6 +41,8 @@ export interface Config {
   maxPageBytes: number;
   /** WEBDATA_MAX_REQUEST_BYTES: largest JSON body accepted by the API (413 beyond). */
   maxRequestBytes: number;
+  /** WEBDATA_REQUEST_TIMEOUT_MS: time a client has to send a whole request, headers and body (408 beyond). */
+  requestTimeoutMs: number;
   /** WEBDATA_BATCH_MAX_URLS: most URLs in one synchronous /v1/scrape/batch. */
   batchMaxUrls: number;
   /** WEBDATA_BATCH_CONCURRENCY: URLs of one batch fetched at once. */
@@ -49,10 +51,18 @@ export interface Config {
   contentWorkers: number;
   /** WEBDATA_MAX_INFLIGHT_PER_USER: concurrent API requests one user may have before 429. */
   maxInflightPerUser: number;
+  /** WEBDATA_CONVERT_TIMEOUT_MS: longest one page's HTML conversion may hold a content worker. */
+  convertTimeoutMs: number;
   /** WEBDATA_PDF_MAX_PAGES: pages of a PDF read (text layer or OCR); later pages are left out. */
   pdfMaxPages: number;
   /** WEBDATA_OCR_TIMEOUT_MS: deadline of rendering or recognising one PDF page. */
   ocrTimeoutMs: number;
+  /** WEBDATA_OCR_CONCURRENCY: PDFs read by OCR at once, across all users; more wait their turn. */
+  ocrConcurrency: number;
+  /** WEBDATA_OCR_BUDGET_MS: OCR time one PDF may take in all; pages not reached by then are left out. */
+  ocrBudgetMs: number;
+  /** WEBDATA_OCR_MAX_PIXELS: largest rendering of one page for OCR; bigger pages are rendered at a lower resolution. */
+  ocrMaxPixels: number;
   /** WEBDATA_TRUST_PROXY: take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   /** WEBDATA_LOG_LEVEL: pino level of the server log. */
@@ -204,6 +214,11 @@ export interface BrowserConfig {
   recycleAfterPages: number;
   /** WEBDATA_BROWSER_WARM: launch the headless pool at start instead of on first use. */
   warm: boolean;
+  /**
+   * WEBDATA_BROWSER_MAX_LOAD_BYTES: bytes one browser page (its context: document, subresources,
+   * tunnels) may bring in through the egress proxy; its requests are stopped beyond it.
+   */
+  maxLoadBytes: number;
   /** WEBDATA_ARTIFACT_TTL_HOURS: screenshots and PDFs are deleted this long after creation. */
   artifactTtlHours: number;
 }
@@ -328,12 +343,17 @@ export function loadConfig(env: Env = process.env): Config {
     fetchTimeoutMs: int(env, 'WEBDATA_FETCH_TIMEOUT_MS', 15_000, 100, 300_000),
     maxPageBytes: int(env, 'WEBDATA_MAX_PAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestBytes: int(env, 'WEBDATA_MAX_REQUEST_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    requestTimeoutMs: int(env, 'WEBDATA_REQUEST_TIMEOUT_MS', 30_000, 500, 600_000),
     batchMaxUrls: int(env, 'WEBDATA_BATCH_MAX_URLS', 100, 1, 1000),
     batchConcurrency: int(env, 'WEBDATA_BATCH_CONCURRENCY', 8, 1, 256),
     contentWorkers: int(env, 'WEBDATA_CONTENT_WORKERS', Math.max(1, availableParallelism()), 0, 64),
     maxInflightPerUser: int(env, 'WEBDATA_MAX_INFLIGHT_PER_USER', 32, 1, 10_000),
+    convertTimeoutMs: int(env, 'WEBDATA_CONVERT_TIMEOUT_MS', 20_000, 100, 600_000),
     pdfMaxPages: int(env, 'WEBDATA_PDF_MAX_PAGES', 100, 1, 10_000),
     ocrTimeoutMs: int(env, 'WEBDATA_OCR_TIMEOUT_MS', 60_000, 1_000, 600_000),
+    ocrConcurrency: int(env, 'WEBDATA_OCR_CONCURRENCY', 1, 1, 64),
+    ocrBudgetMs: int(env, 'WEBDATA_OCR_BUDGET_MS', 120_000, 1_000, 3_600_000),
+    ocrMaxPixels: int(env, 'WEBDATA_OCR_MAX_PIXELS', 8_000_000, 100_000, 200_000_000),
     trustProxy: bool(env, 'WEBDATA_TRUST_PROXY', false),
     logLevel: env.WEBDATA_LOG_LEVEL?.trim() || 'info',
     metricsToken: secret(env, 'WEBDATA_METRICS_TOKEN'),
@@ -388,6 +408,7 @@ export function loadConfig(env: Env = process.env): Config {
       queueWaitMs: int(env, 'WEBDATA_BROWSER_QUEUE_WAIT_MS', 10_000, 0, 120_000),
       recycleAfterPages: int(env, 'WEBDATA_BROWSER_RECYCLE_PAGES', 200, 1, 100_000),
       warm: bool(env, 'WEBDATA_BROWSER_WARM', false),
+      maxLoadBytes: int(env, 'WEBDATA_BROWSER_MAX_LOAD_BYTES', 64 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
       artifactTtlHours: int(env, 'WEBDATA_ARTIFACT_TTL_HOURS', 24, 1, 24 * 365),
     },
   };

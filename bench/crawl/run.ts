@@ -121,7 +121,9 @@ async function ours(origin: string): Promise<Pick<SideResult, 'pages' | 'seconds
 async function crawlee(origin: string): Promise<Pick<SideResult, 'pages' | 'seconds' | 'peakRssMb'>> {
   const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
   const { ContentPool } = await import('../../src/content/index.ts');
-  const pool = new ContentPool(WORKERS);
+  const { loadConfig } = await import('../../src/config.ts');
+  const c = loadConfig({});
+  const pool = new ContentPool(WORKERS, c.convertTimeoutMs, { concurrency: c.ocrConcurrency, pageTimeoutMs: c.ocrTimeoutMs, budgetMs: c.ocrBudgetMs, maxPixels: c.ocrMaxPixels });
   let pages = 0;
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
   const crawler = new CheerioCrawler(

@@ -23,19 +23,53 @@ export interface EgressProxy {
   port: number;
   /**
    * The listener that sends everything through the upstream proxy of `route` (a key of the
-   * proxy table: a country code or `*`), for a browser context's or a session browser's proxy;
-   * undefined for a route not configured.
+   * proxy table: a country code or `*`), for a session browser's proxy; undefined for a route
+   * not configured.
    */
   routeUrl(route: string): string | undefined;
-  /** Destinations refused so far, newest last (bounded); lets callers explain an aborted request. */
+  /**
+   * A listener of its own for one browser context, direct or through `route`'s upstream proxy:
+   * what it refuses is told to that context alone, and what it may load is capped. Throws for a
+   * route not configured.
+   */
+  openLane(route?: string): Promise<EgressLane>;
+  /**
+   * Everything any listener refused, newest last (bounded): the operator's view. A user's request
+   * is explained from its own lane's refusals, never from this.
+   */
   refusals(): string[];
   close(): Promise<void>;
 }
+
+/** One browser context's way out (see openLane). */
+export interface EgressLane {
+  /** `http://127.0.0.1:PORT`, for the context's proxy. */
+  url: string;
+  /** What this lane refused or cut, newest last (bounded); lets callers explain an aborted request. */
+  refusals(): string[];
+  close(): Promise<void>;
+}
+
+export interface EgressLimits {
+  /** Largest response body passed on over plain HTTP; the response is cut beyond it. */
+  maxResponseBytes: number;
+  /**
+   * Bytes one lane may bring in from destinations, over all its requests and tunnels (TLS hides
+   * where one response ends inside a tunnel, so only the whole can be counted there).
+   */
+  maxLaneBytes: number;
+}
+
+const NO_LIMITS: EgressLimits = { maxResponseBytes: Number.POSITIVE_INFINITY, maxLaneBytes: Number.POSITIVE_INFINITY };
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 const MAX_REFUSALS_KEPT = 200;
 const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
 const UPSTREAM_AUTH_FAILED = 'the upstream proxy refused its credentials (HTTP 407)';
+// What a page sees when a destination cannot be reached. The socket's own error (`connect
+// ECONNREFUSED 10.0.0.7:6379`, a resolver's answer) stays out of it: written into the page it
+// would tell a caller which internal ports are open and how names resolve here.
+const UNREACHABLE = 'the destination could not be reached';
 
 function refusalMessage(err: unknown): string | undefined {
   if (err instanceof BlockedDestinationError) return err.message;
@@ -47,23 +81,64 @@ function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
+function keep(list: string[], message: string): void {
+  list.push(message);
+  if (list.length > MAX_REFUSALS_KEPT) list.shift();
+}
+
+/** What one listener keeps: its refusals, and the bytes it has brought in against its budget. */
+class LaneState {
+  readonly refused: string[] = [];
+  readonly sockets = new Set<Socket | Duplex>();
+  readonly budget: number;
+  readonly #log: ((message: string) => void) | undefined;
+  bytes = 0;
+
+  constructor(budget: number, log?: (message: string) => void) {
+    this.budget = budget;
+    this.#log = log;
+  }
+
+  remember(message: string): void {
+    keep(this.refused, message);
+    this.#log?.(message);
+  }
+
+  track(socket: Socket | Duplex): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  /** Counts `n` bytes in; false once the lane is over its budget (remembered once, for the caller to explain). */
+  take(n: number): boolean {
+    const before = this.bytes;
+    this.bytes += n;
+    if (this.bytes <= this.budget) return true;
+    if (before <= this.budget) this.remember(`the page loaded more than ${this.budget} bytes; its requests were stopped`);
+    return false;
+  }
+
+  get spent(): boolean {
+    return this.bytes > this.budget;
+  }
+}
+
 /**
- * Starts the proxy: one loopback listener going direct, and one per entry of `upstreams` going
- * through that upstream proxy. A listener per route, rather than a route named in credentials,
- * keeps Playwright from intercepting every request of a context to answer proxy auth, and lets a
- * session browser be pointed at a route with nothing for its CDP client to answer.
+ * Starts the proxy: one loopback listener going direct, one per entry of `upstreams` going
+ * through that upstream proxy, and a listener per browser context on demand (openLane). A
+ * listener per route or context, rather than a name in proxy credentials, keeps Playwright from
+ * intercepting every request of a context to answer proxy auth, and lets a session browser be
+ * pointed at a route with nothing for its CDP client to answer. The port a request arrives on
+ * says whose it is, so one user's refusals are never matched against another's requests.
  */
-export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTable = new Map()): Promise<EgressProxy> {
+export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTable = new Map(), limits: EgressLimits = NO_LIMITS): Promise<EgressProxy> {
   const lookup = guardedLookup(policy);
-  const refused: string[] = [];
-  const sockets = new Set<Socket | Duplex>();
-  const remember = (message: string) => {
-    refused.push(message);
-    if (refused.length > MAX_REFUSALS_KEPT) refused.shift();
-  };
-  const track = (socket: Socket | Duplex) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+  const everyRefusal: string[] = [];
+  const log = (message: string) => keep(everyRefusal, message);
+  const allSockets = new Set<Socket | Duplex>();
+  const trackAll = (socket: Socket | Duplex) => {
+    allSockets.add(socket);
+    socket.on('close', () => allSockets.delete(socket));
   };
 
   /**
@@ -77,22 +152,27 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     if (upstream) await resolveChecked(target.hostname, policy);
   };
 
-  const forward = (upstream: URL | undefined) => async (req: IncomingMessage, res: ServerResponse) => {
+  const forward = (upstream: URL | undefined, lane: LaneState) => async (req: IncomingMessage, res: ServerResponse) => {
     let target: URL | undefined;
     try {
       target = new URL(req.url ?? '');
       // Browsers send https through CONNECT; an absolute-form https:// request would make the direct
       // request below throw outside this try, an unhandled rejection that stops the whole service.
-      if (!upstream && target.protocol === 'https:') throw new Error('send https:// requests through CONNECT');
+      if (!upstream && target.protocol === 'https:') {
+        res.writeHead(502, { 'content-type': 'text/plain' }).end('send https:// requests through CONNECT');
+        return;
+      }
+      if (lane.spent) throw new BlockedDestinationError(`refused to fetch ${target.host}: the page loaded more than ${lane.budget} bytes`);
       await admit(target, upstream);
     } catch (err) {
       // A name that does not resolve is the destination's failure, not a refusal.
       const refusal = refusalMessage(err) ?? (target ? undefined : `bad proxy request: ${req.url}`);
-      if (refusal) remember(refusal);
-      const message = refusal ?? `upstream error: ${(err as Error).message}`;
+      if (refusal) lane.remember(refusal);
+      const message = refusal ?? UNREACHABLE;
       res.writeHead(refusal ? 403 : 502, { 'content-type': 'text/plain', ...(refusal ? { 'x-webdata-blocked': '1' } : {}) }).end(message);
       return;
     }
+    const host = target.host;
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     const onResponse = (up: IncomingMessage) => {
@@ -105,14 +185,33 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
       res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+      res.on('error', () => undefined);
+      // Past a cap the response is cut, not ended: a browser must not take a truncated body for
+      // the whole page.
+      let received = 0;
+      up.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        const withinLane = lane.take(chunk.length);
+        if (received > limits.maxResponseBytes) lane.remember(`the response from ${host} is larger than ${limits.maxResponseBytes} bytes; it was cut`);
+        if (received > limits.maxResponseBytes || !withinLane) {
+          up.destroy();
+          res.destroy();
+        }
+      });
       up.pipe(res);
     };
     const outbound = upstream ? forwardThrough(upstream, target, req.method ?? 'GET', headers, onResponse) : httpRequest(target, { method: req.method, headers, lookup }, onResponse);
     outbound.on('error', (err) => {
       const message = refusalMessage(err);
-      if (message) remember(message);
+      if (message) lane.remember(message);
+      if (res.destroyed) return;
       if (!res.headersSent) res.writeHead(message ? 403 : 502, { 'content-type': 'text/plain', ...(message ? { 'x-webdata-blocked': '1' } : {}) });
-      res.end(message ?? `upstream error: ${err.message}`);
+      res.end(message ?? UNREACHABLE);
+    });
+    // A browser that stops reading (page closed, request cancelled) should not keep the
+    // destination streaming into a dead response.
+    res.on('close', () => {
+      if (!res.writableFinished) outbound.destroy();
     });
     req.pipe(outbound);
   };
@@ -124,8 +223,9 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       socket.once('error', reject);
     });
 
-  const tunnel = (upstream: URL | undefined) => async (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
+  const tunnel = (upstream: URL | undefined, lane: LaneState) => async (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    trackAll(client);
+    lane.track(client);
     client.on('error', () => client.destroy());
     const [host, portText] = splitHostPort(req.url ?? '');
     const port = Number(portText || 443);
@@ -133,10 +233,11 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     let target: URL;
     try {
       target = new URL(`https://${authority}/`);
+      if (lane.spent) throw new BlockedDestinationError(`refused to fetch ${authority}: the page loaded more than ${lane.budget} bytes`);
       checkUrl(target, policy);
     } catch (err) {
       const message = refusalMessage(err) ?? `bad CONNECT target: ${req.url}`;
-      remember(message);
+      lane.remember(message);
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nx-webdata-blocked: 1\r\n\r\n${message}`);
       return;
     }
@@ -146,42 +247,80 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       outbound = upstream ? await tunnelThrough(upstream, authority, UPSTREAM_CONNECT_TIMEOUT_MS) : await open(host, port);
     } catch (err) {
       const message = refusalMessage(err);
-      if (message) remember(message);
-      client.end(`HTTP/1.1 ${message ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-type: text/plain\r\n${message ? 'x-webdata-blocked: 1\r\n' : ''}\r\n${message ?? (err as Error).message}`);
+      if (message) lane.remember(message);
+      client.end(`HTTP/1.1 ${message ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-type: text/plain\r\n${message ? 'x-webdata-blocked: 1\r\n' : ''}\r\n${message ?? UNREACHABLE}`);
       return;
     }
     if (client.destroyed) {
       outbound.destroy();
       return;
     }
-    track(outbound);
+    trackAll(outbound);
+    lane.track(outbound);
     outbound.on('error', () => client.destroy());
     client.on('close', () => outbound.destroy());
+    outbound.on('data', (chunk: Buffer) => {
+      if (lane.take(chunk.length)) return;
+      outbound.destroy();
+      client.destroy();
+    });
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length) outbound.write(head);
     outbound.pipe(client);
     client.pipe(outbound);
   };
 
-  const servers: Server[] = [];
-  const start = async (upstream: URL | undefined) => {
-    const server = createServer((req, res) => void forward(upstream)(req, res));
-    server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(upstream)(req, client, head));
-    server.on('connection', track);
-    servers.push(server);
-    return listen(server);
+  const start = async (upstream: URL | undefined, lane: LaneState): Promise<Server> => {
+    const server = createServer((req, res) => void forward(upstream, lane)(req, res));
+    server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(upstream, lane)(req, client, head));
+    server.on('connection', (socket: Socket) => {
+      trackAll(socket);
+      lane.track(socket);
+    });
+    await listen(server);
+    return server;
   };
-  const port = await start(undefined);
-  const routes = new Map<string, string>();
-  for (const [route, upstream] of upstreams) routes.set(route, `http://127.0.0.1:${await start(upstream)}`);
+  const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+  const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
+  // The shared listeners serve session browsers, which nobody asks for refusals and which may
+  // run for hours: no budget.
+  const shared = [await start(undefined, new LaneState(Number.POSITIVE_INFINITY, log))];
+  const routes = new Map<string, URL>();
+  const routeUrls = new Map<string, string>();
+  for (const [route, upstream] of upstreams) {
+    const server = await start(upstream, new LaneState(Number.POSITIVE_INFINITY, log));
+    shared.push(server);
+    routes.set(route, upstream);
+    routeUrls.set(route, `http://127.0.0.1:${portOf(server)}`);
+  }
+  const lanes = new Set<Server>();
+  const port = portOf(shared[0]!);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    routeUrl: (route) => routes.get(route),
-    refusals: () => [...refused],
+    routeUrl: (route) => routeUrls.get(route),
+    refusals: () => [...everyRefusal],
+    async openLane(route) {
+      const upstream = route === undefined ? undefined : routes.get(route);
+      if (route !== undefined && !upstream) throw new Error(`no egress route for proxy ${route}`);
+      const state = new LaneState(limits.maxLaneBytes, log);
+      const server = await start(upstream, state);
+      lanes.add(server);
+      return {
+        url: `http://127.0.0.1:${portOf(server)}`,
+        refusals: () => [...state.refused],
+        close: async () => {
+          if (!lanes.delete(server)) return;
+          for (const socket of state.sockets) socket.destroy();
+          await closeServer(server);
+        },
+      };
+    },
     close: async () => {
-      for (const s of sockets) s.destroy();
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      for (const s of allSockets) s.destroy();
+      await Promise.all([...shared, ...lanes].map(closeServer));
+      lanes.clear();
     },
   };
 }

@@ -23,9 +23,14 @@ const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGr
 export function addressRefusal(address: string, policy: NetworkPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
   let parsed = ipaddr.parse(address);
-  // An IPv4-mapped IPv6 address reaches the IPv4 host it embeds; judge that host.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // An IPv4-mapped IPv6 address reaches the IPv4 host it embeds; judge that host.
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else {
+      const embedded = embeddedIPv4(v6);
+      if (embedded) return `${v6.toString()} is ${embedded.form} IPv6 address embedding ${embedded.ipv4}`;
+    }
   }
   const normalized = parsed.toString();
   if (METADATA_ADDRESSES.has(normalized)) return `${normalized} is a cloud metadata address`;
@@ -33,6 +38,25 @@ export function addressRefusal(address: string, policy: NetworkPolicy): string |
   if (range === 'unicast') return undefined;
   if (policy.allowPrivate && PRIVATE_RANGES.has(range)) return undefined;
   return `${normalized} is a ${describeRange(range)} address`;
+}
+
+/**
+ * The IPv4 host carried inside an IPv6 address by the forms that translate or tunnel to IPv4:
+ * IPv4-compatible (::a.b.c.d, deprecated, which ipaddr.js files under public unicast), SIIT
+ * (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48), 6to4 (2002::/16)
+ * and Teredo (2001::/32, client address inverted in the last 32 bits). Where such an address
+ * leads depends on gateways we cannot see, so none is fetched, whatever the host it embeds.
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): { form: string; ipv4: string } | undefined {
+  const p = v6.parts;
+  const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+  const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 6) && (p[6] !== 0 || p[7]! > 1)) return { form: 'an IPv4-compatible', ipv4: quad(p[6]!, p[7]!) };
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return { form: 'an IPv4-translated (SIIT)', ipv4: quad(p[6]!, p[7]!) };
+  if (p[0] === 0x64 && p[1] === 0xff9b && (p[2] === 0 || p[2] === 1)) return { form: 'a NAT64', ipv4: quad(p[6]!, p[7]!) };
+  if (p[0] === 0x2002) return { form: 'a 6to4', ipv4: quad(p[1]!, p[2]!) };
+  if (p[0] === 0x2001 && p[1] === 0) return { form: 'a Teredo', ipv4: quad(p[6]! ^ 0xffff, p[7]! ^ 0xffff) };
+  return undefined;
 }
 
 function describeRange(range: string): string {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Page, Request } from 'playwright-core';
 import { ActionError, shortMessage } from './errors.ts';
 import { goBack, openUrl, type Guard } from './navigate.ts';
@@ -21,15 +22,20 @@ export const WAIT_FOR_SELECTOR_DEFAULT_MS = 10_000;
 export interface ActionEnv {
   guard: Guard;
   navigationTimeoutMs: number;
+  /**
+   * The request's signal (client gone, job cancelled). Every pause and polling loop here stops on
+   * it: a wait of 30 s would otherwise keep the page, and the pool's place, taken after the
+   * caller left.
+   */
+  signal?: AbortSignal;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Runs `act`, then lets the page settle: a navigation it started is waited for until `load`, and
  * requests it set off (lazy loading, XHR after a click or scroll) are given a short while to end.
  */
 async function settled(page: Page, env: ActionEnv, act: () => Promise<unknown>): Promise<void> {
+  const sleep = (ms: number) => delay(ms, undefined, { signal: env.signal });
   let navigating = false;
   let inflight = 0;
   let loaded!: () => void;
@@ -73,7 +79,7 @@ async function perform(page: Page, action: Action, env: ActionEnv): Promise<void
     case 'press':
       return settled(page, env, () => page.keyboard.press(action.key));
     case 'wait':
-      await sleep(action.milliseconds);
+      await delay(action.milliseconds, undefined, { signal: env.signal });
       return;
     case 'scroll': {
       const sign = action.direction === 'up' ? -1 : 1;
@@ -106,9 +112,11 @@ async function perform(page: Page, action: Action, env: ActionEnv): Promise<void
 
 /** Runs one action; a failure becomes an ActionError naming `list[index]`. */
 export async function runAction(page: Page, action: Action, index: number, env: ActionEnv, list = 'actions'): Promise<void> {
+  env.signal?.throwIfAborted();
   try {
     await perform(page, action, env);
   } catch (err) {
+    if (env.signal?.aborted) throw env.signal.reason;
     if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
     throw new ActionError(list, index, action.type, shortMessage(err));
   }

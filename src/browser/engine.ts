@@ -32,6 +32,8 @@ export interface PageEnv {
   method: BrowserMethod;
   guard: Guard;
   navigationTimeoutMs: number;
+  /** The request's signal, for the waits and loops run on the page. */
+  signal?: AbortSignal;
 }
 
 /** Flags every browser of the pools gets, beyond the shared ones. */
@@ -111,24 +113,28 @@ export class BrowserEngine {
    * Runs `fn` on a fresh page of `method`'s pool. Waits for a free page at most the configured
    * queue wait (BrowserBusyError beyond); a browser crash re-runs `fn` once on another browser.
    */
-  run<T>(method: BrowserMethod, fn: (page: Page, env: PageEnv) => Promise<T>, opts: PageRun = {}): Promise<T> {
+  async run<T>(method: BrowserMethod, fn: (page: Page, env: PageEnv) => Promise<T>, opts: PageRun = {}): Promise<T> {
     const pool = method === 'browser' ? this.#headless : this.#stealth;
+    // Each context gets a lane of its own through the egress proxy, direct or through the
+    // route's upstream proxy: every destination is checked there, what it refuses is told to this
+    // page only, and what the page may load is capped.
+    const lane = await this.#proxy.openLane(opts.proxy?.name);
     const context: BrowserContextOptions =
       method === 'browser'
-        ? { viewport: opts.viewport ?? { width: 1280, height: 800 } }
-        : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE };
-    if (opts.proxy) {
-      // The context talks to the egress proxy's listener for this route, which checks every
-      // destination before handing the request to the upstream proxy.
-      const server = this.#proxy.routeUrl(opts.proxy.name);
-      if (!server) throw new Error(`no egress route for proxy ${opts.proxy.name}`);
-      context.proxy = { server };
+        ? { viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: lane.url } }
+        : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE, proxy: { server: lane.url } };
+    const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: lane }, navigationTimeoutMs: this.#opts.navigationTimeoutMs, signal: opts.signal };
+    try {
+      return await pool.run(
+        async (page) => {
+          page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
+          return fn(page, env);
+        },
+        { signal: opts.signal, context },
+      );
+    } finally {
+      await lane.close();
     }
-    const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: this.#proxy }, navigationTimeoutMs: this.#opts.navigationTimeoutMs };
-    return pool.run(async (page) => {
-      page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
-      return fn(page, env);
-    }, { signal: opts.signal, context });
   }
 
   stats(): Record<BrowserMethod, PoolStats> {

@@ -1,14 +1,15 @@
 import type { Page, Response } from 'playwright-core';
-import { BlockedDestinationError, checkUrl, type EgressProxy, type NetworkPolicy } from '../acquire/index.ts';
+import { BlockedDestinationError, checkUrl, type EgressLane, type NetworkPolicy } from '../acquire/index.ts';
 import { NavigationError, shortMessage } from './errors.ts';
 
 export interface Guard {
   policy: NetworkPolicy;
-  proxy: EgressProxy;
+  /** The page's context's own lane through the egress proxy: its refusals are this page's alone. */
+  proxy: Pick<EgressLane, 'refusals'>;
 }
 
 /** The proxy's reason for refusing `url`'s host, if it refused it. */
-function refusalFor(proxy: EgressProxy, url: string): string | undefined {
+function refusalFor(proxy: Guard['proxy'], url: string): string | undefined {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return proxy.refusals().findLast((m) => m.includes(host));
 }

@@ -41,6 +41,22 @@ export interface PoolStats {
 }
 
 /**
+ * `work`, or the signal's reason as soon as it aborts. The context is closed on abort, so page
+ * calls fail on their own, but code that only sleeps or computes would keep the pool's place
+ * until it got round to one; the place is handed back at once instead.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/**
  * A few browsers kept warm, one fresh context per request (cookies, storage and cache never cross
  * requests), a bounded number of pages at once. A browser is replaced after `recycleAfterPages`
  * pages, and at once when it dies; requests it was serving are run again, once, elsewhere.
@@ -119,7 +135,7 @@ export class BrowserPool {
       context = await browser.newContext(opts.context);
       await this.#opts.prepareContext?.(context);
       const page = await context.newPage();
-      return await fn(page);
+      return await untilAborted(fn(page), opts.signal);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       await context?.close().catch(() => {});

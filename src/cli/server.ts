@@ -40,9 +40,17 @@ export async function createServices(
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
   });
-  const content = new ContentPool(config.contentWorkers);
+  const content = new ContentPool(config.contentWorkers, config.convertTimeoutMs, {
+    concurrency: config.ocrConcurrency,
+    pageTimeoutMs: config.ocrTimeoutMs,
+    budgetMs: config.ocrBudgetMs,
+    maxPixels: config.ocrMaxPixels,
+  });
   // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
-  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls);
+  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls, {
+    maxResponseBytes: config.maxPageBytes,
+    maxLaneBytes: config.browser.maxLoadBytes,
+  });
   const sessions = new SessionManager({
     config: config.sessions,
     publicUrl: config.publicUrl,

@@ -1,4 +1,5 @@
 import { DOMParser } from 'linkedom';
+import { boundDepth } from './depth.ts';
 
 /**
  * One parse per page: the same document feeds metadata, links, main-content selection and
@@ -6,7 +7,7 @@ import { DOMParser } from 'linkedom';
  * Readability F1 for about a sixth of the time (see ../shared/data/README.md).
  */
 export function parseHtml(html: string): Document {
-  const doc = new DOMParser().parseFromString(withRoot(html), 'text/html') as unknown as Document;
+  const doc = new DOMParser().parseFromString(withRoot(boundDepth(html)), 'text/html') as unknown as Document;
   adoptStrayNodes(doc);
   return doc;
 }

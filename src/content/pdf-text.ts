@@ -3,6 +3,8 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 export interface PdfText {
   /** Text of each page, in order. */
   pages: string[];
+  /** Each page's width and height in points (1/72 in), in order: what OCR would have to render. */
+  sizes: Array<[number, number]>;
   title: string;
 }
 
@@ -18,9 +20,12 @@ export async function readPdfText(bytes: Uint8Array, maxPages: number): Promise<
   const doc = await task.promise;
   try {
     const pages: string[] = [];
+    const sizes: Array<[number, number]> = [];
     const count = Math.min(doc.numPages, maxPages);
     for (let n = 1; n <= count; n++) {
       const page = await doc.getPage(n);
+      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+      sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       const content = await page.getTextContent();
       let text = '';
       for (const item of content.items as TextItem[]) {
@@ -31,7 +36,7 @@ export async function readPdfText(bytes: Uint8Array, maxPages: number): Promise<
       page.cleanup();
     }
     const info = (await doc.getMetadata().catch(() => undefined))?.info as { Title?: string } | undefined;
-    return { pages, title: info?.Title?.trim() ?? '', pageCount: doc.numPages };
+    return { pages, sizes, title: info?.Title?.trim() ?? '', pageCount: doc.numPages };
   } finally {
     await task.destroy();
   }

@@ -1,12 +1,11 @@
-import { ocrPdfPages } from './pdf-ocr.ts';
-import { readPdfText } from './pdf-text.ts';
+import type { OcrLane, SizedPage } from './ocr-lane.ts';
+import type { PdfText } from './pdf-text.ts';
 
 export type PdfStrategy = 'ocr' | 'local' | 'auto';
 
 export interface PdfConvertOptions {
   strategy: PdfStrategy;
   maxPages: number;
-  timeoutMs: number;
   signal?: AbortSignal;
 }
 
@@ -14,8 +13,14 @@ export interface PdfConversion {
   text: string;
   title: string;
   pageCount: number;
-  /** Pages read by OCR: what the OCR price applies to. */
+  /** Pages whose OCR was started: what the OCR price applies to, text found or not. */
   ocrPages: number;
+}
+
+/** Where a conversion reads a PDF's text layer (a worker thread, or inline) and runs its OCR. */
+export interface PdfReaders {
+  text(bytes: Uint8Array, maxPages: number): Promise<PdfText & { pageCount: number }>;
+  ocr: OcrLane;
 }
 
 /** A page with fewer characters than this in its text layer is taken to be a scan. */
@@ -26,20 +31,23 @@ const SCANNED_PAGE_CHARS = 20;
  * page from its rendering; `auto` reads the text layer and recognises only the pages that have
  * next to none (scans inside an otherwise digital document).
  */
-export async function convertPdf(bytes: Uint8Array, opts: PdfConvertOptions): Promise<PdfConversion> {
-  const layer = await readPdfText(bytes, opts.maxPages);
+export async function convertPdf(bytes: Uint8Array, opts: PdfConvertOptions, readers: PdfReaders): Promise<PdfConversion> {
+  const layer = await readers.text(bytes, opts.maxPages);
   const pages = [...layer.pages];
-  let toOcr: number[] = [];
-  if (opts.strategy === 'ocr') toOcr = pages.map((_, i) => i + 1);
-  else if (opts.strategy === 'auto') toOcr = pages.flatMap((text, i) => (text.replace(/\s/g, '').length < SCANNED_PAGE_CHARS ? [i + 1] : []));
+  const sized = (i: number): SizedPage => ({ n: i + 1, widthPt: layer.sizes[i]![0], heightPt: layer.sizes[i]![1] });
+  let toOcr: SizedPage[] = [];
+  if (opts.strategy === 'ocr') toOcr = pages.map((_, i) => sized(i));
+  else if (opts.strategy === 'auto') toOcr = pages.flatMap((text, i) => (text.replace(/\s/g, '').length < SCANNED_PAGE_CHARS ? [sized(i)] : []));
+  let ocrPages = 0;
   if (toOcr.length > 0) {
-    const recognised = await ocrPdfPages(bytes, toOcr, { timeoutMs: opts.timeoutMs, signal: opts.signal });
-    for (const [n, text] of recognised) pages[n - 1] = text;
+    const recognised = await readers.ocr.read(bytes, toOcr, opts.signal);
+    for (const [n, text] of recognised.texts) pages[n - 1] = text;
+    ocrPages = recognised.attempted;
   }
   return {
     text: pages.filter(Boolean).join('\n\n'),
     title: layer.title,
     pageCount: layer.pageCount,
-    ocrPages: toOcr.length,
+    ocrPages,
   };
 }

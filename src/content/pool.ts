@@ -1,8 +1,11 @@
 import { Piscina } from 'piscina';
 import { convertHtml } from './convert.ts';
+import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
+import { readPdfText } from './pdf-text.ts';
 import { selectFields, type SelectedValue, type Selectors } from './select.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
+import type { ConversionStarted, ConvertTask } from './worker.ts';
 
 /**
  * Runs HTML conversion off the event loop. Parsing and converting a large page takes tens of
@@ -11,8 +14,20 @@ import type { ConvertInput, ConvertOutput } from './types.ts';
  */
 export class ContentPool {
   readonly #pool: Piscina | undefined;
+  readonly #convertTimeoutMs: number;
+  readonly #ocr: OcrLane;
+  /** Conversions submitted but not finished, by id: what to do when a worker starts one. */
+  readonly #onStart = new Map<number, () => void>();
+  #nextId = 0;
 
-  constructor(workers: number) {
+  /**
+   * `convertTimeoutMs` bounds one page's conversion: past it the worker is terminated (piscina
+   * ends the thread of an aborted task and starts a fresh one), so no page, whatever its shape,
+   * holds a worker that other users' pages wait for.
+   */
+  constructor(workers: number, convertTimeoutMs: number, ocr: OcrLimits) {
+    this.#convertTimeoutMs = convertTimeoutMs;
+    this.#ocr = new OcrLane(ocr);
     this.#pool =
       workers > 0
         ? new Piscina({
@@ -23,17 +38,43 @@ export class ContentPool {
             idleTimeout: 60_000,
           })
         : undefined;
+    this.#pool?.on('message', (message: unknown) => {
+      const id = (message as ConversionStarted | null)?.conversionStarted;
+      if (typeof id === 'number') this.#onStart.get(id)?.();
+    });
   }
 
-  convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
-    if (!this.#pool) return Promise.resolve(convertHtml(input));
-    return this.#pool.run(input, { signal: signal ?? null });
+  async convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
+    if (!this.#pool) return convertHtml(input);
+    // The clock starts when a worker takes the page, not when it is queued: time spent waiting
+    // behind other pages, or for a replacement worker to boot, is not this page's doing.
+    const id = ++this.#nextId;
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    this.#onStart.set(id, () => (timer = setTimeout(() => deadline.abort(), this.#convertTimeoutMs)));
+    try {
+      const task: ConvertTask = { id, input };
+      return await this.#pool.run(task, { signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal });
+    } catch (err) {
+      if (deadline.signal.aborted && !signal?.aborted) throw new Error(`converting the page took longer than ${this.#convertTimeoutMs} ms`);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      this.#onStart.delete(id);
+    }
   }
 
+  /**
+   * A PDF's text: its text layer read on a worker, its OCR in the OCR lane (child processes,
+   * bounded apart), so recognising pages never holds a worker that HTML pages wait for.
+   */
   pdf(bytes: Uint8Array, options: PdfConvertOptions): Promise<PdfConversion> {
-    if (!this.#pool) return convertPdf(bytes, options);
-    const { signal, ...rest } = options;
-    return this.#pool.run({ bytes, options: rest }, { name: 'pdf', signal: signal ?? null });
+    const { signal } = options;
+    const pool = this.#pool;
+    const text = pool
+      ? (data: Uint8Array, maxPages: number) => pool.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
+      : readPdfText;
+    return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }
 
   select(input: { html: string; url: string; selectors: Selectors }, signal?: AbortSignal): Promise<Record<string, SelectedValue>> {

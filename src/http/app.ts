@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -27,6 +29,25 @@ import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
+/**
+ * Answers what Node's parser rejects before Fastify sees a request, in the API's error shape:
+ * 408 for a request not received in time, 431 for oversized headers, 400 otherwise.
+ */
+function clientError(err: NodeJS.ErrnoException, socket: Duplex, timeoutMs: number): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, error] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, `the request was not received within ${timeoutMs} ms`]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the request headers are too large']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify({ success: false, error });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
+
 export interface AppOptions {
   logLevel?: string;
   /** Where log lines go instead of stdout (tests read them). */
@@ -41,6 +62,12 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   const app = Fastify({
     logger: { level: opts.logLevel ?? config.logLevel, serializers: { req: requestLogFields }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: config.maxRequestBytes,
+    // A client that trickles its body would otherwise hold a socket and an in-flight place for
+    // ever. Node checks open requests every connectionsCheckingInterval (30 s by default, longer
+    // than a short limit), so it checks at a quarter of the limit.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(60_000, config.requestTimeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 4)) },
+    clientErrorHandler: (err, socket) => clientError(err, socket, config.requestTimeoutMs),
     // Unknown fields are refused by name rather than silently dropped: a typo in an option
     // should not quietly change what the caller gets.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },

@@ -8,7 +8,9 @@ import { tooMany } from './errors.ts';
  */
 export const inflightPlugin = fp<{ maxPerUser: number }>(async (app: FastifyInstance, opts) => {
   const inflight = new Map<string, number>();
-  app.addHook('preHandler', async (request, reply) => {
+  // Counted from the moment the request is authenticated, before its body is read: a client
+  // trickling bodies holds places like any other, instead of piling up uncounted.
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.user) return;
     const { userId } = request.user;
     const current = inflight.get(userId) ?? 0;

@@ -83,6 +83,19 @@ export function failure(url: string, err: unknown, statusCode = 0): ScrapeResult
   };
 }
 
+/**
+ * A PDF in which nothing readable was found. Pages that went through OCR are still charged: the
+ * work was done, and a free failure would make OCR free to abuse with pages built to be blank.
+ */
+class UnreadablePdfError extends FetchFailure {
+  readonly ocrPages: number;
+
+  constructor(message: string, statusCode: number, ocrPages: number) {
+    super('unsupported-content', message, statusCode);
+    this.ocrPages = ocrPages;
+  }
+}
+
 interface Rendered {
   page: Omit<ScrapeResult, 'timestamp' | 'cost'>;
   /** PDF pages read by OCR, billed on top of the fetch. */
@@ -110,8 +123,8 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
   });
   if (kind === 'pdf') {
     const { config } = ctx.services;
-    const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, timeoutMs: config.ocrTimeoutMs, signal: ctx.signal });
-    if (!pdf.text) throw new FetchFailure('unsupported-content', `the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode);
+    const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, signal: ctx.signal });
+    if (!pdf.text) throw new UnreadablePdfError(`the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode, pdf.ocrPages);
     const page = { ...base, [input.type]: pdf.text, ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
     return { page, ocrPages: pdf.ocrPages, markdown: pdf.text };
   }
@@ -234,6 +247,8 @@ export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: Links
     return { ...page, ...extrasResult(extras), timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    return failure(full.url, err, res.statusCode);
+    const failed = failure(full.url, err, res.statusCode);
+    if (err instanceof UnreadablePdfError && err.ocrPages > 0) failed.cost = microsToUsd(ctx.meter.charge('pdf-ocr', err.ocrPages, pdfOcrCost(err.ocrPages)));
+    return failed;
   }
 }

@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
@@ -49,6 +50,25 @@ describe('egress proxy in front of a real browser', () => {
     expect(await send(`${site.origin}/plain.txt`)).toEqual({ status: 200, body: 'plain' });
   });
 
+  it('does not write socket errors into the page when a destination cannot be reached', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const page = await browser.newPage();
+    try {
+      const res = await page.goto(`http://127.0.0.1:${closedPort}/`);
+      expect(res?.status()).toBe(502);
+      const body = await res!.text();
+      expect(body).toBe('the destination could not be reached');
+      expect(body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|\d{4,5}/);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('lets allowed pages through and refuses forbidden subresources and fetches', async () => {
     const page = await browser.newPage();
     // The proxy answers a refused plain-HTTP request with 403 and its reason; the page never sees
@@ -84,5 +104,57 @@ describe('egress proxy in front of a real browser', () => {
       await b.close();
       await closedProxy.close();
     }
+  });
+});
+
+describe('egress lanes', () => {
+  it('keeps each lane’s refusals to itself and cuts a TLS tunnel past the lane’s byte budget', async () => {
+    // Stands in for a TLS server that never stops sending: bytes through a CONNECT tunnel.
+    let sent = 0;
+    const stream = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      const chunk = Buffer.alloc(64 * 1024, 0x41);
+      const more = () => {
+        while (!socket.destroyed) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', more);
+        }
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => stream.listen(0, '127.0.0.1', () => resolve()));
+    const streamPort = (stream.address() as AddressInfo).port;
+    const laned = await startEgressProxy({ allowPrivate: true }, new Map(), { maxResponseBytes: 1024 * 1024, maxLaneBytes: 512 * 1024 });
+    try {
+      const one = await laned.openLane();
+      const two = await laned.openLane();
+      expect(one.url).not.toBe(two.url);
+      const received = await new Promise<number>((resolve, reject) => {
+        const { port } = new URL(one.url);
+        const client = connect(Number(port), '127.0.0.1', () => client.write(`CONNECT 127.0.0.1:${streamPort} HTTP/1.1\r\nhost: 127.0.0.1:${streamPort}\r\n\r\n`));
+        let n = 0;
+        client.on('data', (c) => (n += c.length));
+        client.on('error', reject);
+        client.on('close', () => resolve(n));
+      });
+      expect(received).toBeLessThan(512 * 1024 + 256 * 1024);
+      expect(one.refusals()).toEqual(['the page loaded more than 524288 bytes; its requests were stopped']);
+      expect(two.refusals()).toEqual([]);
+      // A spent lane refuses what comes next; the other lane is untouched.
+      const again = await new Promise<string>((resolve) => {
+        const client = connect(Number(new URL(one.url).port), '127.0.0.1', () => client.write(`CONNECT 127.0.0.1:${streamPort} HTTP/1.1\r\n\r\n`));
+        let text = '';
+        client.on('data', (c) => (text += c));
+        client.on('close', () => resolve(text));
+      });
+      expect(again).toMatch(/^HTTP\/1\.1 403 /);
+      expect(two.refusals()).toEqual([]);
+      await one.close();
+      await two.close();
+    } finally {
+      await laned.close();
+      await new Promise<void>((resolve) => stream.close(() => resolve()));
+    }
+    expect(sent).toBeGreaterThan(0);
   });
 });

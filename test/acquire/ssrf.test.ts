@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, guardedLookup, resolveChecked } from '../../src/acquire/index.ts';
+import { addressRefusal, BlockedDestinationError, checkUrl, guardedLookup, resolveChecked } from '../../src/acquire/index.ts';
 
 const closed = { allowPrivate: false };
 const open = { allowPrivate: true };
@@ -19,9 +19,34 @@ describe('addressRefusal', () => {
     ['fc00::1', 'unique-local'],
     ['::ffff:10.0.0.1', 'private'],
     ['::ffff:169.254.169.254', 'link-local'],
-    ['64:ff9b::a00:1', 'reserved'],
+    ['64:ff9b::a00:1', 'NAT64'],
   ])('refuses %s as %s by default', (ip, kind) => {
     expect(addressRefusal(ip, closed)).toContain(kind);
+  });
+
+  // The WHATWG parser writes [::169.254.169.254] as [::a9fe:a9fe], which ipaddr.js calls unicast.
+  it.each([
+    ['::a9fe:a9fe', 'IPv4-compatible', '169.254.169.254'],
+    ['::7f00:1', 'IPv4-compatible', '127.0.0.1'],
+    ['::808:808', 'IPv4-compatible', '8.8.8.8'],
+    ['::ffff:0:a9fe:a9fe', 'SIIT', '169.254.169.254'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64', '169.254.169.254'],
+    ['64:ff9b:1::a9fe:a9fe', 'NAT64', '169.254.169.254'],
+    ['2002:a9fe:a9fe::1', '6to4', '169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'Teredo', '169.254.169.254'],
+  ])('refuses %s, an %s address embedding %s, even with private networks open', (ip, form, v4) => {
+    for (const policy of [closed, open]) {
+      const refusal = addressRefusal(ip, policy);
+      expect(refusal).toContain(form);
+      expect(refusal).toContain(v4);
+    }
+  });
+
+  it('refuses the IPv4-compatible spelling of the metadata address in a URL', () => {
+    const url = new URL('http://[::169.254.169.254]/latest/meta-data/');
+    expect(url.hostname).toBe('[::a9fe:a9fe]');
+    expect(() => checkUrl(url, closed)).toThrow(/IPv4-compatible IPv6 address embedding 169\.254\.169\.254/);
+    expect(() => checkUrl(url, open)).toThrow(BlockedDestinationError);
   });
 
   it('allows public unicast addresses', () => {

@@ -36,7 +36,7 @@ it('headless pool and session browsers ask the egress proxy for nothing but the 
   const engine = await BrowserEngine.start({
     ...browser,
     policy: { allowPrivate: false },
-    proxy: { url: pools.url, port: pools.port, routeUrl: () => undefined, refusals: () => [], close: async () => undefined },
+    proxy: { url: pools.url, port: pools.port, routeUrl: () => undefined, refusals: () => [], openLane: async () => ({ url: pools.url, refusals: () => [], close: async () => undefined }), close: async () => undefined },
     navigationTimeoutMs: 15_000,
   });
   try {

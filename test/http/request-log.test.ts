@@ -31,4 +31,26 @@ describe('request log', () => {
       '/files/[redacted]/shot.png',
     ]);
   });
+
+  it('redacts tokens whose names are percent-encoded, as the router and query parser decode them', async () => {
+    const sessionToken = 'EnCoDeDsEsSiOnToKeNnotForLogs987654321';
+    const fileToken = 'EnCoDeDfIlEtOkEnNotForLogs4567';
+    lines.length = 0;
+    await fetch(`${t.base}/live-view?sessionId=abc&%74oken=${sessionToken}`);
+    await fetch(`${t.base}/live-view?sessionId=abc&%54%4F%4B%45%4E=${sessionToken}`);
+    await fetch(`${t.base}/%66iles/${fileToken}/shot.png`);
+    await fetch(`${t.base}/%66%69%6c%65%73/${fileToken}`);
+    await new Promise((r) => setTimeout(r, 50));
+
+    const logged = lines.join('');
+    expect(logged).not.toContain(sessionToken);
+    expect(logged).not.toContain(fileToken);
+    const urls = lines.map((l) => JSON.parse(l)).filter((e) => e.req).map((e) => e.req.url);
+    expect(urls).toEqual([
+      '/live-view?sessionId=abc&%74oken=[redacted]',
+      '/live-view?sessionId=abc&%54%4F%4B%45%4E=[redacted]',
+      '/%66iles/[redacted]/shot.png',
+      '/%66%69%6c%65%73/[redacted]',
+    ]);
+  });
 });

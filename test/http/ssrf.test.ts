@@ -45,6 +45,17 @@ describe('SSRF guard through the API', () => {
     }
   });
 
+  it('refuses IPv6 spellings that embed the metadata address, directly and on a redirect', async () => {
+    for (const host of ['[::169.254.169.254]', '[::a9fe:a9fe]', '[64:ff9b::169.254.169.254]', '[2002:a9fe:a9fe::1]', '[::ffff:0:169.254.169.254]']) {
+      const json = await scrapeOn(open, `http://${host}/latest/meta-data/`);
+      expect(json.success, host).toBe(false);
+      expect(json.error, host).toMatch(/IPv6 address embedding 169\.254\.169\.254/);
+    }
+    const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('http://[::169.254.169.254]/latest/meta-data/')}`);
+    expect(json.success).toBe(false);
+    expect(json.error).toMatch(/IPv4-compatible IPv6 address embedding 169\.254\.169\.254/);
+  });
+
   it('re-checks every redirect hop', async () => {
     const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`);
     expect(json.success).toBe(false);

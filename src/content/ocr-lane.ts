@@ -1,0 +1,93 @@
+import { ocrPdfPages, type OcrResult } from './pdf-ocr.ts';
+
+export interface OcrLimits {
+  /** Documents read by OCR at once, across all users; more wait their turn. */
+  concurrency: number;
+  /** Deadline of rendering or recognising one page. */
+  pageTimeoutMs: number;
+  /** OCR time one document may take in all; pages not reached by then are left out. */
+  budgetMs: number;
+  /** Largest rendering of one page, in pixels: a bigger page is rendered at a lower resolution. */
+  maxPixels: number;
+}
+
+/** A page to read, with its size in PDF points (1/72 in). */
+export interface SizedPage {
+  n: number;
+  widthPt: number;
+  heightPt: number;
+}
+
+/** 200 dpi reads body text well at a fraction of 300's time. */
+const DPI = 200;
+/** Below this, no text is legible anyway; a page this large is rendered at it regardless. */
+const MIN_DPI = 20;
+
+/**
+ * The resolution a page is rendered at: 200 dpi unless that would exceed `maxPixels`. A blank
+ * 4,000-point page at 200 dpi is 123 million pixels, half a minute of tesseract's time; nothing
+ * printed on a page that size is small enough to need the full resolution.
+ */
+export function ocrDpi(page: SizedPage, maxPixels: number): number {
+  const inches = (Math.max(page.widthPt, 1) / 72) * (Math.max(page.heightPt, 1) / 72);
+  const fitting = Math.floor(Math.sqrt(maxPixels / inches));
+  return Math.max(MIN_DPI, Math.min(DPI, fitting));
+}
+
+/**
+ * OCR's own lane, apart from the HTML conversion workers: rendering and recognising run in
+ * child processes, a bounded number of documents at a time, each within a time budget, so a
+ * PDF built to be slow to read delays other OCR requests at worst, never a page's conversion.
+ */
+export class OcrLane {
+  readonly #limits: OcrLimits;
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(limits: OcrLimits) {
+    this.#limits = limits;
+  }
+
+  async read(bytes: Uint8Array, pages: SizedPage[], signal?: AbortSignal): Promise<OcrResult> {
+    await this.#acquire(signal);
+    try {
+      const budget = AbortSignal.timeout(this.#limits.budgetMs);
+      const result = await ocrPdfPages(
+        bytes,
+        pages.map((p) => ({ n: p.n, dpi: ocrDpi(p, this.#limits.maxPixels) })),
+        { timeoutMs: this.#limits.pageTimeoutMs, signal: signal ? AbortSignal.any([signal, budget]) : budget },
+      );
+      signal?.throwIfAborted();
+      return result;
+    } finally {
+      this.#release();
+    }
+  }
+
+  async #acquire(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.#active < this.#limits.concurrency) {
+      this.#active++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const i = this.#waiting.indexOf(turn);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        reject(signal!.reason);
+      };
+      this.#waiting.push(turn);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#active--;
+  }
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ocrDpi } from '../../src/content/ocr-lane.ts';
+import { startFixtureSite, type FixtureHandler, type FixtureSite } from '../fixtures/site/server.ts';
+import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+
+/** A PDF of `pages` blank pages of `sizePt` points square: a kilobyte that asks OCR for 123 Mpx a page at 200 dpi. */
+function blankPdf(pages: number, sizePt: number): Buffer {
+  const objects: string[] = [];
+  const kids = Array.from({ length: pages }, (_, i) => `${3 + i * 2} 0 R`).join(' ');
+  objects.push('<< /Type /Catalog /Pages 2 0 R >>');
+  objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
+  for (let i = 0; i < pages; i++) {
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${sizePt} ${sizePt}] /Contents ${4 + i * 2} 0 R /Resources << >> >>`);
+    objects.push('<< /Length 0 >>\nstream\n\nendstream');
+  }
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+let site: FixtureSite;
+let t: TestServer;
+/** The same service with a short OCR budget. */
+let tight: TestServer;
+
+beforeAll(async () => {
+  const pdf = (body: Buffer): FixtureHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
+  site = await startFixtureSite({
+    '/blank-huge.pdf': pdf(blankPdf(2, 4000)),
+    '/blank-many.pdf': pdf(blankPdf(40, 4000)),
+  });
+  t = await startTestServer();
+  tight = await startTestServer({ WEBDATA_OCR_BUDGET_MS: '3000' });
+});
+afterAll(async () => {
+  await t?.close();
+  await tight?.close();
+  await site?.close();
+});
+
+const timed = async <T>(work: Promise<T>) => {
+  const started = performance.now();
+  const value = await work;
+  return { value, ms: performance.now() - started };
+};
+
+describe('OCR lane', () => {
+  it('renders a huge page at a resolution that keeps it under the pixel cap', () => {
+    expect(ocrDpi({ n: 1, widthPt: 595, heightPt: 842 }, 8_000_000)).toBe(200);
+    const dpi = ocrDpi({ n: 1, widthPt: 4000, heightPt: 4000 }, 8_000_000);
+    expect(dpi).toBeLessThan(60);
+    expect((4000 / 72) * dpi * ((4000 / 72) * dpi)).toBeLessThanOrEqual(8_000_000);
+  });
+
+  it('reads huge blank pages within a bound, charges the OCR done, and does not hold up an HTML page', async () => {
+    const ocr = timed(t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/blank-huge.pdf`, pdfStrategy: 'ocr' }));
+    await new Promise((r) => setTimeout(r, 300));
+    const html = await timed(t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` }, TEST_KEY_2));
+    expect(html.value.json.success).toBe(true);
+    expect(html.ms).toBeLessThan(5_000);
+
+    const { value, ms } = await ocr;
+    expect(value.json.success).toBe(false);
+    expect(value.json.error).toMatch(/no readable text/);
+    // Two pages recognised: charged for the work though nothing was found; the fetch is not.
+    expect(value.json.cost).toBe(0.006);
+    // Unbounded, these two pages took about 37 s; at the pixel cap they take a few.
+    expect(ms).toBeLessThan(30_000);
+    const user = (await t.server.keys.authenticate(TEST_KEY))!;
+    const rows = await t.server.ledger.forUser(user.userId);
+    expect(rows.map((r) => [r.operation, r.units, r.costMicros])).toEqual([['pdf-ocr', 2, 6000]]);
+  });
+
+  it('stops a document at its OCR time budget and charges only the pages started', async () => {
+    const { value, ms } = await timed(tight.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/blank-many.pdf`, pdfStrategy: 'ocr' }, TEST_KEY_2));
+    expect(value.json.success).toBe(false);
+    // A 3 s budget, with room for a loaded machine; all 40 pages would take minutes.
+    expect(ms).toBeLessThan(15_000);
+    expect(value.json.cost).toBeGreaterThan(0);
+    expect(value.json.cost).toBeLessThan(40 * 0.003);
+  });
+});
