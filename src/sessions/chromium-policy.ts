@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * what keeps host files out of reach; the policy makes the browser's own paths to files refuse
  * politely instead of opening onto an empty file system: no file:// or internal pages, no file
  * choosers, Save As or Open File dialogs, downloads only into the session's own folder, no
- * DevTools window, no printing to files, no extensions, and none of the Google services that
+ * DevTools pages, no printing to files, no extensions, and none of the Google services that
  * would call out through the egress proxy.
  *
  * Debian's Chromium reads /etc/chromium/policies/managed/*.json; the headless shell reads no

@@ -30,7 +30,7 @@ export interface LauncherOptions {
 export class SessionLauncher {
   readonly #o: LauncherOptions;
   readonly #spares: RunningBrowser[] = [];
-  #launching = 0;
+  readonly #inflight = new Set<Promise<unknown>>();
   #stopped = false;
   #log: Pick<FastifyBaseLogger, 'error'> = { error: () => undefined };
 
@@ -63,9 +63,8 @@ export class SessionLauncher {
   }
 
   fillSpares(): void {
-    while (!this.#stopped && this.#spares.length + this.#launching < this.#o.config.warmSpares) {
-      this.#launching++;
-      this.#launchFresh({ headless: true, width: DEFAULT_WIDTH, height: DEFAULT_HEIGHT, proxy: this.proxyAvailable })
+    while (!this.#stopped && this.#spares.length + this.#inflight.size < this.#o.config.warmSpares) {
+      const launch = this.#launchFresh({ headless: true, width: DEFAULT_WIDTH, height: DEFAULT_HEIGHT, proxy: this.proxyAvailable })
         .then(async (spare) => {
           if (this.#stopped) return spare.dispose();
           spare.control.once('close', () => {
@@ -78,13 +77,15 @@ export class SessionLauncher {
           this.#spares.push(spare);
         })
         .catch(() => undefined)
-        .finally(() => this.#launching--);
+        .finally(() => this.#inflight.delete(launch));
+      this.#inflight.add(launch);
     }
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    await Promise.allSettled(this.#spares.splice(0).map((b) => b.dispose()));
+    // A spare still launching disposes of itself once up; waiting for it leaves no browser behind.
+    await Promise.allSettled([...this.#spares.splice(0).map((b) => b.dispose()), ...this.#inflight]);
   }
 
   async #launchFresh(req: LaunchRequest): Promise<RunningBrowser> {

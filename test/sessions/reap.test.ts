@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -46,7 +46,6 @@ it('reaps at start the session folders and processes of instances that are gone,
   } finally {
     straggler.kill('SIGKILL');
     await t.close();
-    const { rm } = await import('node:fs/promises');
     for (const root of [dead, live, unownedOld, unownedNew]) await rm(root, { recursive: true, force: true });
   }
 });
