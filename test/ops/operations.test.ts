@@ -179,6 +179,7 @@ describe('load shedding', () => {
       expect(res.json.error).toMatch(/overloaded \(heapUsedBytes/);
       // Shed before authentication: even a keyless request costs no key lookup.
       expect((await pressed.api('GET', '/api/v1/usage', undefined, null)).status).toBe(503);
+      expect((await pressed.api('GET', '/no/such/route')).status).toBe(503);
 
       const health = await fetch(`${pressed.base}/health`);
       expect(health.status).toBe(200);
