@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Meter } from '../../src/billing/index.ts';
 import { JobStore } from '../../src/jobs/index.ts';
+import { registry } from '../../src/metrics/index.ts';
 import { LedgerStore, type Database } from '../../src/store/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
 
@@ -81,5 +82,23 @@ describe.each(storeBackends)('job store on %s', (_name, open) => {
     expect(await store.sweep()).toBeGreaterThanOrEqual(1);
     expect(await database.db.selectFrom('job_items').select('idx').where('job_id', '=', old.id).execute()).toEqual([]);
     expect((await store.list('u4', { page: 1, limit: 10 })).jobs.map((j) => j.id)).toEqual([live.id]);
+  });
+
+  it('counts the items of active jobs waiting and running, and a racing record is charged in the metrics once', async () => {
+    const scrapeUsd = async () => (await registry.getSingleMetric('webdata_charges_usd_total')!.get()).values.find((v) => v.labels.operation === 'scrape')?.value ?? 0;
+    const before = await store.itemCounts();
+    const job = await create('u-count', 3);
+    expect(await store.itemCounts()).toEqual({ pending: before.pending + 3, running: before.running });
+    await store.claim({ jobId: job.id, index: 0, userId: 'u-count', type: job.type }, ['pending']);
+    expect(await store.itemCounts()).toEqual({ pending: before.pending + 2, running: before.running + 1 });
+
+    const usdBefore = await scrapeUsd();
+    const recorded = await Promise.all([1, 2, 3].map((n) => store.record(job.id, 0, { n }, charged('u-count', job.id))));
+    expect(recorded.filter(Boolean).length).toBe(1);
+    expect((await scrapeUsd()) - usdBefore).toBeCloseTo(0.002, 9);
+    expect(await store.itemCounts()).toEqual({ pending: before.pending + 2, running: before.running });
+
+    await store.cancel('u-count', job.id);
+    expect(await store.itemCounts()).toEqual(before);
   });
 });

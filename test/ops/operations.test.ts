@@ -179,6 +179,7 @@ describe('load shedding', () => {
       expect(res.json.error).toMatch(/overloaded \(heapUsedBytes/);
       // Shed before authentication: even a keyless request costs no key lookup.
       expect((await pressed.api('GET', '/api/v1/usage', undefined, null)).status).toBe(503);
+      expect((await pressed.api('GET', '/no/such/route')).status).toBe(503);
 
       const health = await fetch(`${pressed.base}/health`);
       expect(health.status).toBe(200);
@@ -189,6 +190,31 @@ describe('load shedding', () => {
       await pressed.close();
     }
   });
+
+  it('sheds while the event loop is stalled, and serves again once it runs freely', async () => {
+    const pressed = await startTestServer({ WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '5' });
+    try {
+      // The server runs in this process: holding the loop here stalls it. The bound is a mean over
+      // the last second's samples, so the stall is long enough to lift the mean well past 5 ms.
+      let res = await pressed.api('GET', '/api/v1/usage');
+      for (let i = 0; i < 5 && res.status !== 503; i++) {
+        const until = Date.now() + 2500;
+        while (Date.now() < until);
+        await new Promise((r) => setTimeout(r, 20));
+        res = await pressed.api('GET', '/api/v1/usage');
+      }
+      expect(res.status).toBe(503);
+      expect(res.json.error).toMatch(/overloaded \(eventLoopDelay/);
+      expect(res.headers.get('retry-after')).toBeTruthy();
+      for (let i = 0; i < 100 && res.status === 503; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        res = await pressed.api('GET', '/api/v1/usage');
+      }
+      expect(res.status).toBe(200);
+    } finally {
+      await pressed.close();
+    }
+  }, 60_000);
 
   it('serves normally under the default bounds', async () => {
     expect((await t.api('GET', '/api/v1/usage')).status).toBe(200);
