@@ -32,8 +32,10 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const WORKERS = Number(process.env.WORKERS ?? 2);
 const HOOK_ITEMS = 1000;
 const KEY = 'wd_bench_key_0123456789abcdef';
-// Pages whose number ends in 7, under both spellings the site links them by.
-const ROBOTS = 'User-agent: *\nDisallow: /p/*7$\nDisallow: /p/*7/$\nCrawl-delay: 0\n';
+// Pages whose number ends in 7, under every spelling the site links them by (bare, trailing slash,
+// with a query): a rule ending in `$` alone would let `/p/17?utm_source=x` through to a crawler
+// that does not drop tracking parameters before asking robots.txt.
+const ROBOTS = 'User-agent: *\nDisallow: /p/*7$\nDisallow: /p/*7/$\nDisallow: /p/*7?\nCrawl-delay: 0\n';
 
 interface SideResult {
   /** Pages the crawler handled (Crawlee counts a page again under another spelling of its URL). */
@@ -46,7 +48,7 @@ interface SideResult {
   disallowedFetched: number;
 }
 
-const disallowed = (path: string) => /\/p\/\d*7\/?$/.test(path);
+const disallowed = (path: string) => /\/p\/\d*7(\/?$|\?)/.test(path);
 
 function serverEnv(dataDir: string, port: number): Record<string, string> {
   return {

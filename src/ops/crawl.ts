@@ -74,7 +74,10 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   const robots = await rulesFor(input.url);
   const where = { depth: input.depth, foundOn: input.foundOn };
   if (!robots.allows(input.url)) {
-    return { page: { ...failure(input.url, new Error('robots.txt disallows this URL (set ignoreRobotsTxt to crawl it anyway)')), ...where }, discovered: [] };
+    const why = robots.unavailable
+      ? 'robots.txt could not be read (the server answered 5xx or not at all), so the site is treated as disallowed'
+      : 'robots.txt disallows this URL';
+    return { page: { ...failure(input.url, new Error(`${why} (set ignoreRobotsTxt to crawl it anyway)`)), ...where }, discovered: [] };
   }
 
   const host = new URL(input.url).host;
@@ -89,17 +92,17 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
 
   const discovered: DiscoveredPage[] = [];
   const seen = new Set<string>();
-  const allowedCache = new Map<string, RobotsRules>([[new URL(input.url).origin, robots]]);
+  const rulesByOrigin = new Map<string, RobotsRules>([[new URL(input.url).origin, robots]]);
   const offer = async (raw: string, base: string, depth: number, foundOn: string) => {
     if (discovered.length >= crawl.limit || depth > crawl.maxDepth) return;
     const key = inScope(raw, base);
     if (!key || seen.has(key)) return;
     seen.add(key);
     const origin = new URL(key).origin;
-    let rules = allowedCache.get(origin);
+    let rules = rulesByOrigin.get(origin);
     if (!rules) {
       rules = await rulesFor(key);
-      allowedCache.set(origin, rules);
+      rulesByOrigin.set(origin, rules);
     }
     if (!rules.allows(key)) return;
     discovered.push({ key, input: { url: key, depth, foundOn, crawl } });
