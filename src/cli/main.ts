@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { keysCommand } from './keys.ts';
+import { mcpCommand } from './mcp.ts';
 import { scrapeCommand } from './scrape.ts';
 import { startServer } from './server.ts';
 import { workerCommand } from './worker.ts';
@@ -11,6 +12,7 @@ const HELP = `webdata: self-hosted web data service
   webdata keys create --name NAME  create a user with a new API key (printed once)
   webdata keys list                list keys (prefix, name, state)
   webdata keys revoke ID|PREFIX    revoke a key
+  webdata mcp                      MCP over stdio: to WEBDATA_URL with WEBDATA_API_KEY, or an embedded server
   webdata scrape URL [--html] [--all] [--metadata] [--json]
                                    fetch one page in-process and print it
 
@@ -53,6 +55,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return keysCommand(config, rest);
   if (command === 'scrape') return scrapeCommand(config, rest);
   if (command === 'worker') return workerCommand(config);
+  if (command === 'mcp') return mcpCommand(config);
   console.error(`unknown command "${command}"\n\n${HELP}`);
   process.exit(2);
 }

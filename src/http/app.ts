@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
+import { mcpRoutes } from '../mcp/index.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { requestLogFields } from './log.ts';
@@ -74,5 +75,6 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     },
     { prefix: '/api' },
   );
+  await app.register(mcpRoutes);
   return app;
 }

@@ -2,6 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { tooMany } from './errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route only forwards to other routes (MCP's tools), which take their own places. */
+    forwards?: boolean;
+  }
+}
+
 /**
  * Caps the requests one user has in flight. Scrapes and searches hold outbound connections and
  * worker time; one client opening hundreds at once would starve everyone else.
@@ -9,7 +16,7 @@ import { tooMany } from './errors.ts';
 export const inflightPlugin = fp<{ maxPerUser: number }>(async (app: FastifyInstance, opts) => {
   const inflight = new Map<string, number>();
   app.addHook('preHandler', async (request, reply) => {
-    if (!request.user) return;
+    if (!request.user || request.routeOptions.config.forwards) return;
     const { userId } = request.user;
     const current = inflight.get(userId) ?? 0;
     if (current >= opts.maxPerUser) throw tooMany(`more than ${opts.maxPerUser} requests in flight for this key`, 1);
