@@ -3,3 +3,4 @@ export { convertHtml } from './convert.ts';
 export type { ConvertInput, ConvertOutput, OutputFormat, PageMetadata } from './types.ts';
 export { convertPdf, type PdfStrategy, type PdfConversion } from './pdf.ts';
 export { summarise, SummaryError, type SummaryRequest } from './summary.ts';
+export { selectTags, SelectorError } from './select-tags.ts';

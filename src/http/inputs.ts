@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
+import { selectTags, SelectorError } from '../content/index.ts';
 import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
@@ -16,7 +17,9 @@ import type { SequenceBody } from './schemas/sequence.ts';
 export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = ''): ScrapeInput {
   checkSteps(body.actions, `${prefix}actions`);
   checkSummary(body.summary, config, `${prefix}summary`);
+  checkPageFields(body, prefix);
   return {
+    ...pageFields(body),
     url: requireHttpUrl(body.url, `${prefix}url`),
     type: body.type,
     onlyMainContent: body.onlyMainContent,
@@ -28,11 +31,34 @@ export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = '')
   };
 }
 
+type PageFieldsBody = Pick<ScrapeSingleBody, 'type' | 'formats' | 'includeTags' | 'excludeTags'>;
+
+/** `type` and `formats` say the same thing two ways; both at once would leave one ignored. */
+function checkPageFields(body: PageFieldsBody, prefix: string): void {
+  if (body.type !== undefined && body.formats !== undefined) throw badRequest(`${prefix}formats`, 'give either type or formats, not both');
+  for (const field of ['includeTags', 'excludeTags'] as const) {
+    for (const [i, selector] of (body[field] ?? []).entries()) {
+      try {
+        selectTags('<p></p>', [selector]);
+      } catch (err) {
+        if (err instanceof SelectorError) throw badRequest(`${prefix}${field}[${i}]`, err.message);
+        throw err;
+      }
+    }
+  }
+}
+
+function pageFields(body: PageFieldsBody): Pick<ScrapeInput, 'formats' | 'includeTags' | 'excludeTags'> {
+  return { formats: body.formats, includeTags: body.includeTags, excludeTags: body.excludeTags };
+}
+
 export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {
   if (body.urls.length > limit.max) throw badRequest('urls', `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`);
   checkSummary(body.summary, config, 'summary');
+  checkPageFields(body, '');
   const proxy = requireProxy(config, body.proxy);
   return {
+    ...pageFields(body),
     urls: body.urls.map((item, i) => (typeof item === 'string' ? { url: requireHttpUrl(item, `urls[${i}]`) } : scrapeInput(item, config, `urls[${i}].`))),
     type: body.type,
     onlyMainContent: body.onlyMainContent,

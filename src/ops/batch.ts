@@ -26,6 +26,9 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     pdfStrategy: input.pdfStrategy,
     summary: input.summary,
     proxy: input.proxy,
+    formats: input.formats,
+    includeTags: input.includeTags,
+    excludeTags: input.excludeTags,
   };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;

@@ -4,6 +4,7 @@ import { fetchCost, microsToUsd, pdfOcrCost, summaryCost } from '../billing/inde
 import { summarise, type OutputFormat, type PdfStrategy, type SummaryRequest } from '../content/index.ts';
 import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
+import { convertFormats, textFormats, type PageFormat } from './page-formats.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
 export interface ScrapeOptions {
@@ -16,6 +17,11 @@ export interface ScrapeOptions {
   summary?: SummaryRequest;
   /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
   proxy?: ProxyRequest;
+  /** Several formats in one call, instead of `type`'s one. */
+  formats?: PageFormat[];
+  /** CSS selectors of the elements to keep / to drop before conversion. */
+  includeTags?: string[];
+  excludeTags?: string[];
 }
 
 export interface ScrapeInput extends ScrapeOptions {
@@ -24,7 +30,8 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute };
+type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy' | 'formats' | 'includeTags' | 'excludeTags'>> &
+  Pick<ScrapeInput, 'formats' | 'includeTags' | 'excludeTags'> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute };
 
 export interface PageMetadataResult {
   title: string;
@@ -40,6 +47,8 @@ export interface ScrapeResult {
   success: boolean;
   markdown?: string;
   html?: string;
+  rawHtml?: string;
+  links?: string[];
   statusCode: number;
   metadata?: PageMetadataResult;
   content?: string;
@@ -103,26 +112,21 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
     const { config } = ctx.services;
     const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, timeoutMs: config.ocrTimeoutMs, signal: ctx.signal });
     if (!pdf.text) throw new FetchFailure('unsupported-content', `the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode);
-    const page = { ...base, [input.type]: pdf.text, ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
+    const page = { ...base, ...textFormats(pdf.text, input), ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
     return { page, ocrPages: pdf.ocrPages, markdown: pdf.text };
   }
   const { text } = decodeBody(res.body, contentType, kind === 'html');
   if (kind === 'text') {
-    return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
+    return { page: { ...base, ...textFormats(text, input), ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
   }
   const out = await convertPage(text, res.url, input, ctx);
-  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown };
+  return { page: { ...base, ...out.fields, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown };
 }
 
-/**
- * Converts HTML to the asked format. A summary is written from markdown whatever the format, so
- * for `html` with a summary the page is converted a second time, to markdown.
- */
-async function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
-  const convert = (format: OutputFormat) => ctx.services.content.convert({ html, url, format, onlyMainContent: input.onlyMainContent }, ctx.signal);
-  const out = await convert(input.type);
-  const markdown = input.summary && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
-  return { ...out, markdown };
+/** Converts HTML to the asked formats; a summary is written from markdown whatever they are. */
+function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
+  const { type, formats, onlyMainContent, includeTags, excludeTags } = input;
+  return convertFormats(html, url, { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown: input.summary !== undefined }, ctx);
 }
 
 /** The summary asked for, as `content` with its charge; nothing when none was asked for. Throws SummaryError. */
@@ -157,7 +161,7 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
       url: input.url,
       success: true,
       statusCode: value.statusCode,
-      [input.type]: out.content,
+      ...out.fields,
       ...(input.extractMetadata ? { metadata } : {}),
       ...(summary.content !== undefined ? { content: summary.content } : {}),
       timestamp: new Date().toISOString(),
@@ -199,6 +203,9 @@ export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<Scrape
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: input.pdfStrategy ?? 'ocr',
     actions: input.actions ?? [],
+    formats: input.formats,
+    includeTags: input.includeTags,
+    excludeTags: input.excludeTags,
     ...(input.summary ? { summary: input.summary } : {}),
     route,
   };

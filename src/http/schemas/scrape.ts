@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PAGE_FORMATS } from '../../ops/index.ts';
 import { Actions } from './actions.ts';
 import { Cost, Format, Metadata, ProxyObject, SummaryObject, Timestamp } from './common.ts';
 
@@ -6,9 +7,23 @@ const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type
   description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
 });
 
+const PageFormatSchema = Type.Union(
+  PAGE_FORMATS.map((f) => Type.Literal(f)),
+  { description: 'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)' },
+);
+const Selectors = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description: `CSS selectors of elements to ${what} before conversion` });
+
+/** The fields that shape a page's content, shared by single, batch and batch items. */
+const pageFields = {
+  formats: Type.Optional(Type.Array(PageFormatSchema, { minItems: 1, uniqueItems: true, description: 'Several formats in one call, instead of type' })),
+  includeTags: Type.Optional(Selectors('keep (all others dropped)')),
+  excludeTags: Type.Optional(Selectors('drop')),
+};
+
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */
 export const scrapeFields = {
   type: Type.Optional(Format),
+  ...pageFields,
   onlyMainContent: Type.Optional(Type.Boolean({ description: 'Remove navigation, ads and footers; default true' })),
   extractMetadata: Type.Optional(Type.Boolean({ description: 'Add page metadata; default false' })),
   summary: Type.Optional(SummaryObject),
@@ -29,6 +44,7 @@ export const ScrapeBatchBody = Type.Object(
     summary: Type.Optional(SummaryObject),
     pdfStrategy: Type.Optional(PdfStrategy),
     proxy: Type.Optional(ProxyObject),
+    ...pageFields,
   },
   { additionalProperties: false },
 );
@@ -39,6 +55,8 @@ export const FetchResult = Type.Object({
   success: Type.Boolean(),
   markdown: Type.Optional(Type.String()),
   html: Type.Optional(Type.String()),
+  rawHtml: Type.Optional(Type.String()),
+  links: Type.Optional(Type.Array(Type.String())),
   statusCode: Type.Number(),
   metadata: Type.Optional(Metadata),
   content: Type.Optional(Type.String()),
