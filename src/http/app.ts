@@ -9,6 +9,7 @@ import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { requestLogFields } from './log.ts';
 import { filesRoutes } from './routes/files.ts';
+import { firecrawlRoutes } from './routes/firecrawl/routes.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
@@ -75,6 +76,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     },
     { prefix: '/api' },
   );
+  await app.register(firecrawlRoutes, deps);
   await app.register(mcpRoutes);
   return app;
 }

@@ -2,8 +2,8 @@ import { selectTags, type OutputFormat } from '../content/index.ts';
 import type { OpContext } from './context.ts';
 
 /** What a page can be returned as; several may be asked for in one call. */
-export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
-export const PAGE_FORMATS: readonly PageFormat[] = ['markdown', 'html', 'rawHtml', 'links'];
+export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links'] as const;
+export type PageFormat = (typeof PAGE_FORMATS)[number];
 
 export interface PageFields {
   markdown?: string;

@@ -7,10 +7,9 @@ const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type
   description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
 });
 
-const PageFormatSchema = Type.Union(
-  PAGE_FORMATS.map((f) => Type.Literal(f)),
-  { description: 'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)' },
-);
+const PageFormatSchema = Type.Enum(PAGE_FORMATS, {
+  description: 'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)',
+});
 const Selectors = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description: `CSS selectors of elements to ${what} before conversion` });
 
 /** The fields that shape a page's content, shared by single, batch and batch items. */
