@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
 import { selectTags, SelectorError } from '../content/index.ts';
-import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import { normaliseSearchInput, SearchInputError, type BatchInput, type ScrapeInput, type ScrapeOptions, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
-import type { ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
+import type { PageScrapeOptions, ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 
 /**
@@ -50,6 +50,12 @@ function checkPageFields(body: PageFieldsBody, prefix: string): void {
 
 function pageFields(body: PageFieldsBody): Pick<ScrapeInput, 'formats' | 'includeTags' | 'excludeTags'> {
   return { formats: body.formats, includeTags: body.includeTags, excludeTags: body.excludeTags };
+}
+
+/** Scrape options given for pages another operation fetches (a search's hits). */
+export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): ScrapeOptions {
+  checkPageFields(body, prefix);
+  return { type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, ...pageFields(body) };
 }
 
 export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {

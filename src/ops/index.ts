@@ -21,5 +21,6 @@ export {
   type SearchQueryResult,
   type SearchResult,
 } from './search.ts';
+export { searchWithPages, type SearchWithPages } from './search-pages.ts';
 export { mapSite, type MapInput, type MapResult } from './map.ts';
 export { stealthPageFetcher, type RenderedPage } from './stealth-page.ts';

@@ -122,3 +122,20 @@ describe('Firecrawl v2 API through the official SDK', () => {
     expect(news.message).toContain('sources[0]');
   });
 });
+
+describe('the same gap closed on the native API', () => {
+  it('/v1/search with scrape returns each hit with its page, charged per page', async () => {
+    const { status, json } = await t.api('POST', '/api/v1/search', { queries: ['tide pools'], engine: 'searxng', limit: 2, scrape: { formats: ['markdown', 'links'] } });
+    expect(status).toBe(200);
+    const [first, second] = json.results[0].results;
+    expect(first.page).toMatchObject({ url: `${site.origin}/article.html`, success: true, cost: 0.002 });
+    expect(first.page.markdown).toContain('Twice a day the ocean pulls back');
+    expect(first.page.links).toContain(`${site.origin}/kelp`);
+    expect(second.page.markdown).toContain('Reached by a navigate step');
+    expect(json.results[0].cost).toBe(0.012);
+    expect(json.cost).toBe(0.012);
+    const bad = await t.api('POST', '/api/v1/search', { queries: ['tide pools'], engine: 'searxng', scrape: { includeTags: ['a[['] } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.details[0].field).toBe('scrape.includeTags[0]');
+  });
+});

@@ -31,6 +31,19 @@ export const scrapeFields = {
   proxy: Type.Optional(ProxyObject),
 };
 
+/** How pages are scraped when another operation scrapes them for you (a search's hits). */
+export const PageScrapeOptions = Type.Object(
+  {
+    type: Type.Optional(Format),
+    ...pageFields,
+    onlyMainContent: scrapeFields.onlyMainContent,
+    extractMetadata: scrapeFields.extractMetadata,
+    pdfStrategy: scrapeFields.pdfStrategy,
+  },
+  { additionalProperties: false },
+);
+export type PageScrapeOptions = Static<typeof PageScrapeOptions>;
+
 export const ScrapeSingleBody = Type.Object({ url: Type.String({ minLength: 1 }), ...scrapeFields }, { additionalProperties: false });
 export type ScrapeSingleBody = Static<typeof ScrapeSingleBody>;
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
-import { mapSite, scrape, scrapeBatch, screenshot, search, type ScrapeInput, type ScrapeResult } from '../../../ops/index.ts';
+import { microsToUsd } from '../../../billing/index.ts';
+import { mapSite, scrape, screenshot, search, searchWithPages, type ScrapeInput, type ScrapeResult } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { searchInput } from '../../inputs.ts';
@@ -142,23 +142,22 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       ...(body.excludeDomains ? { excludeDomains: body.excludeDomains } : {}),
       engine: config.search.firecrawlEngine,
     });
-    const options = body.scrapeOptions;
-    if (options) {
-      // Checked before the search runs, so a bad option costs nothing.
-      const c = compatScrape('https://example.invalid/', options, config, 'scrapeOptions.');
-      if (c.screenshot) throw badRequest('scrapeOptions.formats', 'screenshot is served by /v2/scrape only');
-    }
+    // The options are checked against a stand-in URL before the search runs, so a bad one costs nothing.
+    const compat = body.scrapeOptions && compatScrape('https://example.invalid/', body.scrapeOptions, config, 'scrapeOptions.');
+    if (compat?.screenshot) throw badRequest('scrapeOptions.formats', 'screenshot is served by /v2/scrape only');
+    const pageOptions = compat && (({ url: _url, ...rest }) => rest)(compat.input);
     return runOp(deps.services, deps.ledger, request, reply, async (ctx) => {
-      const found = await search(input, ctx);
+      const found = pageOptions ? await searchWithPages(input, pageOptions, ctx) : await search(input, ctx);
       const query = found.results[0]!;
       if (!query.success) return { success: false, error: query.error ?? 'search failed', cost: found.cost };
-      const web: Array<Record<string, unknown>> = query.results.map((hit, i) => ({ url: hit.url, title: hit.title, description: hit.description, position: i + 1 }));
-      if (!options || web.length === 0) return { success: true, data: { web }, cost: found.cost };
-      const compat = compatScrape(query.results[0]!.url, options, config, 'scrapeOptions.');
-      const items = query.results.map((hit) => ({ ...compat.input, url: hit.url }));
-      const pages = await scrapeBatch({ urls: items }, ctx);
-      pages.results.forEach((page, i) => Object.assign(web[i]!, toDocument(page, compat.formats)));
-      return { success: true, data: { web }, cost: microsToUsd(usdToMicros(found.cost) + usdToMicros(pages.cost)) };
+      const web = query.results.map((hit, i) => ({
+        url: hit.url,
+        title: hit.title,
+        description: hit.description,
+        position: i + 1,
+        ...('page' in hit && hit.page && compat ? toDocument(hit.page as ScrapeResult, compat.formats) : {}),
+      }));
+      return { success: true, data: { web }, cost: found.cost };
     });
   });
 };
