@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { injectClient, type Injector } from './api-client.ts';
+import { injectClient, type Injector } from '../api-client/index.ts';
 import { createMcpServer, toolCatalog } from './server.ts';
 
 /**

@@ -1,4 +1,3 @@
-export { httpClient, injectClient, type ApiClient, type Injector } from './api-client.ts';
 export { mcpRoutes } from './http-route.ts';
 export { createMcpServer, MCP_SERVER_INFO } from './server.ts';
 export { serveStdio } from './stdio.ts';

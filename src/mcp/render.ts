@@ -1,4 +1,4 @@
-import type { ApiClient } from './api-client.ts';
+import type { ApiClient } from '../api-client/index.ts';
 
 /** How a tool's answer reads for a model: pages as markdown, screenshots as images, the rest as JSON. */
 export type RenderKind = 'page' | 'pages' | 'sequence' | 'search' | 'map' | 'image' | 'job' | 'json';

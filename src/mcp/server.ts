@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiClient } from './api-client.ts';
+import type { ApiClient } from '../api-client/index.ts';
 import { errorText, renderContent } from './render.ts';
 import { generateTools, toRequest, ToolInputError, type GeneratedTool } from './tools.ts';
 

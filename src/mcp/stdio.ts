@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ApiClient } from './api-client.ts';
+import type { ApiClient } from '../api-client/index.ts';
 import { createMcpServer } from './server.ts';
 
 /** Serves MCP on stdin/stdout until the client closes the pipe. */

@@ -1,4 +1,4 @@
-import type { OpenApiDocument, OpenApiOperation } from './api-client.ts';
+import type { OpenApiDocument, OpenApiOperation } from '../api-client/index.ts';
 import type { RenderKind } from './render.ts';
 
 /**

@@ -184,7 +184,8 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 });
 
-describe('MCP over stdio (webdata mcp)', () => {
+// Each client starts a Node process (and the embedded one a whole service): seconds on a loaded machine.
+describe('MCP over stdio (webdata mcp)', { timeout: 120_000 }, () => {
   it('talks to a running server with WEBDATA_URL and WEBDATA_API_KEY', async () => {
     const client = await stdioClient({ WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY });
     const names = (await client.listTools()).tools.map((tool) => tool.name);

@@ -1,7 +1,7 @@
 /**
- * How the MCP tools reach the API: the same HTTP requests a program would send, either injected
- * into this process's Fastify app (the /mcp route, the embedded stdio server) or sent to a remote
- * server (stdio with WEBDATA_URL). Going through the routes rather than the operations keeps one
+ * The API as a caller sees it, for the MCP tools and the CLI: the same HTTP requests a program
+ * would send, either injected into this process's Fastify app (the /mcp route, an embedded
+ * server) or sent to a remote one. Going through the routes rather than the operations keeps one
  * path for validation, auth, limits and charges.
  */
 export interface ApiResponse {
