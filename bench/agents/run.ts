@@ -7,10 +7,10 @@
  * 2. Firecrawl compatibility: POST /v2/scrape (with fetch, as Firecrawl's SDK sends it) against the
  *    same native scrape. Goal: p50 ratio <= 1.05.
  *
- * Calls alternate between the two sides of a pair so machine load falls on both alike. The page is
+ * Each round calls all three once, in a rotating order, so machine load falls on all alike. The page is
  * the fixture article (HTTP path, main-content markdown): a real scrape, not an empty route.
  *
- *   npm run bench:agents     (CALLS=50, WARMUP=5 by default)
+ *   npm run bench:agents     (CALLS=50, WARMUP=20 by default)
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,7 +18,8 @@ import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { startTestServer, TEST_KEY } from '../../test/helpers/server.ts';
 
 const CALLS = Number(process.env.CALLS ?? 50);
-const WARMUP = Number(process.env.WARMUP ?? 5);
+// Warm-up also lets the server's start-up work (browser pool, content workers) finish before timing.
+const WARMUP = Number(process.env.WARMUP ?? 20);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
@@ -29,21 +30,21 @@ async function timed(fn: () => Promise<void>): Promise<number> {
   return performance.now() - start;
 }
 
-/** Runs both sides alternately (which goes first alternates too) and returns each side's p50. */
-async function pair(a: () => Promise<void>, b: () => Promise<void>): Promise<[number, number]> {
-  for (let i = 0; i < WARMUP; i++) await Promise.all([a(), b()].map((p) => p));
-  const ta: number[] = [];
-  const tb: number[] = [];
+/**
+ * Runs every side once per round, the order rotating from round to round, so load that comes and
+ * goes on a shared machine falls on all sides alike; returns each side's p50.
+ */
+async function rounds(sides: Record<string, () => Promise<void>>): Promise<Record<string, number>> {
+  const names = Object.keys(sides);
+  for (let i = 0; i < WARMUP; i++) for (const n of names) await sides[n]!();
+  const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < CALLS; i++) {
-    if (i % 2 === 0) {
-      ta.push(await timed(a));
-      tb.push(await timed(b));
-    } else {
-      tb.push(await timed(b));
-      ta.push(await timed(a));
+    for (let j = 0; j < names.length; j++) {
+      const n = names[(i + j) % names.length]!;
+      times[n]!.push(await timed(sides[n]!));
     }
   }
-  return [median(ta), median(tb)];
+  return Object.fromEntries(names.map((n) => [n, median(times[n]!)]));
 }
 
 const site = await startFixtureSite();
@@ -73,17 +74,15 @@ const mcp = async () => {
 };
 
 try {
-  const [mcpP50, nativeForMcp] = await pair(mcp, native);
-  const [fcP50, nativeForFc] = await pair(firecrawl, native);
-  const mcpRatio = mcpP50 / nativeForMcp;
-  const fcRatio = fcP50 / nativeForFc;
-  console.log(`${CALLS} calls each, p50, page ${page}`);
-  console.log(`  native POST /api/v1/scrape/single   ${fmt(nativeForMcp)}`);
-  console.log(`  MCP tools/call scrape over /mcp     ${fmt(mcpP50)}   ratio ${mcpRatio.toFixed(3)} (goal <= 1.1)`);
-  console.log(`  native POST /api/v1/scrape/single   ${fmt(nativeForFc)}`);
-  console.log(`  Firecrawl POST /v2/scrape           ${fmt(fcP50)}   ratio ${fcRatio.toFixed(3)} (goal <= 1.05)`);
+  const p50 = await rounds({ native, mcp, firecrawl });
+  const mcpRatio = p50.mcp! / p50.native!;
+  const fcRatio = p50.firecrawl! / p50.native!;
+  console.log(`${CALLS} rounds, p50, page ${page}`);
+  console.log(`  native POST /api/v1/scrape/single   ${fmt(p50.native!)}`);
+  console.log(`  MCP tools/call scrape over /mcp     ${fmt(p50.mcp!)}   ratio ${mcpRatio.toFixed(3)} (goal <= 1.1)`);
+  console.log(`  Firecrawl POST /v2/scrape           ${fmt(p50.firecrawl!)}   ratio ${fcRatio.toFixed(3)} (goal <= 1.05)`);
   console.log(
-    `RESULT mcp_over_http=${mcpRatio.toFixed(3)} firecrawl_over_native=${fcRatio.toFixed(3)} native_p50_ms=${nativeForMcp.toFixed(2)} mcp_p50_ms=${mcpP50.toFixed(2)} firecrawl_p50_ms=${fcP50.toFixed(2)} calls=${CALLS}`,
+    `RESULT mcp_over_http=${mcpRatio.toFixed(3)} firecrawl_over_native=${fcRatio.toFixed(3)} native_p50_ms=${p50.native!.toFixed(2)} mcp_p50_ms=${p50.mcp!.toFixed(2)} firecrawl_p50_ms=${p50.firecrawl!.toFixed(2)} calls=${CALLS}`,
   );
 } finally {
   await client.close();

@@ -1,10 +1,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api-client/index.ts';
 import { errorText, renderContent } from './render.ts';
 import { generateTools, toRequest, ToolInputError, type GeneratedTool } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'webdata', version: '1' } as const;
+
+/**
+ * One validator for every server: /mcp builds a server per request, and the SDK would otherwise
+ * build a fresh Ajv (formats and all) for each, milliseconds of every call. It validates only
+ * what clients send back to elicitations, which these tools never ask for.
+ */
+const validator = new AjvJsonSchemaValidator();
 
 /**
  * Memoises the generated tools: the OpenAPI document only changes with the server's code, and a
@@ -43,7 +51,7 @@ async function callTool(tool: GeneratedTool, args: Record<string, unknown>, api:
 
 /** An MCP server whose tools are the API's routes, called through `api` as one user. */
 export function createMcpServer(api: ApiClient, tools: () => Promise<GeneratedTool[]> = toolCatalog(api)): Server {
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await tools()).map((t) => ({
       name: t.route.name,
