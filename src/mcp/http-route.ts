@@ -19,8 +19,15 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
     reply.raw.once('close', () => {
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (err) {
+      // The reply is hijacked: Fastify's error handler cannot answer for it any more.
+      request.log.error({ err }, 'MCP request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
+      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+    }
   });
   // No server-initiated stream and no sessions to end: the spec's answer is 405.
   const notOffered = async (_request: unknown, reply: FastifyReply) =>
