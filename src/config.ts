@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { parseProxyUrls } from './acquire/geo-proxy.ts';
+import { ENGINE_NAMES, type EngineName } from './search/types.ts';
 
 /**
  * Every setting of the service, read and validated once at start-up.
@@ -113,6 +114,8 @@ export interface Config {
 export interface SearchSettings {
   /** WEBDATA_SEARCH_TIMEOUT_MS: deadline of one query on its engine, every page included. */
   timeoutMs: number;
+  /** WEBDATA_FIRECRAWL_SEARCH_ENGINE: the engine of the Firecrawl-compatible /v2/search, whose requests cannot name one. */
+  firecrawlEngine: EngineName;
   /** WEBDATA_GOOGLE_URL: origin whose /search results page the google engine reads. */
   googleUrl: string;
   /** GOOGLE_CSE_KEY and GOOGLE_CSE_CX: when both are set, google uses the Custom Search JSON API instead. */
@@ -297,8 +300,13 @@ function searchSettings(env: Env): SearchSettings {
   const googleCseKey = secret(env, 'GOOGLE_CSE_KEY');
   const googleCseCx = secret(env, 'GOOGLE_CSE_CX');
   if (Boolean(googleCseKey) !== Boolean(googleCseCx)) throw new ConfigError('GOOGLE_CSE_KEY and GOOGLE_CSE_CX must be set together');
+  const firecrawlEngine = env.WEBDATA_FIRECRAWL_SEARCH_ENGINE?.trim() || 'google';
+  if (!(ENGINE_NAMES as readonly string[]).includes(firecrawlEngine)) {
+    throw new ConfigError(`WEBDATA_FIRECRAWL_SEARCH_ENGINE must be one of ${ENGINE_NAMES.join(', ')}, got "${firecrawlEngine}"`);
+  }
   return {
     timeoutMs: int(env, 'WEBDATA_SEARCH_TIMEOUT_MS', 20_000, 100, 300_000),
+    firecrawlEngine: firecrawlEngine as EngineName,
     googleUrl: url(env, 'WEBDATA_GOOGLE_URL', 'https://www.google.com', web),
     googleCseKey,
     googleCseCx,

@@ -1,27 +1,26 @@
+import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { keysCommand } from './keys.ts';
-import { scrapeCommand } from './scrape.ts';
-import { startServer } from './server.ts';
-import { workerCommand } from './worker.ts';
+import { addClientCommands } from './client/commands.ts';
+import { CliError, EXIT } from './client/errors.ts';
 
-const HELP = `webdata: self-hosted web data service
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, EXIT.usage);
+    throw err;
+  }
+}
 
-  webdata serve                    start the API server (and run async jobs unless WEBDATA_WORKER=false)
-  webdata worker                   run async job items only (needs DATABASE_URL=postgres://...)
-  webdata keys create --name NAME  create a user with a new API key (printed once)
-  webdata keys list                list keys (prefix, name, state)
-  webdata keys revoke ID|PREFIX    revoke a key
-  webdata scrape URL [--html] [--all] [--metadata] [--json]
-                                   fetch one page in-process and print it
-
-Settings come from the environment; see README.md.`;
-
-async function serve(config: Config): Promise<void> {
-  const server = await startServer(config);
+// The server side is imported by the commands that run it, so client commands start fast.
+async function serve(): Promise<void> {
+  const { startServer } = await import('./server.ts');
+  const cfg = config();
+  const server = await startServer(cfg);
   if (server.createdKey) {
     console.log(`\nNo API key existed, so one was created. It is shown only this once:\n\n  ${server.createdKey}\n`);
   }
-  console.log(`webdata listening on ${server.address} (public URL ${config.publicUrl})`);
+  console.log(`webdata listening on ${server.address} (public URL ${cfg.publicUrl})`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -33,28 +32,32 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help') {
-    console.log(HELP);
-    return;
-  }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`configuration error: ${err.message}`);
-      process.exit(2);
-    }
+const program = new Command('webdata')
+  .description('self-hosted web data service. Settings come from the environment; see README.md and docs/cli.md.')
+  .exitOverride()
+  .showHelpAfterError();
+
+program.command('serve').description('start the API server (and run async jobs unless WEBDATA_WORKER=false)').action(serve);
+program.command('worker').description('run async job items only (needs DATABASE_URL=postgres://...)').action(async () => (await import('./worker.ts')).workerCommand(config()));
+program
+  .command('keys')
+  .description('create --name NAME | list | revoke ID_OR_PREFIX')
+  .argument('[args...]')
+  .allowUnknownOption()
+  .helpOption(false)
+  .action(async (args: string[]) => (await import('./keys.ts')).keysCommand(config(), args));
+program.command('mcp').description('MCP over stdio: to WEBDATA_URL with WEBDATA_API_KEY, or an embedded server').action(async () => (await import('./mcp.ts')).mcpCommand(config()));
+addClientCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+  } else if (err instanceof CliError) {
+    process.stderr.write(`webdata: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else {
     throw err;
   }
-  if (command === 'serve') return serve(config);
-  if (command === 'keys') return keysCommand(config, rest);
-  if (command === 'scrape') return scrapeCommand(config, rest);
-  if (command === 'worker') return workerCommand(config);
-  console.error(`unknown command "${command}"\n\n${HELP}`);
-  process.exit(2);
 }
-
-await main(process.argv.slice(2));

@@ -94,7 +94,12 @@ export async function createServices(
   };
 }
 
-export async function startServer(config: Config, opts: AppOptions = {}): Promise<Server> {
+export interface StartOptions extends AppOptions {
+  /** false: the app only answers injected requests (the embedded MCP server); address is the public URL. */
+  listen?: boolean;
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<Server> {
   const built = await createServices(config);
   for (const [i, key] of config.apiKeys.entries()) await built.keys.ensure(key, `env-${i + 1}`);
   let createdKey: string | undefined;
@@ -103,7 +108,7 @@ export async function startServer(config: Config, opts: AppOptions = {}): Promis
   const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs }, opts);
   await built.services.sessions.start(app.log);
   await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = opts.listen === false ? (await app.ready(), config.publicUrl) : await app.listen({ port: config.port, host: config.host });
   let closed = false;
   return {
     app,

@@ -5,3 +5,4 @@ export { convertPdf, type PdfStrategy, type PdfConversion } from './pdf.ts';
 export { summarise, SummaryError, type Summarizer, type Summary, type SummaryRequest } from './summary.ts';
 export { extractiveSummary } from './extractive-summary.ts';
 export { selectorProblem, type SelectedValue, type Selectors, type SelectorSpec } from './select.ts';
+export { selectTags, SelectorError } from './select-tags.ts';

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
+import { mcpRoutes } from '../mcp/index.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { loadSheddingPlugin } from './load-shedding.ts';
@@ -13,6 +14,7 @@ import { requestLogFields } from './log.ts';
 import { requestMetricsPlugin } from './request-metrics.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { filesRoutes } from './routes/files.ts';
+import { firecrawlRoutes } from './routes/firecrawl/routes.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -112,5 +114,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     },
     { prefix: '/api' },
   );
+  await app.register(firecrawlRoutes, deps);
+  await app.register(mcpRoutes);
   return app;
 }

@@ -2,6 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { tooMany } from './errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route only forwards to other routes (MCP's tools), which take their own places. */
+    forwards?: boolean;
+  }
+}
+
 /**
  * Caps the requests one user has in flight. Scrapes and searches hold outbound connections and
  * worker time; one client opening hundreds at once would starve everyone else.
@@ -11,7 +18,7 @@ export const inflightPlugin = fp<{ maxPerUser: number }>(async (app: FastifyInst
   // Counted from the moment the request is authenticated, before its body is read: a client
   // trickling bodies holds places like any other, instead of piling up uncounted.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.user) return;
+    if (!request.user || request.routeOptions.config.forwards) return;
     const { userId } = request.user;
     const current = inflight.get(userId) ?? 0;
     if (current >= opts.maxPerUser) throw tooMany(`more than ${opts.maxPerUser} requests in flight for this key`, 1);

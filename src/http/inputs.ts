@@ -1,14 +1,15 @@
 import type { Static } from 'typebox';
 import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
+import { selectTags, SelectorError } from '../content/index.ts';
 import { crawlStartKey, pathPattern } from '../discover/index.ts';
-import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ExtractInput, type ScrapeInput, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ExtractInput, type ScrapeInput, type ScrapeOptions, type SearchInput, type SequenceInput } from '../ops/index.ts';
 import { WEBHOOK_EVENTS, type WebhookTarget } from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
 import { extractRequest, usableSchema, type ExtractBody } from './schemas/extract.ts';
-import type { ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
+import type { PageScrapeOptions, ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
 import type { WebhookBody } from './schemas/webhooks.ts';
@@ -22,7 +23,9 @@ import type { WebhookBody } from './schemas/webhooks.ts';
 export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = ''): ScrapeInput {
   checkSteps(body.actions, `${prefix}actions`);
   checkSummary(body.summary, `${prefix}summary`);
+  checkPageFields(body, prefix);
   return {
+    ...pageFields(body),
     url: requireHttpUrl(body.url, `${prefix}url`),
     type: body.type,
     onlyMainContent: body.onlyMainContent,
@@ -35,11 +38,40 @@ export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = '')
   };
 }
 
+type PageFieldsBody = Pick<ScrapeSingleBody, 'type' | 'formats' | 'includeTags' | 'excludeTags'>;
+
+/** `type` and `formats` say the same thing two ways; both at once would leave one ignored. */
+function checkPageFields(body: PageFieldsBody, prefix: string): void {
+  if (body.type !== undefined && body.formats !== undefined) throw badRequest(`${prefix}formats`, 'give either type or formats, not both');
+  for (const field of ['includeTags', 'excludeTags'] as const) {
+    for (const [i, selector] of (body[field] ?? []).entries()) {
+      try {
+        selectTags('<p></p>', [selector]);
+      } catch (err) {
+        if (err instanceof SelectorError) throw badRequest(`${prefix}${field}[${i}]`, err.message);
+        throw err;
+      }
+    }
+  }
+}
+
+function pageFields(body: PageFieldsBody): Pick<ScrapeInput, 'formats' | 'includeTags' | 'excludeTags'> {
+  return { formats: body.formats, includeTags: body.includeTags, excludeTags: body.excludeTags };
+}
+
+/** Scrape options given for pages another operation fetches (a search's hits). */
+export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): ScrapeOptions {
+  checkPageFields(body, prefix);
+  return { type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, ...pageFields(body) };
+}
+
 export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {
   if (body.urls.length > limit.max) throw badRequest('urls', `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`);
   checkSummary(body.summary, 'summary');
+  checkPageFields(body, '');
   const proxy = requireProxy(config, body.proxy);
   return {
+    ...pageFields(body),
     urls: body.urls.map((item, i) => (typeof item === 'string' ? { url: requireHttpUrl(item, `urls[${i}]`) } : scrapeInput(item, config, `urls[${i}].`))),
     type: body.type,
     onlyMainContent: body.onlyMainContent,

@@ -27,6 +27,9 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     summary: input.summary,
     extract: input.extract,
     proxy: input.proxy,
+    formats: input.formats,
+    includeTags: input.includeTags,
+    excludeTags: input.excludeTags,
   };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;

@@ -1,5 +1,6 @@
 export type { OpContext, Services } from './context.ts';
 export { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult, type PageMetadataResult } from './scrape.ts';
+export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
 export { scrapeBatch, batchItems, summariseBatch, type BatchInput, type BatchResult } from './batch.ts';
 export { sequence, type SequenceInput, type SequenceResult, type SequenceStep, type Breakpoint } from './sequence.ts';
 export { screenshot, type ScreenshotInput, type ScreenshotResult } from './screenshot.ts';
@@ -21,6 +22,7 @@ export {
   type SearchResult,
 } from './search.ts';
 export { extractAcross, type ExtractInput, type ExtractResult, type ExtractPageOutcome } from './extract.ts';
+export { searchWithPages, type SearchWithPages } from './search-pages.ts';
 export { mapSite, type MapInput, type MapResult } from './map.ts';
 export { stealthPageFetcher, type RenderedPage } from './stealth-page.ts';
 export { crawlPage, type CrawlSettings, type CrawlPageInput, type CrawlPageResult, type CrawlPageOutcome, type DiscoveredPage, type SitemapMode } from './crawl.ts';

@@ -7,6 +7,7 @@ import { countBlock } from '../metrics/index.ts';
 import { BlockedPageError, browse, settledContent } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras, type PageExtraFields } from './page-extras.ts';
+import { convertFormats, textFormats, type PageFormat } from './page-formats.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
 export interface ScrapeOptions {
@@ -21,6 +22,11 @@ export interface ScrapeOptions {
   extract?: ExtractRequest;
   /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
   proxy?: ProxyRequest;
+  /** Several formats in one call, instead of `type`'s one. */
+  formats?: PageFormat[];
+  /** CSS selectors of the elements to keep / to drop before conversion. */
+  includeTags?: string[];
+  excludeTags?: string[];
 }
 
 export interface ScrapeInput extends ScrapeOptions {
@@ -29,7 +35,8 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'extract' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; extract?: ExtractRequest; route?: ProxyRoute; onLinks?: LinksObserver };
+type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'extract' | 'proxy' | 'formats' | 'includeTags' | 'excludeTags'>> &
+  Pick<ScrapeInput, 'formats' | 'includeTags' | 'excludeTags'> & { actions: Action[]; summary?: SummaryRequest; extract?: ExtractRequest; route?: ProxyRoute; onLinks?: LinksObserver };
 
 /** Receives the absolute links of a converted HTML page (a crawl follows them without parsing the page again). */
 export type LinksObserver = (links: string[]) => void;
@@ -48,6 +55,8 @@ export interface ScrapeResult extends PageExtraFields {
   success: boolean;
   markdown?: string;
   html?: string;
+  rawHtml?: string;
+  links?: string[];
   statusCode: number;
   metadata?: PageMetadataResult;
   timestamp: string;
@@ -125,27 +134,26 @@ async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Prom
     const { config } = ctx.services;
     const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, signal: ctx.signal });
     if (!pdf.text) throw new UnreadablePdfError(`the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode, pdf.ocrPages);
-    const page = { ...base, [input.type]: pdf.text, ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
+    const page = { ...base, ...textFormats(pdf.text, input), ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
     return { page, ocrPages: pdf.ocrPages, markdown: pdf.text };
   }
   const { text } = decodeBody(res.body, contentType, kind === 'html');
   if (kind === 'text') {
-    return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
+    return { page: { ...base, ...textFormats(text, input), ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
   }
   const out = await convertPage(text, res.url, input, ctx);
-  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown, html: text };
+  return { page: { ...base, ...out.fields, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown, html: text };
 }
 
 /**
- * Converts HTML to the asked format. A summary or an LLM extraction reads markdown whatever the
- * format, so for `html` with one of them the page is converted a second time, to markdown.
+ * Converts HTML to the asked formats. A summary or an LLM extraction reads markdown whatever the
+ * formats, so markdown is made for them too.
  */
 async function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
-  const convert = (format: OutputFormat) => ctx.services.content.convert({ html, url, format, onlyMainContent: input.onlyMainContent }, ctx.signal);
-  const out = await convert(input.type);
+  const { type, formats, onlyMainContent, includeTags, excludeTags } = input;
+  const out = await convertFormats(html, url, { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown: extrasNeedMarkdown(input) }, ctx);
   input.onLinks?.(out.links);
-  const markdown = extrasNeedMarkdown(input) && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
-  return { ...out, markdown };
+  return out;
 }
 
 /** Converts HTML a browser rendered, like an HTTP page. */
@@ -173,7 +181,7 @@ async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeRe
       url: input.url,
       success: true,
       statusCode: value.statusCode,
-      [input.type]: out.content,
+      ...out.fields,
       ...(input.extractMetadata ? { metadata } : {}),
       ...extrasResult(extras),
       timestamp: new Date().toISOString(),
@@ -218,6 +226,9 @@ export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: Links
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: input.pdfStrategy ?? 'ocr',
     actions: input.actions ?? [],
+    formats: input.formats,
+    includeTags: input.includeTags,
+    excludeTags: input.excludeTags,
     ...(input.summary ? { summary: input.summary } : {}),
     ...(input.extract ? { extract: input.extract } : {}),
     route,

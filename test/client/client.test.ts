@@ -45,6 +45,13 @@ describe('@webdata/client against the real server', () => {
     expect((err as WebdataError).details?.[0]?.field).toBe('schema');
   });
 
+  it('asks for several formats and narrows with selectors', async () => {
+    const page = await client.scrape({ url: `${site.origin}/article.html`, formats: ['markdown', 'links'], excludeTags: ['table'] });
+    expect(page.links).toContain(`${site.origin}/kelp`);
+    expect(page.markdown).toContain('Twice a day');
+    expect(page.markdown).not.toMatch(/\| Zone\s*\|/);
+  });
+
   it('throws WebdataError with status and field details', async () => {
     const err = await client.scrape({ url: 'ftp://example.com/' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebdataError);

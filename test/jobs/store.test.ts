@@ -93,7 +93,7 @@ describe.each(storeBackends)('job store on %s', (_name, open) => {
     expect(await store.itemCounts()).toEqual({ pending: before.pending + 2, running: before.running + 1 });
 
     const usdBefore = await scrapeUsd();
-    const recorded = await Promise.all([1, 2, 3].map((n) => store.record(job.id, 0, { n }, charged('u-count', job.id))));
+    const recorded = await Promise.all([1, 2, 3].map((n) => store.record(job.id, 0, { result: { n } }, charged('u-count', job.id))));
     expect(recorded.filter(Boolean).length).toBe(1);
     expect((await scrapeUsd()) - usdBefore).toBeCloseTo(0.002, 9);
     expect(await store.itemCounts()).toEqual({ pending: before.pending + 2, running: before.running });

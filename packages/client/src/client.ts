@@ -51,7 +51,7 @@ export class WebdataClient {
     return json as R;
   }
 
-  search(request: T.SearchRequest): Promise<T.SearchResponse> {
+  search(request: T.SearchWithPagesRequest): Promise<T.SearchResponse> {
     return this.#call('POST', '/v1/search', request);
   }
 

@@ -51,14 +51,25 @@ export interface Metadata {
   contentLength: number;
 }
 
-export interface ScrapeRequest {
-  url: string;
+/** Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every link on it. */
+export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
+
+/** How a page is turned into content, wherever pages are scraped. */
+export interface PageOptions {
   type?: OutputFormat;
+  formats?: PageFormat[];
+  /** CSS selectors: keep only these elements / drop these, before conversion. */
+  includeTags?: string[];
+  excludeTags?: string[];
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
-  summary?: Summary;
   extract?: Extract;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
+}
+
+export interface ScrapeRequest extends PageOptions {
+  url: string;
+  summary?: Summary;
   actions?: Action[];
   proxy?: Proxy;
 }
@@ -68,6 +79,8 @@ export interface FetchResult extends PageExtras {
   success: boolean;
   markdown?: string;
   html?: string;
+  rawHtml?: string;
+  links?: string[];
   statusCode: number;
   metadata?: Metadata;
   timestamp?: string;
@@ -97,11 +110,17 @@ export interface SearchRequest {
   engine?: SearchEngine;
 }
 
+/** A sync search may also scrape every hit (an async search batch may not). */
+export interface SearchWithPagesRequest extends SearchRequest {
+  scrape?: PageOptions;
+}
+
 export interface SearchResponse {
   results: Array<{
     query: string;
     success: boolean;
-    results: Array<{ url: string; title: string; description: string }>;
+    /** `page` is there when the request asked to `scrape` the hits. */
+    results: Array<{ url: string; title: string; description: string; page?: FetchResult }>;
     loadTimeMs: number;
     cost: number;
     error?: string;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { search } from '../../ops/index.ts';
+import { search, searchWithPages } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { searchInput } from '../inputs.ts';
+import { pageScrapeOptions, searchInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { SearchBody, SearchResponse } from '../schemas/search.ts';
@@ -19,7 +19,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, de
     },
     async (request, reply) => {
       const input = searchInput(request.body);
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) => search(input, ctx));
+      const scrape = request.body.scrape && pageScrapeOptions(request.body.scrape, 'scrape.');
+      return runOp(deps.services, deps.ledger, request, reply, (ctx) => (scrape ? searchWithPages(input, scrape, ctx) : search(input, ctx)));
     },
   );
 };

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PAGE_FORMATS } from '../../ops/index.ts';
 import { Actions } from './actions.ts';
 import { Cost, Format, Metadata, pageExtraFields, ProxyObject, SummaryObject, Timestamp } from './common.ts';
 import { ExtractObject } from './extract.ts';
@@ -7,9 +8,22 @@ const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type
   description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
 });
 
+const PageFormatSchema = Type.Enum(PAGE_FORMATS, {
+  description: 'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)',
+});
+const Selectors = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description: `CSS selectors of elements to ${what} before conversion` });
+
+/** The fields that shape a page's content, shared by single, batch and batch items. */
+const pageFields = {
+  formats: Type.Optional(Type.Array(PageFormatSchema, { minItems: 1, uniqueItems: true, description: 'Several formats in one call, instead of type' })),
+  includeTags: Type.Optional(Selectors('keep (all others dropped)')),
+  excludeTags: Type.Optional(Selectors('drop')),
+};
+
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */
 export const scrapeFields = {
   type: Type.Optional(Format),
+  ...pageFields,
   onlyMainContent: Type.Optional(Type.Boolean({ description: 'Remove navigation, ads and footers; default true' })),
   extractMetadata: Type.Optional(Type.Boolean({ description: 'Add page metadata; default false' })),
   summary: Type.Optional(SummaryObject),
@@ -18,6 +32,19 @@ export const scrapeFields = {
   actions: Type.Optional(Actions),
   proxy: Type.Optional(ProxyObject),
 };
+
+/** How pages are scraped when another operation scrapes them for you (a search's hits). */
+export const PageScrapeOptions = Type.Object(
+  {
+    type: Type.Optional(Format),
+    ...pageFields,
+    onlyMainContent: scrapeFields.onlyMainContent,
+    extractMetadata: scrapeFields.extractMetadata,
+    pdfStrategy: scrapeFields.pdfStrategy,
+  },
+  { additionalProperties: false },
+);
+export type PageScrapeOptions = Static<typeof PageScrapeOptions>;
 
 export const ScrapeSingleBody = Type.Object({ url: Type.String({ minLength: 1 }), ...scrapeFields }, { additionalProperties: false });
 export type ScrapeSingleBody = Static<typeof ScrapeSingleBody>;
@@ -32,6 +59,7 @@ export const ScrapeBatchBody = Type.Object(
     extract: Type.Optional(ExtractObject),
     pdfStrategy: Type.Optional(PdfStrategy),
     proxy: Type.Optional(ProxyObject),
+    ...pageFields,
   },
   { additionalProperties: false },
 );
@@ -42,6 +70,8 @@ export const FetchResult = Type.Object({
   success: Type.Boolean(),
   markdown: Type.Optional(Type.String()),
   html: Type.Optional(Type.String()),
+  rawHtml: Type.Optional(Type.String()),
+  links: Type.Optional(Type.Array(Type.String())),
   statusCode: Type.Number(),
   metadata: Type.Optional(Metadata),
   ...pageExtraFields,

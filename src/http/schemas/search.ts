@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ENGINE_NAMES } from '../../search/index.ts';
 import { Cost, Timestamp } from './common.ts';
+import { FetchResult, PageScrapeOptions } from './scrape.ts';
 
 export const Engine = Type.Union(
   ENGINE_NAMES.map((name) => Type.Literal(name)),
@@ -22,10 +23,22 @@ export function searchBody(maxQueries: number) {
   );
 }
 
-export const SearchBody = searchBody(3);
+/** The sync search; it alone can scrape its hits (an async batch item is one query, no pages). */
+export const SearchBody = Type.Object(
+  {
+    ...searchBody(3).properties,
+    scrape: Type.Optional(
+      Type.Object(PageScrapeOptions.properties, {
+        additionalProperties: false,
+        description: "Scrape every hit too: each gets `page` (a fetch result), charged as a scrape and counted in its query's cost",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type SearchBody = Static<typeof SearchBody>;
 
-export const SearchHit = Type.Object({ url: Type.String(), title: Type.String(), description: Type.String() });
+export const SearchHit = Type.Object({ url: Type.String(), title: Type.String(), description: Type.String(), page: Type.Optional(FetchResult) });
 
 export const SearchQueryResult = Type.Object({
   query: Type.String(),

@@ -1,0 +1,288 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { connect, type Session } from './api.ts';
+import { CliError, EXIT } from './errors.ts';
+import { readJob, waitForJob } from './jobs.ts';
+import { pagesText, pageText, print, printJson, saveArtifact } from './output.ts';
+
+interface Globals {
+  url?: string;
+  key?: string;
+  json?: boolean;
+}
+
+type Body = Record<string, unknown>;
+
+const int = (name: string) => (value: string) => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return Number(value);
+};
+const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+
+/** Cost goes to stderr, so stdout carries only what was asked for. */
+function note(body: Body): void {
+  if (typeof body.cost === 'number') process.stderr.write(`cost: $${body.cost}\n`);
+}
+
+/** Runs a command against its session and always lets the session go (an embedded server stops). */
+function action<A extends unknown[]>(fn: (session: Session, globals: Globals, ...args: A) => Promise<void>) {
+  return async (...args: unknown[]) => {
+    const command = args.at(-1) as Command;
+    const globals = command.optsWithGlobals<Globals>();
+    const session = await connect({ url: globals.url, key: globals.key });
+    try {
+      await fn(session, globals, ...(args.slice(0, -1) as A));
+    } finally {
+      await session.close();
+    }
+  };
+}
+
+function contentOptions(cmd: Command): Command {
+  return cmd
+    .option('--html', 'HTML instead of markdown')
+    .option('-f, --formats <list>', 'several formats: markdown,html,rawHtml,links', list)
+    .option('--all', 'the whole page, not only its main content')
+    .option('--include <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', list)
+    .option('--exclude <selectors>', 'drop elements matching these CSS selectors (comma-separated)', list)
+    .option('--metadata', 'add page metadata');
+}
+
+interface ContentOptions {
+  html?: boolean;
+  formats?: string[];
+  all?: boolean;
+  include?: string[];
+  exclude?: string[];
+  metadata?: boolean;
+}
+
+function contentBody(o: ContentOptions): Body {
+  return {
+    ...(o.formats ? { formats: o.formats } : o.html ? { type: 'html' } : {}),
+    ...(o.all ? { onlyMainContent: false } : {}),
+    ...(o.include ? { includeTags: o.include } : {}),
+    ...(o.exclude ? { excludeTags: o.exclude } : {}),
+    ...(o.metadata ? { extractMetadata: true } : {}),
+  };
+}
+
+async function urlsFrom(args: string[], file?: string): Promise<string[]> {
+  const fromFile = file ? (await readFile(file === '-' ? '/dev/stdin' : file, 'utf8')).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) : [];
+  const urls = [...args, ...fromFile];
+  if (urls.length === 0) throw new CliError('give at least one URL (arguments or --input FILE)', EXIT.usage);
+  return urls;
+}
+
+export function addClientCommands(program: Command): void {
+  program
+    .option('--url <url>', 'server base URL (default: WEBDATA_URL; none: an embedded server)')
+    .option('--key <key>', 'API key (default: WEBDATA_API_KEY)')
+    .option('--json', 'print the API response as JSON');
+
+  contentOptions(program.command('scrape').description('fetch one page').argument('<url>'))
+    .option('--summary <query>', 'an LLM answer about the page (needs an LLM on the server)')
+    .option('-o, --output <file>', 'write the content to a file')
+    .action(
+      action(async (s, g, url: string, o: ContentOptions & { summary?: string; output?: string }) => {
+        const page = await s.call('POST', '/api/v1/scrape/single', { url, ...contentBody(o), ...(o.summary ? { summary: { query: o.summary } } : {}) });
+        if (g.json) printJson(page);
+        else if (o.output && page.success) await writeFile(o.output, pageText(page as never));
+        else print(pageText(page as never));
+        note(page);
+        if (!page.success) process.exitCode = EXIT.failed;
+      }),
+    );
+
+  contentOptions(program.command('batch').description('fetch many pages as a background job, with progress').argument('[urls...]'))
+    .option('-i, --input <file>', 'read URLs from a file, one per line (- for stdin)')
+    .action(
+      action(async (s, g, args: string[], o: ContentOptions & { input?: string }) => {
+        const urls = await urlsFrom(args, o.input);
+        const created = await s.call<{ id: string }>('POST', '/api/v1/scrape/async/batch', { urls, ...contentBody(o) });
+        const job = await waitForJob(s, created.id);
+        const pages = job.data as Array<{ success: boolean } & Body>;
+        if (g.json) printJson(job);
+        else print(pagesText(pages as never));
+        note(job as unknown as Body);
+        if (job.status !== 'completed' || pages.some((p) => !p?.success)) process.exitCode = EXIT.failed;
+      }),
+    );
+
+  program
+    .command('map')
+    .description("list a site's URLs")
+    .argument('<url>')
+    .option('-l, --limit <n>', 'at most this many (1-5000)', int('limit'))
+    .option('-s, --search <keyword>', 'rank by a keyword')
+    .option('--subdomains', 'include subdomains')
+    .action(
+      action(async (s, g, url: string, o: { limit?: number; search?: string; subdomains?: boolean }) => {
+        const res = await s.call('POST', '/api/v1/map', { url, ...(o.limit ? { limit: o.limit } : {}), ...(o.search ? { search: o.search } : {}), ...(o.subdomains ? { includeSubdomains: true } : {}) });
+        if (g.json) printJson(res);
+        else if (res.success) print((res.links as string[]).join('\n'));
+        else print(`failed: ${String(res.error)}`);
+        note(res);
+        if (!res.success) process.exitCode = EXIT.failed;
+      }),
+    );
+
+  program
+    .command('search')
+    .description('search the web (1-3 queries)')
+    .argument('<queries...>')
+    .option('-l, --limit <n>', 'results per query (1-50)', int('limit'))
+    .option('-e, --engine <name>', 'google, bing, chatgpt, perplexity, searxng, brave')
+    .option('--location <country>', 'ISO country code')
+    .option('--scrape', 'also fetch every result page as markdown')
+    .action(
+      action(async (s, g, queries: string[], o: { limit?: number; engine?: string; location?: string; scrape?: boolean }) => {
+        const res = await s.call<{ results: Array<{ query: string; success: boolean; error?: string; results: Array<{ url: string; title: string; description: string; page?: never }> }> } & Body>('POST', '/api/v1/search', {
+          queries,
+          ...(o.limit ? { limit: o.limit } : {}),
+          ...(o.engine ? { engine: o.engine } : {}),
+          ...(o.location ? { location: o.location } : {}),
+          ...(o.scrape ? { scrape: {} } : {}),
+        });
+        if (g.json) printJson(res);
+        else {
+          const blocks = res.results.map((q) => {
+            if (!q.success) return `## ${q.query}\n\nfailed: ${q.error}`;
+            const hits = q.results.map((h, i) => `${i + 1}. ${h.title}\n   ${h.url}\n   ${h.description}${h.page ? `\n\n${pageText(h.page)}\n` : ''}`);
+            return `## ${q.query}\n\n${hits.join('\n')}`;
+          });
+          print(blocks.join('\n\n'));
+        }
+        note(res);
+        if (res.results.some((q) => !q.success)) process.exitCode = EXIT.failed;
+      }),
+    );
+
+  program
+    .command('screenshot')
+    .description('capture a page as PNG')
+    .argument('<url>')
+    .option('-o, --output <file>', 'save the PNG here (otherwise its URL is printed)')
+    .option('--viewport', 'only the viewport, not the full page')
+    .option('--width <px>', 'viewport width (320-3840)', int('width'))
+    .option('--height <px>', 'viewport height (240-2160)', int('height'))
+    .option('--selector <css>', 'capture one element')
+    .option('--wait <ms>', 'extra wait after load', int('wait'))
+    .action(
+      action(async (s, g, url: string, o: { output?: string; viewport?: boolean; width?: number; height?: number; selector?: string; wait?: number }) => {
+        const res = await s.call('POST', '/api/v1/screenshot', {
+          url,
+          ...(o.viewport ? { fullPage: false } : {}),
+          ...(o.width ? { width: o.width } : {}),
+          ...(o.height ? { height: o.height } : {}),
+          ...(o.selector ? { selector: o.selector } : {}),
+          ...(o.wait ? { waitFor: o.wait } : {}),
+        });
+        if (res.success && o.output) await saveArtifact(s, res.url as string, o.output);
+        if (g.json) printJson(res);
+        else if (!res.success) print(`failed: ${String(res.error)}`);
+        else print(o.output ? `${o.output} (${String(res.width)}x${String(res.height)})` : String(res.url));
+        note(res);
+        if (!res.success) process.exitCode = EXIT.failed;
+      }),
+    );
+
+  program
+    .command('pdf')
+    .description('print a page (or an HTML file) to PDF')
+    .argument('[url]')
+    .option('--html-file <file>', 'render this HTML file instead of a URL')
+    .option('-o, --output <file>', 'save the PDF here (otherwise its URL is printed)')
+    .option('--page-size <size>', 'A4, Letter or Legal')
+    .option('--landscape', 'landscape orientation')
+    .action(
+      action(async (s, g, url: string | undefined, o: { htmlFile?: string; output?: string; pageSize?: string; landscape?: boolean }) => {
+        if (!url === !o.htmlFile) throw new CliError('give a URL or --html-file, one of them', EXIT.usage);
+        const shared = { ...(o.pageSize ? { pageSize: o.pageSize } : {}), ...(o.landscape ? { landscape: true } : {}) };
+        const res = o.htmlFile
+          ? await s.call('POST', '/api/v1/pdf/html', { html: await readFile(o.htmlFile, 'utf8'), ...shared })
+          : await s.call('POST', '/api/v1/pdf/url', { url, ...shared });
+        if (res.success && o.output) await saveArtifact(s, res.url as string, o.output);
+        if (g.json) printJson(res);
+        else print(!res.success ? `failed: ${String(res.error)}` : o.output ? o.output : String(res.url));
+        note(res);
+        if (!res.success) process.exitCode = EXIT.failed;
+      }),
+    );
+
+  const jobs = program.command('jobs').description('background jobs');
+  jobs
+    .command('list')
+    .option('--type <type>', 'scrape-single, scrape-batch, sequence, sequence-batch, search-batch')
+    .option('-l, --limit <n>', 'how many', int('limit'))
+    .action(
+      action(async (s, g, o: { type?: string; limit?: number }) => {
+        const q = new URLSearchParams({ ...(o.type ? { type: o.type } : {}), ...(o.limit ? { limit: String(o.limit) } : {}) });
+        const res = await s.call<{ jobs: Array<Body> }>('GET', `/api/v1/scrape/async/jobs${q.size ? `?${q}` : ''}`);
+        if (g.json) printJson(res);
+        else print(res.jobs.map((j) => `${String(j.id)}  ${String(j.type)}  ${String(j.status)}  ${String(j.completed)}/${String(j.total)}  ${String(j.createdAt)}`).join('\n') || 'no jobs');
+      }),
+    );
+  jobs
+    .command('get')
+    .argument('<id>')
+    .option('-w, --wait', 'wait until it ends, with progress')
+    .action(
+      action(async (s, g, id: string, o: { wait?: boolean }) => {
+        const job = o.wait ? await waitForJob(s, id) : await readJob(s, id);
+        if (g.json) printJson(job);
+        else {
+          print(`job ${job.id}: ${job.type} ${job.status} (${job.completed}/${job.total})${job.error ? ` ${job.error}` : ''}`);
+          const pages = job.data.filter((d): d is Body => d !== null && typeof d === 'object' && 'url' in d && !('query' in d));
+          if (pages.length) print(pagesText(pages as never));
+        }
+        note(job as unknown as Body);
+        if (job.status === 'failed' || job.status === 'cancelled') process.exitCode = EXIT.failed;
+      }),
+    );
+  jobs
+    .command('cancel')
+    .argument('<id>')
+    .action(
+      action(async (s, g, id: string) => {
+        const res = await s.call('DELETE', `/api/v1/scrape/async/job/${encodeURIComponent(id)}`);
+        if (g.json) printJson(res);
+        else print(`job ${id} cancelled`);
+      }),
+    );
+
+  const session = program.command('session').description('remote browser sessions');
+  session
+    .command('create')
+    .option('--width <px>', 'viewport width (800-3840)', int('width'))
+    .option('--height <px>', 'viewport height (600-2160)', int('height'))
+    .option('--visible', 'a visible browser with a live view')
+    .option('--browser <engine>', 'chromium, camoufox, lightpanda')
+    .action(
+      action(async (s, g, o: { width?: number; height?: number; visible?: boolean; browser?: string }) => {
+        const res = await s.call('POST', '/api/v1/browser-sandbox/session', {
+          ...(o.width ? { width: o.width } : {}),
+          ...(o.height ? { height: o.height } : {}),
+          ...(o.visible ? { headless: false } : {}),
+          ...(o.browser ? { browser: o.browser } : {}),
+        });
+        if (g.json) printJson(res);
+        else print(`session ${String(res.sessionId)}\nwsUrl: ${String(res.wsUrl)}${res.liveViewUrl ? `\nlive view: ${String(res.liveViewUrl)}` : ''}\ncost per minute: $${String(res.costPerMin)}`);
+      }),
+    );
+  for (const [name, method] of [
+    ['get', 'GET'],
+    ['close', 'DELETE'],
+  ] as const) {
+    session
+      .command(name)
+      .argument('<id>')
+      .action(
+        action(async (s, g, id: string) => {
+          const res = await s.call(method, `/api/v1/browser-sandbox/session/${encodeURIComponent(id)}`);
+          if (g.json) printJson(res);
+          else print(`session ${String(res.sessionId)}: ${String(res.status)}${res.closeReason ? ` (${String(res.closeReason)})` : ''}, total cost $${String(res.totalCost)}`);
+        }),
+      );
+  }
+}

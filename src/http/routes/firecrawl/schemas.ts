@@ -1,0 +1,96 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Firecrawl v2's request bodies, as far as this server serves them. Format and action entries are
+ * checked one by one in translate.ts, so an unsupported one is named with its index. Fields that
+ * only tune Firecrawl's own infrastructure (caching, TLS checks, ad blocking...) are accepted and
+ * have no effect; any other unknown field is a 400 naming it, as on the native API.
+ */
+const Loose = Type.Object({ type: Type.String() }, { additionalProperties: true });
+const NoEffect = {
+  timeout: Type.Optional(Type.Number()),
+  skipTlsVerification: Type.Optional(Type.Boolean()),
+  removeBase64Images: Type.Optional(Type.Boolean()),
+  blockAds: Type.Optional(Type.Boolean()),
+  fastMode: Type.Optional(Type.Boolean()),
+  storeInCache: Type.Optional(Type.Boolean()),
+  maxAge: Type.Optional(Type.Number()),
+  minAge: Type.Optional(Type.Number()),
+  proxy: Type.Optional(Type.String({ description: 'basic, stealth, auto: this server escalates by itself' })),
+  parsers: Type.Optional(Type.Array(Type.Unknown())),
+  zeroDataRetention: Type.Optional(Type.Boolean()),
+  integration: Type.Optional(Type.String()),
+  origin: Type.Optional(Type.String()),
+};
+
+const Location = Type.Object(
+  { country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })), languages: Type.Optional(Type.Array(Type.String())) },
+  { additionalProperties: false },
+);
+
+export const scrapeOptionFields = {
+  formats: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]), { maxItems: 20 })),
+  onlyMainContent: Type.Optional(Type.Boolean()),
+  includeTags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 })),
+  excludeTags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 })),
+  waitFor: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
+  mobile: Type.Optional(Type.Literal(false)),
+  actions: Type.Optional(Type.Array(Loose, { maxItems: 100 })),
+  location: Type.Optional(Location),
+  ...NoEffect,
+};
+
+export const ScrapeOptions = Type.Object(scrapeOptionFields, { additionalProperties: false });
+export type ScrapeOptions = Static<typeof ScrapeOptions>;
+
+export const V2ScrapeBody = Type.Object({ url: Type.String({ minLength: 1 }), ...scrapeOptionFields }, { additionalProperties: false });
+export type V2ScrapeBody = Static<typeof V2ScrapeBody>;
+
+export const V2BatchBody = Type.Object(
+  {
+    urls: Type.Array(Type.String(), { minItems: 1 }),
+    ...scrapeOptionFields,
+    ignoreInvalidURLs: Type.Optional(Type.Boolean()),
+    maxConcurrency: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type V2BatchBody = Static<typeof V2BatchBody>;
+
+export const V2MapBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1 }),
+    search: Type.Optional(Type.String()),
+    sitemap: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('only'), Type.Literal('skip')])),
+    includeSubdomains: Type.Optional(Type.Boolean()),
+    ignoreQueryParameters: Type.Optional(Type.Boolean()),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+    timeout: Type.Optional(Type.Number()),
+    integration: Type.Optional(Type.String()),
+    origin: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type V2MapBody = Static<typeof V2MapBody>;
+
+export const V2SearchBody = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 2048 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+    sources: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]))),
+    includeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    excludeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    country: Type.Optional(Type.String()),
+    location: Type.Optional(Type.String()),
+    scrapeOptions: Type.Optional(ScrapeOptions),
+    timeout: Type.Optional(Type.Number()),
+    ignoreInvalidURLs: Type.Optional(Type.Boolean()),
+    integration: Type.Optional(Type.String()),
+    origin: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type V2SearchBody = Static<typeof V2SearchBody>;
+
+export const JobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const JobPageQuery = Type.Object({ skip: Type.Optional(Type.String({ pattern: '^\\d{1,9}$' })) }, { additionalProperties: false });

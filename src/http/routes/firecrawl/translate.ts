@@ -1,0 +1,158 @@
+import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
+import type { Config } from '../../../config.ts';
+import type { PageFormat, ScrapeInput, ScrapeResult, ScreenshotResult } from '../../../ops/index.ts';
+import type { Action } from '../../schemas/actions.ts';
+import { badRequest } from '../../errors.ts';
+import { scrapeInput } from '../../inputs.ts';
+import type { ScrapeOptions } from './schemas.ts';
+
+/**
+ * Firecrawl v2 requests to this server's operation inputs, and its results back to Firecrawl's
+ * Document. Pure mapping: every check that is not about Firecrawl's shapes is the native API's own
+ * (scrapeInput), so both accept the same pages, selectors and actions.
+ */
+
+/** What the summary format asks the LLM: Firecrawl's summary format carries no instruction. */
+export const SUMMARY_QUERY = 'Summarise this page in a few sentences.';
+
+const PAGE_FORMATS = new Set<string>(['markdown', 'html', 'rawHtml', 'links']);
+
+export interface ScreenshotRequest {
+  fullPage: boolean;
+  width?: number;
+  height?: number;
+}
+
+/** A Firecrawl scrape, as the native scrape plus what has to run beside it. */
+export interface CompatScrape {
+  input: ScrapeInput;
+  /** The formats to return, as Firecrawl names them. */
+  formats: Set<string>;
+  screenshot?: ScreenshotRequest;
+}
+
+function formatsOf(options: ScrapeOptions, prefix: string): { formats: Set<string>; screenshot?: ScreenshotRequest } {
+  const formats = new Set<string>();
+  let screenshot: ScreenshotRequest | undefined;
+  for (const [i, raw] of (options.formats ?? ['markdown']).entries()) {
+    const entry = typeof raw === 'string' ? { type: raw } : (raw as { type: string; fullPage?: unknown; viewport?: { width?: unknown; height?: unknown } });
+    const field = `${prefix}formats[${i}]`;
+    if (PAGE_FORMATS.has(entry.type) || entry.type === 'summary') formats.add(entry.type);
+    else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
+      formats.add('screenshot');
+      const vp = entry.viewport;
+      screenshot = {
+        fullPage: entry.type === 'screenshot@fullPage' || entry.fullPage === true,
+        ...(typeof vp?.width === 'number' ? { width: vp.width } : {}),
+        ...(typeof vp?.height === 'number' ? { height: vp.height } : {}),
+      };
+    } else throw badRequest(field, `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`);
+  }
+  return { formats, ...(screenshot ? { screenshot } : {}) };
+}
+
+/** Firecrawl actions as native ones; `write` types into what the previous click focused. */
+function actionsOf(options: ScrapeOptions, prefix: string): Action[] {
+  const out: Action[] = [];
+  if (options.waitFor) out.push({ type: 'wait', milliseconds: options.waitFor });
+  let focused: string | undefined;
+  for (const [i, raw] of (options.actions ?? []).entries()) {
+    const a = raw as Record<string, unknown> & { type: string };
+    const field = `${prefix}actions[${i}]`;
+    const str = (k: string) => {
+      if (typeof a[k] !== 'string' || !a[k]) throw badRequest(`${field}.${k}`, 'is required');
+      return a[k] as string;
+    };
+    switch (a.type) {
+      case 'wait':
+        if (typeof a.selector === 'string') out.push({ type: 'waitForSelector', selector: a.selector });
+        else if (typeof a.milliseconds === 'number' && a.milliseconds >= 0 && a.milliseconds <= 30_000) out.push({ type: 'wait', milliseconds: Math.round(a.milliseconds) });
+        else throw badRequest(`${field}.milliseconds`, 'give milliseconds (0 to 30000) or a selector');
+        break;
+      case 'click':
+        focused = str('selector');
+        out.push({ type: 'click', selector: focused });
+        break;
+      case 'write':
+        if (!focused) throw badRequest(field, 'write needs a click on the field before it');
+        out.push({ type: 'type', selector: focused, text: str('text') });
+        break;
+      case 'press':
+        out.push({ type: 'press', key: str('key') });
+        break;
+      case 'scroll':
+        out.push({
+          type: 'scroll',
+          ...(a.direction === 'up' || a.direction === 'down' ? { direction: a.direction } : {}),
+          ...(typeof a.selector === 'string' ? { selector: a.selector } : {}),
+        });
+        break;
+      default:
+        throw badRequest(`${field}.type`, `the ${a.type} action is not supported by this server (see docs/firecrawl.md)`);
+    }
+  }
+  return out;
+}
+
+/** A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`. */
+export function compatScrape(url: string, options: ScrapeOptions, config: Config, prefix = ''): CompatScrape {
+  const { formats, screenshot } = formatsOf(options, prefix);
+  const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
+  const actions = actionsOf(options, prefix);
+  const country = options.location?.country;
+  const input = scrapeInput(
+    {
+      url,
+      // Links are the cheapest conversion when only a screenshot or a summary was asked for.
+      formats: pageFormats.length ? pageFormats : ['links'],
+      onlyMainContent: options.onlyMainContent ?? true,
+      ...(options.includeTags ? { includeTags: options.includeTags } : {}),
+      ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
+      ...(actions.length ? { actions } : {}),
+      ...(formats.has('summary') ? { summary: { query: SUMMARY_QUERY } } : {}),
+      ...(country && country.toUpperCase() !== 'US' ? { proxy: { country } } : {}),
+      // Firecrawl reads a PDF's text layer and falls back to OCR.
+      pdfStrategy: 'auto',
+      extractMetadata: true,
+    },
+    config,
+    prefix,
+  );
+  return { input, formats, ...(screenshot ? { screenshot } : {}) };
+}
+
+export interface FirecrawlDocument {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: string;
+  summary?: string;
+  metadata: Record<string, unknown>;
+  warning?: string;
+}
+
+/** A native result as Firecrawl's Document; its `cost` rides in metadata (Firecrawl's index signature allows it). */
+export function toDocument(result: ScrapeResult, formats: ReadonlySet<string>, shot?: ScreenshotResult): FirecrawlDocument {
+  const doc: FirecrawlDocument = { metadata: {} };
+  if (formats.has('markdown') && result.markdown !== undefined) doc.markdown = result.markdown;
+  if (formats.has('html') && result.html !== undefined) doc.html = result.html;
+  if (formats.has('rawHtml') && result.rawHtml !== undefined) doc.rawHtml = result.rawHtml;
+  if (formats.has('links') && result.links !== undefined) doc.links = result.links;
+  if (formats.has('summary') && result.content !== undefined) doc.summary = result.content;
+  if (shot?.success && shot.url) doc.screenshot = shot.url;
+  else if (shot) doc.warning = `screenshot failed: ${shot.error ?? 'unknown error'}`;
+  const m = result.metadata;
+  doc.metadata = {
+    ...(m?.title ? { title: m.title } : {}),
+    ...(m?.description ? { description: m.description } : {}),
+    ...(m?.canonicalUrl ? { canonicalUrl: m.canonicalUrl } : {}),
+    sourceURL: result.url,
+    url: m?.finalUrl || result.url,
+    statusCode: result.statusCode,
+    ...(m?.contentType ? { contentType: m.contentType } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    cost: microsToUsd(usdToMicros(result.cost) + usdToMicros(shot?.cost ?? 0)),
+  };
+  return doc;
+}

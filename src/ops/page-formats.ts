@@ -1,0 +1,70 @@
+import { selectTags, type OutputFormat } from '../content/index.ts';
+import type { OpContext } from './context.ts';
+
+/** What a page can be returned as; several may be asked for in one call. */
+export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links'] as const;
+export type PageFormat = (typeof PAGE_FORMATS)[number];
+
+export interface PageFields {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+}
+
+export interface FormatRequest {
+  /** The single format of the spec's `type`, used when `formats` is not given. */
+  type: OutputFormat;
+  formats?: readonly PageFormat[];
+  onlyMainContent: boolean;
+  /** CSS selectors: keep only these elements / drop these, before conversion. */
+  includeTags?: readonly string[];
+  excludeTags?: readonly string[];
+  /** A summary is written from markdown, so markdown is made even when not returned. */
+  needsMarkdown: boolean;
+}
+
+export interface ConvertedPage {
+  fields: PageFields;
+  metadata: { title: string; description: string; canonicalUrl: string };
+  /** The page as markdown, for a summary. */
+  markdown: string;
+  /** Every absolute link on the page, whatever was asked for (a crawl follows them). */
+  links: string[];
+}
+
+const wanted = (req: FormatRequest): readonly PageFormat[] => req.formats ?? [req.type];
+
+/**
+ * Converts HTML into every asked format, converting once per distinct output (markdown, html) and
+ * reusing the rest: `rawHtml` is the page as served, `links` come with any conversion.
+ */
+export async function convertFormats(rawHtml: string, url: string, req: FormatRequest, ctx: OpContext): Promise<ConvertedPage> {
+  const formats = wanted(req);
+  const html = selectTags(rawHtml, req.includeTags, req.excludeTags);
+  const outputs = new Set<OutputFormat>(formats.filter((f): f is OutputFormat => f === 'markdown' || f === 'html'));
+  if (req.needsMarkdown) outputs.add('markdown');
+  // Links and metadata come from any conversion; markdown is the cheapest to ask for when none was.
+  if (outputs.size === 0) outputs.add('markdown');
+  const converted = new Map(
+    await Promise.all([...outputs].map(async (format) => [format, await ctx.services.content.convert({ html, url, format, onlyMainContent: req.onlyMainContent }, ctx.signal)] as const)),
+  );
+  const any = converted.values().next().value!;
+  const fields: PageFields = {};
+  for (const format of formats) {
+    if (format === 'rawHtml') fields.rawHtml = rawHtml;
+    else if (format === 'links') fields.links = any.links;
+    else fields[format] = converted.get(format)!.content;
+  }
+  return { fields, metadata: any.metadata, markdown: converted.get('markdown')?.content ?? '', links: any.links };
+}
+
+/** A text or PDF body in the asked formats: the same text for each, and no links. */
+export function textFormats(text: string, req: Pick<FormatRequest, 'type' | 'formats'>): PageFields {
+  const fields: PageFields = {};
+  for (const format of req.formats ?? [req.type]) {
+    if (format === 'links') fields.links = [];
+    else fields[format] = text;
+  }
+  return fields;
+}

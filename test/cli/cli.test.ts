@@ -1,0 +1,150 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineServer } from '../fixtures/engine-server.ts';
+import { startSearxngServer } from '../fixtures/searxng-server.ts';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { freePort, startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NODE = join(ROOT, 'node_modules/.bin/node');
+
+let site: FixtureSite;
+let searx: EngineServer;
+let t: TestServer;
+let scratch: string;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  searx = await startSearxngServer([`${site.origin}/article.html`]);
+  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1' });
+  scratch = await mkdtemp(join(tmpdir(), 'webdata-cli-'));
+});
+afterAll(async () => {
+  await t?.close();
+  await searx?.close();
+  await site?.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs `webdata ...` as a process against the test server; stdin and stderr are not a terminal. */
+function webdata(args: string[], env: Record<string, string> = { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(NODE, [join(ROOT, 'src/cli/main.ts'), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+// Each command is a fresh Node process; on a loaded machine that is seconds, not milliseconds.
+describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
+  it('scrape prints markdown, cost on stderr; --json prints the API result', async () => {
+    const human = await webdata(['scrape', `${site.origin}/article.html`]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('Twice a day the ocean pulls back');
+    expect(human.stdout).not.toContain('cost');
+    expect(human.stderr).toBe('cost: $0.002\n');
+    const json = await webdata(['--json', 'scrape', `${site.origin}/article.html`, '-f', 'markdown,links', '--exclude', 'table']);
+    const page = JSON.parse(json.stdout);
+    expect(page).toMatchObject({ success: true, cost: 0.002 });
+    expect(page.links).toContain(`${site.origin}/kelp`);
+    expect(page.markdown).not.toMatch(/\| Zone\s*\|/);
+  });
+
+  it('scrape -o writes the content to a file', async () => {
+    const file = join(scratch, 'page.md');
+    const res = await webdata(['scrape', `${site.origin}/article.html`, '-o', file]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(await readFile(file, 'utf8')).toContain('Twice a day the ocean pulls back');
+  });
+
+  it('exit codes say what failed: the page (1), the request (2), the key (3), the job (4), the server (6)', async () => {
+    const page = await webdata(['scrape', `${site.origin}/status/404`]);
+    expect(page.code).toBe(1);
+    expect(page.stdout).toContain('failed (HTTP 404)');
+    const bad = await webdata(['scrape', 'not-a-url']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('url:');
+    const usage = await webdata(['map', `${site.origin}/`, '--limit', 'many']);
+    expect(usage.code).toBe(2);
+    const key = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_URL: t.base, WEBDATA_API_KEY: 'wd_wrong_0000000000000000000' });
+    expect(key.code).toBe(3);
+    expect(key.stderr).toContain('invalid or revoked API key');
+    const missing = await webdata(['jobs', 'get', 'no-such-job']);
+    expect(missing.code).toBe(4);
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const down = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_URL: closed, WEBDATA_API_KEY: TEST_KEY });
+    expect(down.code).toBe(6);
+    expect(down.stderr).toContain(`cannot reach ${closed}`);
+  });
+
+  it('batch runs a job, prints each page, and exits 1 when an item failed', async () => {
+    const list = join(scratch, 'urls.txt');
+    await writeFile(list, `${site.origin}/article.html\n# a comment\n${site.origin}/status/500\n`);
+    const res = await webdata(['batch', '-i', list]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain(`## ${site.origin}/article.html`);
+    expect(res.stdout).toContain('Twice a day');
+    expect(res.stdout).toContain(`## ${site.origin}/status/500\n\nfailed (HTTP 500)`);
+    // Not a terminal: no progress bar codes on stderr.
+    expect(res.stderr).not.toContain('\u001b[');
+    const ok = await webdata(['--json', 'batch', `${site.origin}/article.html`]);
+    expect(ok.code).toBe(0);
+    const job = JSON.parse(ok.stdout);
+    expect(job).toMatchObject({ status: 'completed', total: 1, completed: 1 });
+
+    const jobs = await webdata(['jobs', 'list']);
+    expect(jobs.stdout).toContain(`${job.id}  scrape-batch  completed  1/1`);
+    const get = await webdata(['jobs', 'get', job.id]);
+    expect(get.stdout).toContain(`job ${job.id}: scrape-batch completed (1/1)`);
+    const theirs = await webdata(['jobs', 'get', job.id], { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY_2 });
+    expect(theirs.code).toBe(4);
+  });
+
+  it('map and search print one result per line', async () => {
+    const map = await webdata(['map', `${site.origin}/article.html`, '--limit', '20']);
+    expect(map.code).toBe(0);
+    expect(map.stdout.trim().split('\n')).toContain(`${site.origin}/kelp`);
+    const search = await webdata(['search', 'tide pools', '--engine', 'searxng', '--scrape']);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toContain(`1. Result 0\n   ${site.origin}/article.html`);
+    expect(search.stdout).toContain('Twice a day the ocean pulls back');
+  });
+
+  it('screenshot and pdf -o save the files', async () => {
+    const png = join(scratch, 'shot.png');
+    const shot = await webdata(['screenshot', `${site.origin}/browser/tall`, '--viewport', '--width', '640', '--height', '480', '-o', png]);
+    expect(shot.code).toBe(0);
+    expect(shot.stdout.trim()).toBe(`${png} (640x480)`);
+    const img = PNG.sync.read(await readFile(png));
+    expect([img.width, img.height]).toEqual([640, 480]);
+    const pdf = join(scratch, 'doc.pdf');
+    const html = join(scratch, 'doc.html');
+    await writeFile(html, '<h1>Tide table</h1>');
+    const printed = await webdata(['pdf', '--html-file', html, '-o', pdf]);
+    expect(printed.code).toBe(0);
+    expect((await readFile(pdf)).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('session create, get and close', async () => {
+    const created = JSON.parse((await webdata(['--json', 'session', 'create', '--width', '800', '--height', '600'])).stdout);
+    expect(created.sessionId).toBeTruthy();
+    const got = await webdata(['session', 'get', created.sessionId]);
+    expect(got.stdout).toContain(`session ${created.sessionId}: active`);
+    const closed = await webdata(['session', 'close', created.sessionId]);
+    expect(closed.stdout).toContain(`session ${created.sessionId}: closed (manual)`);
+  });
+
+  it('with no server named, runs the service in the process', async () => {
+    const dataDir = join(scratch, 'embedded');
+    const res = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_DATA_DIR: dataDir, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_SESSION_WARM_SPARES: '0', WEBDATA_BROWSER_POOL_SIZE: '1' });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Twice a day the ocean pulls back');
+    const half = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_API_KEY: TEST_KEY });
+    expect(half.code).toBe(2);
+  });
+});

@@ -1,0 +1,218 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineServer } from '../fixtures/engine-server.ts';
+import { startSearxngServer } from '../fixtures/searxng-server.ts';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
+import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NODE = join(ROOT, 'node_modules/.bin/node');
+
+let site: FixtureSite;
+let searx: EngineServer;
+let t: TestServer;
+const clients: Client[] = [];
+
+async function httpClient(key: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  clients.push(client);
+  return client;
+}
+
+async function stdioClient(env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' });
+  const transport = new StdioClientTransport({ command: NODE, args: [join(ROOT, 'src/cli/main.ts'), 'mcp'], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'ignore' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>; structuredContent?: any };
+const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const textOf = (r: ToolResult) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  searx = await startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]);
+  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1' });
+});
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await t?.close();
+  await searx?.close();
+  await site?.close();
+  expect(leftoverBrowserProcesses()).toEqual([]);
+});
+
+describe('MCP over Streamable HTTP at /mcp', () => {
+  it('lists one tool per route, with the route schema as its input schema', async () => {
+    const client = await httpClient(TEST_KEY);
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['search', 'scrape', 'batch_scrape', 'map', 'screenshot', 'pdf_from_url', 'pdf_from_html', 'sequence', 'job_status', 'job_list', 'job_cancel', 'session_create', 'session_close']),
+    );
+    const openapi = (await t.api('GET', '/openapi.json')).json;
+    const scrape = tools.find((tool) => tool.name === 'scrape')!;
+    const body = openapi.paths['/api/v1/scrape/single'].post.requestBody.content['application/json'].schema;
+    expect(scrape.inputSchema.properties).toEqual(body.properties);
+    expect(scrape.inputSchema.required).toEqual(['url']);
+    expect(scrape.outputSchema?.properties).toHaveProperty('markdown');
+    const job = tools.find((tool) => tool.name === 'job_status')!;
+    expect(job.inputSchema.required).toEqual(['id']);
+    expect(Object.keys(job.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'offset', 'limit']));
+  });
+
+  it('scrapes a page: markdown as text, the API result as structuredContent, charged to the key', async () => {
+    const client = await httpClient(TEST_KEY);
+    const user = (await t.server.keys.authenticate(TEST_KEY))!;
+    const before = (await t.server.ledger.forUser(user.userId)).length;
+    const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ success: true, statusCode: 200, cost: 0.002 });
+    expect(res.structuredContent.markdown).toContain('Twice a day the ocean pulls back');
+    expect(textOf(res)).toContain('Twice a day the ocean pulls back');
+    expect(textOf(res)).toContain('cost: $0.002');
+    const rows = await t.server.ledger.forUser(user.userId);
+    expect(rows.length).toBe(before + 1);
+    expect(rows.at(-1)).toMatchObject({ operation: 'scrape' });
+  });
+
+  it('answers a bad argument with a tool error naming the field, and a failed page as an error too', async () => {
+    const client = await httpClient(TEST_KEY);
+    const bad = await call(client, 'scrape', { url: `${site.origin}/article.html`, type: 'pdf' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^HTTP 400: type: /);
+    const unknown = await call(client, 'scrape', { url: `${site.origin}/article.html`, colour: 'red' });
+    expect(textOf(unknown)).toContain('colour: is not a known field');
+    const relative = await call(client, 'scrape', { url: '/article.html' });
+    expect(textOf(relative)).toContain('- url:');
+    const missing = await call(client, 'job_status', {});
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain('id: is required');
+    const gone = await call(client, 'scrape', { url: `${site.origin}/status/404` });
+    expect(gone.isError).toBe(true);
+    expect(gone.structuredContent).toMatchObject({ success: false, statusCode: 404, cost: 0 });
+    expect(textOf(gone)).toContain('failed:');
+  });
+
+  it('runs search, batch, map, sequence and PDF tools against the fixture web', async () => {
+    const client = await httpClient(TEST_KEY);
+    const search = await call(client, 'search', { queries: ['tide pools'], engine: 'searxng' });
+    expect(search.structuredContent.results[0].results[0].url).toBe(`${site.origin}/article.html`);
+    expect(textOf(search)).toContain(`- [Result 0](${site.origin}/article.html)`);
+
+    const batch = await call(client, 'batch_scrape', { urls: [`${site.origin}/article.html`, `${site.origin}/status/500`] });
+    expect(batch.structuredContent).toMatchObject({ total: 2, successful: 1, failed: 1, cost: 0.002 });
+    expect(textOf(batch)).toContain(`## ${site.origin}/article.html`);
+    expect(textOf(batch)).toContain('Twice a day the ocean pulls back');
+
+    const map = await call(client, 'map', { url: `${site.origin}/article.html` });
+    expect(map.structuredContent.success).toBe(true);
+    expect(map.structuredContent.links.length).toBeGreaterThan(0);
+    expect(textOf(map).split('\n')).toContain(map.structuredContent.links[0]);
+
+    const sequence = await call(client, 'sequence', {
+      startUrl: `${site.origin}/browser/form`,
+      steps: [{ type: 'type', selector: '#q', text: 'anemone' }, { type: 'press', key: 'Enter' }, { type: 'waitForSelector', selector: 'h1' }, { type: 'scrape' }],
+    });
+    expect(sequence.structuredContent).toMatchObject({ success: true, completedBreakpoints: 1 });
+    expect(textOf(sequence)).toContain('Results for anemone');
+
+    const pdf = await call(client, 'pdf_from_html', { html: '<h1>Tide table</h1>', title: 'tides' });
+    expect(pdf.structuredContent).toMatchObject({ success: true });
+    expect(pdf.structuredContent.url).toMatch(/\/files\/.+\.pdf$/);
+  });
+
+  it('returns a screenshot as an image content block', async () => {
+    const client = await httpClient(TEST_KEY);
+    const shot = await call(client, 'screenshot', { url: `${site.origin}/browser/tall`, fullPage: false, width: 800, height: 600 });
+    expect(shot.isError).toBeFalsy();
+    const image = shot.content.find((c) => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/png');
+    const png = PNG.sync.read(Buffer.from(image.data!, 'base64'));
+    expect([png.width, png.height]).toEqual([800, 600]);
+    expect(shot.structuredContent).toMatchObject({ success: true, width: 800, height: 600, cost: 0.003 });
+  });
+
+  it('starts a job and shows it to its owner only: another key can neither read nor cancel it', async () => {
+    const mine = await httpClient(TEST_KEY);
+    const theirs = await httpClient(TEST_KEY_2);
+    const started = await call(mine, 'start_batch_scrape', { urls: [`${site.origin}/article.html`] });
+    const id = started.structuredContent.id as string;
+    expect(id).toBeTruthy();
+    let status: ToolResult;
+    for (;;) {
+      status = await call(mine, 'job_status', { id });
+      if (status.structuredContent.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status.structuredContent.data[0]).toMatchObject({ url: `${site.origin}/article.html`, success: true });
+    expect(textOf(status)).toContain(`job ${id}: completed (1/1)`);
+    const list = await call(mine, 'job_list', { limit: 5 });
+    expect(list.structuredContent.jobs.map((j: { id: string }) => j.id)).toContain(id);
+
+    const hidden = await call(theirs, 'job_status', { id });
+    expect(hidden.isError).toBe(true);
+    expect(textOf(hidden)).toContain('HTTP 404');
+    expect((await call(theirs, 'job_list', {})).structuredContent.jobs).toEqual([]);
+    expect((await call(theirs, 'job_cancel', { id })).isError).toBe(true);
+  });
+
+  it('creates and closes a browser session', async () => {
+    const client = await httpClient(TEST_KEY);
+    const created = await call(client, 'session_create', { width: 800, height: 600 });
+    expect(created.isError).toBeFalsy();
+    const id = created.structuredContent.sessionId as string;
+    expect(created.structuredContent.wsUrl).toContain(id);
+    const closed = await call(client, 'session_close', { id });
+    expect(closed.structuredContent).toMatchObject({ sessionId: id, status: 'closed', closeReason: 'manual' });
+  });
+
+  it('refuses a wrong key, and a GET stream it does not offer', async () => {
+    await expect(httpClient('wd_not_a_real_key_000000000000')).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid or revoked API key') });
+    const get = await fetch(`${t.base}/mcp`, { headers: { authorization: `Bearer ${TEST_KEY}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+  });
+});
+
+// Each client starts a Node process (and the embedded one a whole service): seconds on a loaded machine.
+describe('MCP over stdio (webdata mcp)', { timeout: 120_000 }, () => {
+  it('talks to a running server with WEBDATA_URL and WEBDATA_API_KEY', async () => {
+    const client = await stdioClient({ WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY });
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('scrape');
+    const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
+    expect(res.structuredContent).toMatchObject({ success: true, cost: 0.002 });
+    const shot = await call(client, 'screenshot', { url: `${site.origin}/browser/tall`, fullPage: false, width: 640, height: 480 });
+    expect(shot.content.some((c) => c.type === 'image')).toBe(true);
+  });
+
+  it('refuses a wrong key over stdio as a tool error', async () => {
+    const client = await stdioClient({ WEBDATA_URL: t.base, WEBDATA_API_KEY: 'wd_wrong_key_0000000000000000' });
+    const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toContain('HTTP 401');
+  });
+
+  it('runs an embedded server when neither is set', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'webdata-mcp-embedded-'));
+    try {
+      const client = await stdioClient({ WEBDATA_DATA_DIR: dataDir, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_SESSION_WARM_SPARES: '0', PORT: '1' });
+      const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
+      expect(res.structuredContent).toMatchObject({ success: true, cost: 0.002 });
+      expect(textOf(res)).toContain('Twice a day the ocean pulls back');
+      await client.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
