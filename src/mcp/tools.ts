@@ -28,6 +28,7 @@ export const TOOL_ROUTES: readonly ToolRoute[] = [
   { name: 'pdf_from_url', method: 'POST', path: '/api/v1/pdf/url', render: 'json', hint: 'Print a page to PDF; returns its download URL.' },
   { name: 'pdf_from_html', method: 'POST', path: '/api/v1/pdf/html', render: 'json', hint: 'Render HTML to PDF; returns its download URL.' },
   { name: 'sequence', method: 'POST', path: '/api/v1/scrape/sequence', render: 'sequence', hint: 'Click, type and wait in a browser; each scrape step captures the page.' },
+  { name: 'crawl', method: 'POST', path: '/api/v1/crawl', render: 'json', hint: 'Crawl a site in the background; poll with job_status.' },
   { name: 'start_batch_scrape', method: 'POST', path: '/api/v1/scrape/async/batch', render: 'json', hint: 'Background job for many pages; poll with job_status.' },
   { name: 'job_status', method: 'GET', path: '/api/v1/scrape/async/job/{id}', render: 'job', readOnly: true, hint: 'A background job and a page of its results.' },
   { name: 'job_list', method: 'GET', path: '/api/v1/scrape/async/jobs', render: 'json', readOnly: true },
