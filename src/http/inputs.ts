@@ -154,6 +154,7 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
   const { username, password } = new URL(url);
   if (username || password) throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
   checkSummary(body.summary, 'summary');
+  checkPageFields(body, '');
   const ignoreQueryParameters = body.ignoreQueryParameters ?? false;
   const settings: CrawlSettings = {
     url,
@@ -167,6 +168,7 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
     ignoreRobotsTxt: body.ignoreRobotsTxt ?? false,
     delayMs: body.delayMs ?? 0,
     scrape: {
+      ...pageFields(body),
       type: body.type,
       onlyMainContent: body.onlyMainContent,
       extractMetadata: body.extractMetadata,
