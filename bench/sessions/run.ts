@@ -168,3 +168,6 @@ console.log(`PSS per idle session`);
 console.log(`  direct headless-shell                                  ${directPss.toFixed(1)} MiB`);
 console.log(`  service headless                                       ${avg(idle.headless!).toFixed(1)} MiB  ratio ${(avg(idle.headless!) / directPss).toFixed(2)}x of direct`);
 console.log(`  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`);
+console.log(
+  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)}`,
+);
