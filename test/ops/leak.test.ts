@@ -82,6 +82,7 @@ async function api(method: string, path: string, body?: unknown, key = TEST_KEY)
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(90_000),
   });
   return { status: res.status, json: await res.json() };
 }
@@ -118,8 +119,13 @@ async function sessionLife(headless: boolean, key: string): Promise<void> {
     if (!headless) {
       const vnc = new WebSocket(wsUrl.replace('/browser-sandbox-ws', '/vnc-ws'), ['binary']);
       const banner = await new Promise<string>((resolve, reject) => {
-        vnc.once('message', (data: Buffer) => resolve(data.toString('latin1')));
+        const timer = setTimeout(() => reject(new Error('no RFB banner within 30 s')), 30_000);
+        vnc.once('message', (data: Buffer) => {
+          clearTimeout(timer);
+          resolve(data.toString('latin1'));
+        });
         vnc.once('error', reject);
+        vnc.once('close', (code) => reject(new Error(`the live view closed (${code}) before its RFB banner`)));
       });
       expect(banner).toMatch(/^RFB \d{3}\.\d{3}\n/);
       vnc.close();
@@ -129,7 +135,12 @@ async function sessionLife(headless: boolean, key: string): Promise<void> {
   }
 }
 
+const started = Date.now();
+/** Progress on stderr, so a run that stalls shows where. */
+const progress = (what: string) => process.stderr.write(`leak test ${((Date.now() - started) / 1000).toFixed(0)} s: ${what}\n`);
+
 async function wave(n: number): Promise<void> {
+  progress(`wave ${n}`);
   const sessions = async () => {
     // One visible session a wave (Xvfb, x11vnc), the rest headless; two users so no per-user cap interferes.
     for (let i = 0; i < SESSIONS_PER_WAVE; i++) await sessionLife(i !== 0, i % 2 ? TEST_KEY_2 : TEST_KEY);
@@ -206,7 +217,10 @@ describe('leaks', () => {
     // The detection below does see the server's children: the warm browser pool is still up.
     expect((await processesOf(privateTmp)).length).toBeGreaterThan(0);
     inspector.close();
-    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    const exited = new Promise<number | string | null>((resolve) => {
+      server.once('exit', resolve);
+      setTimeout(() => resolve('still running 60 s after SIGTERM'), 60_000).unref();
+    });
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
     // Give killed children a moment to be reaped by whoever inherited them.
