@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { microsToUsd, type Meter } from '../billing/index.ts';
 import { countCharges } from '../metrics/index.ts';
 import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
-import { sweepWebhookEvents, writeEvent, type WebhookEvent, type WebhookTarget } from '../webhooks/index.ts';
+import { deleteWebhookEvents, writeEvent, type WebhookEvent, type WebhookTarget } from '../webhooks/index.ts';
 import {
   ACTIVE_STATUSES,
   type ClaimedItem,
@@ -403,8 +403,8 @@ export class JobStore {
     return this.#db.transaction().execute(async (trx) => {
       const expired = trx.selectFrom('jobs').select('id').where('expires_at', '<=', now);
       await trx.deleteFrom('job_items').where('job_id', 'in', expired).execute();
+      await deleteWebhookEvents(trx, expired);
       const result = await trx.deleteFrom('jobs').where('expires_at', '<=', now).executeTakeFirst();
-      await sweepWebhookEvents(trx);
       return Number(result.numDeletedRows);
     });
   }

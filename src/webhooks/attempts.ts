@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Tables } from '../store/index.ts';
 import type { WebhookEvent } from './types.ts';
 
@@ -49,9 +49,8 @@ export async function jobWebhookEvents(db: Kysely<Tables>, jobId: string, offset
   };
 }
 
-/** Deletes the events and attempts of jobs that no longer exist (run by the job sweep). */
-export async function sweepWebhookEvents(db: Kysely<Tables>): Promise<void> {
-  const live = db.selectFrom('jobs').select('id');
-  await db.deleteFrom('webhook_attempts').where('job_id', 'not in', live).execute();
-  await db.deleteFrom('webhook_events').where('job_id', 'not in', live).execute();
+/** Deletes the events and attempts of the given jobs (run by the job sweep, with the jobs it deletes). */
+export async function deleteWebhookEvents(db: Kysely<Tables>, jobIds: SelectQueryBuilder<Tables, 'jobs', { id: string }>): Promise<void> {
+  await db.deleteFrom('webhook_attempts').where('job_id', 'in', jobIds).execute();
+  await db.deleteFrom('webhook_events').where('job_id', 'in', jobIds).execute();
 }

@@ -139,10 +139,13 @@ describe('POST /v1/crawl', () => {
     const { data } = await finished(url);
     expect(new Set(pathsOf(data))).toEqual(new Set(['/', '/a', '/b', '/private/open']));
     expect(site.count('robots.test/private/secret')).toBe(0);
-    // Crawl-delay: 1 spaces every page request to the host by a second (small slack for clock reads).
+    // Crawl-delay: 1 spaces the starts of page requests to the host by a second. Measured where
+    // they arrive, so a loaded machine's scheduling jitter gets generous slack: no two arrivals
+    // close together, three gaps of about three seconds in all (without the delay: milliseconds).
     const times = pageHits('robots.test').map((h) => h.at);
     expect(times.length).toBe(4);
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(950);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(500);
+    expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(2500);
 
     const ignoring = await finished((await crawl({ url: site.url('robots.test'), sitemap: 'skip', ignoreRobotsTxt: true })).url);
     expect(new Set(pathsOf(ignoring.data))).toEqual(new Set(['/', '/a', '/b', '/private/open', '/private/secret']));

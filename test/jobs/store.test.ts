@@ -74,13 +74,18 @@ describe.each(storeBackends)('job store on %s', (_name, open) => {
     expect((await store.claim(ref, ['pending']))!.attempts).toBe(2);
   });
 
-  it('sweeps expired jobs and their items, leaving live ones', async () => {
+  it('sweeps expired jobs and their items and webhook events, leaving live ones', async () => {
     const live = await create('u4', 1);
-    const old = await store.create({ userId: 'u4', type: 'scrape-single', inputs: [{ url: 'https://example.com/' }], ttlMs: 1 }, async () => undefined);
-    await new Promise((r) => setTimeout(r, 5));
-    expect(await store.get('u4', old.id)).toBeUndefined();
-    expect(await store.sweep()).toBeGreaterThanOrEqual(1);
+    const webhook = { url: 'https://hooks.example.com/', headers: {}, events: ['started' as const] };
+    const old = await store.create({ userId: 'u4', type: 'scrape-single', inputs: [{ url: 'https://example.com/' }], webhook, ttlMs: 5_000 }, async () => undefined);
+    await store.claim({ jobId: old.id, index: 0, userId: 'u4', type: old.type }, ['pending']);
+    expect((await database.db.selectFrom('webhook_events').select('event').where('job_id', '=', old.id).execute()).map((e) => e.event)).toEqual(['started']);
+    // Sweeping as of a moment after its expiry, and before the live job's.
+    const later = Date.now() + 10_000;
+    expect(await store.get('u4', old.id, later)).toBeUndefined();
+    expect(await store.sweep(later)).toBeGreaterThanOrEqual(1);
     expect(await database.db.selectFrom('job_items').select('idx').where('job_id', '=', old.id).execute()).toEqual([]);
+    expect(await database.db.selectFrom('webhook_events').select('id').where('job_id', '=', old.id).execute()).toEqual([]);
     expect((await store.list('u4', { page: 1, limit: 10 })).jobs.map((j) => j.id)).toEqual([live.id]);
   });
 
