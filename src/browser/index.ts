@@ -4,3 +4,4 @@ export { openUrl, goBack, setHtml, type Guard } from './navigate.ts';
 export { ActionError, BrowserBusyError, NavigationError } from './errors.ts';
 export { processTree, pssBytes } from './procs.ts';
 export type { PoolStats } from './pool.ts';
+export { BlockedPageError, PageNotReadyError, settledContent, trackDocument, type ContentJudge, type DocumentState, type SettleOptions } from './settle.ts';

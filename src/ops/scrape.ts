@@ -1,10 +1,12 @@
-import { decodeBody, detectBlock, FetchFailure, needsJavaScript, type HttpResponse, type ProxyRoute } from '../acquire/index.ts';
-import { BrowserBusyError, type Action } from '../browser/index.ts';
-import { fetchCost, microsToUsd, pdfOcrCost, summaryCost } from '../billing/index.ts';
-import { summarise, type OutputFormat, type PdfStrategy, type SummaryRequest } from '../content/index.ts';
-import { BlockedPageError, browse, settledContent } from './browse.ts';
+import type { ProxyRoute } from '../acquire/index.ts';
+import { BlockedPageError, BrowserBusyError, type Action } from '../browser/index.ts';
+import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import { acquirePage } from './acquire-page.ts';
 import type { OpContext } from './context.ts';
+import { failure, PageConverter, pageResult, type PageOutputOptions, type ScrapeResult } from './page-result.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
+
+export { failure, type PageMetadataResult, type ScrapeResult } from './page-result.ts';
 
 export interface ScrapeOptions {
   type?: OutputFormat;
@@ -24,209 +26,33 @@ export interface ScrapeInput extends ScrapeOptions {
   actions?: Action[];
 }
 
-type FullInput = Required<Omit<ScrapeInput, 'actions' | 'summary' | 'proxy'>> & { actions: Action[]; summary?: SummaryRequest; route?: ProxyRoute };
-
-export interface PageMetadataResult {
-  title: string;
-  description: string;
-  canonicalUrl: string;
-  finalUrl: string;
-  contentType: string;
-  contentLength: number;
-}
-
-export interface ScrapeResult {
-  url: string;
-  success: boolean;
-  markdown?: string;
-  html?: string;
-  statusCode: number;
-  metadata?: PageMetadataResult;
-  content?: string;
-  timestamp: string;
-  cost: number;
-  error?: string;
-}
-
-type BodyKind = 'html' | 'text' | 'pdf' | 'binary';
-
-const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|javascript|x-javascript|ecmascript|rss\+xml|atom\+xml|x-ndjson|yaml|x-yaml|toml|csv)|[\w.-]+\/[\w.-]+\+(json|xml))/;
-
-function bodyKind(contentType: string, body: Buffer): BodyKind {
-  const mime = contentType.split(';')[0]!.trim().toLowerCase();
-  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
-  if (mime === 'application/pdf' || body.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
-  if (TEXT_TYPES.test(mime)) return 'text';
-  if (mime && mime !== 'application/octet-stream') return 'binary';
-  // No usable type: look at the bytes, as a browser would.
-  const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
-  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body|title|p|div)[\s>]/.test(head)) return 'html';
-  return head.includes('\u0000') ? 'binary' : 'text';
-}
-
-export function failure(url: string, err: unknown, statusCode = 0): ScrapeResult {
-  const message = err instanceof Error ? err.message : String(err);
-  return {
-    url,
-    success: false,
-    statusCode: err instanceof FetchFailure && err.statusCode ? err.statusCode : statusCode,
-    timestamp: new Date().toISOString(),
-    cost: 0,
-    error: message,
-  };
-}
-
-interface Rendered {
-  page: Omit<ScrapeResult, 'timestamp' | 'cost'>;
-  /** PDF pages read by OCR, billed on top of the fetch. */
-  ocrPages: number;
-  /** What a summary is written from: the page as markdown whatever `type` asked for. */
-  markdown: string;
-}
-
-async function render(res: HttpResponse, input: FullInput, ctx: OpContext): Promise<Rendered> {
-  const contentType = res.headers['content-type'] ?? '';
-  const kind = bodyKind(contentType, res.body);
-  if (kind === 'binary') {
-    throw new FetchFailure('unsupported-content', `cannot convert content of type ${contentType.split(';')[0]} to ${input.type}`, res.statusCode);
-  }
-  const base = { url: input.url, success: true, statusCode: res.statusCode };
-  const meta = (m?: { title: string; description: string; canonicalUrl: string }): PageMetadataResult => ({
-    title: m?.title ?? '',
-    description: m?.description ?? '',
-    canonicalUrl: m?.canonicalUrl ?? '',
-    finalUrl: res.url,
-    contentType,
-    contentLength: res.body.length,
-  });
-  if (kind === 'pdf') {
-    const { config } = ctx.services;
-    const pdf = await ctx.services.content.pdf(res.body, { strategy: input.pdfStrategy, maxPages: config.pdfMaxPages, timeoutMs: config.ocrTimeoutMs, signal: ctx.signal });
-    if (!pdf.text) throw new FetchFailure('unsupported-content', `the PDF has no readable text with pdfStrategy "${input.pdfStrategy}"`, res.statusCode);
-    const page = { ...base, [input.type]: pdf.text, ...(input.extractMetadata ? { metadata: meta({ title: pdf.title, description: '', canonicalUrl: '' }) } : {}) };
-    return { page, ocrPages: pdf.ocrPages, markdown: pdf.text };
-  }
-  const { text } = decodeBody(res.body, contentType, kind === 'html');
-  if (kind === 'text') {
-    return { page: { ...base, [input.type]: text, ...(input.extractMetadata ? { metadata: meta() } : {}) }, ocrPages: 0, markdown: text };
-  }
-  const out = await convertPage(text, res.url, input, ctx);
-  return { page: { ...base, [input.type]: out.content, ...(input.extractMetadata ? { metadata: meta(out.metadata) } : {}) }, ocrPages: 0, markdown: out.markdown };
-}
-
 /**
- * Converts HTML to the asked format. A summary is written from markdown whatever the format, so
- * for `html` with a summary the page is converted a second time, to markdown.
- */
-async function convertPage(html: string, url: string, input: FullInput, ctx: OpContext) {
-  const convert = (format: OutputFormat) => ctx.services.content.convert({ html, url, format, onlyMainContent: input.onlyMainContent }, ctx.signal);
-  const out = await convert(input.type);
-  const markdown = input.summary && input.type !== 'markdown' ? (await convert('markdown')).content : out.content;
-  return { ...out, markdown };
-}
-
-/** The summary asked for, as `content` with its charge; nothing when none was asked for. Throws SummaryError. */
-async function summaryOf(input: FullInput, markdown: string, ctx: OpContext): Promise<{ content?: string; micros: number }> {
-  if (!input.summary) return { micros: 0 };
-  const content = await summarise(ctx.services.config.summary, { query: input.summary.query, url: input.url, markdown }, ctx.signal);
-  return { content, micros: ctx.meter.charge('summary', 1, summaryCost()) };
-}
-
-/** Converts HTML a browser rendered, like an HTTP page. */
-async function browserScrape(input: FullInput, ctx: OpContext): Promise<ScrapeResult> {
-  try {
-    const { value } = await browse({ url: input.url, actions: input.actions, proxy: input.route }, ctx, async (opened) => {
-      const { page } = opened;
-      // Actions can lead to a wall of their own (a form that answers with a captcha).
-      const html = input.actions.length > 0 ? await settledContent(page, opened) : opened.html;
-      return { html, finalUrl: page.url(), statusCode: opened.statusCode() };
-    });
-    if (value.statusCode >= 400) return failure(input.url, new Error(`the page answered HTTP ${value.statusCode}`), value.statusCode);
-    const out = await convertPage(value.html, value.finalUrl, input, ctx);
-    const summary = await summaryOf(input, out.markdown, ctx);
-    const metadata: PageMetadataResult = {
-      title: out.metadata.title,
-      description: out.metadata.description,
-      canonicalUrl: out.metadata.canonicalUrl,
-      finalUrl: value.finalUrl,
-      contentType: 'text/html; charset=utf-8',
-      contentLength: Buffer.byteLength(value.html),
-    };
-    const cost = ctx.meter.charge('scrape', 1, fetchCost()) + summary.micros;
-    return {
-      url: input.url,
-      success: true,
-      statusCode: value.statusCode,
-      [input.type]: out.content,
-      ...(input.extractMetadata ? { metadata } : {}),
-      ...(summary.content !== undefined ? { content: summary.content } : {}),
-      timestamp: new Date().toISOString(),
-      cost: microsToUsd(cost),
-    };
-  } catch (err) {
-    if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
-    return failure(input.url, err, err instanceof BlockedPageError ? err.statusCode : 0);
-  }
-}
-
-/** Why an HTTP answer is not the page and a browser should try: a challenge, a block, a script app. */
-function escalationReason(res: HttpResponse): string | undefined {
-  const contentType = res.headers['content-type'] ?? '';
-  if (bodyKind(contentType, res.body) !== 'html') return undefined;
-  const { text } = decodeBody(res.body, contentType, true);
-  const verdict = detectBlock(text, res.statusCode);
-  if (verdict) return verdict.reason;
-  return res.statusCode < 400 ? needsJavaScript(text) : undefined;
-}
-
-/**
- * Fetches one URL and converts it: over HTTP first, in the browser when the page needs JavaScript
- * or answers with a challenge, stealthily when the browser is blocked too (or straight to the
- * browser when actions are given). Never throws for a page's fault: that is a failed result.
- * Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
+ * Fetches one URL and converts it: acquirePage climbs the engine ladder (HTTP, browser,
+ * browser-stealth) until the page's content is there, all within the page budget; pageResult
+ * turns what it got into the result. Never throws for a page's fault: that is a failed result at
+ * cost 0. Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
  */
 export async function scrape(input: ScrapeInput, ctx: OpContext): Promise<ScrapeResult> {
+  const deadline = Date.now() + ctx.services.config.pageBudgetMs;
   let route: ProxyRoute | undefined;
   try {
     route = proxyRoute(ctx, input.proxy);
   } catch (err) {
     return failure(input.url, err);
   }
-  const full: FullInput = {
-    url: input.url,
+  const opts: PageOutputOptions = {
     type: input.type ?? 'markdown',
     onlyMainContent: input.onlyMainContent ?? true,
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: input.pdfStrategy ?? 'ocr',
-    actions: input.actions ?? [],
     ...(input.summary ? { summary: input.summary } : {}),
-    route,
   };
-  if (full.actions.length > 0) return browserScrape(full, ctx);
-  let res: HttpResponse;
+  const converter = new PageConverter(ctx);
   try {
-    res = await ctx.services.http.fetch(full.url, { signal: ctx.signal, proxy: route });
+    const page = await acquirePage({ url: input.url, actions: input.actions ?? [], proxy: route, deadline }, ctx, converter);
+    return await pageResult(input.url, page, opts, ctx, converter);
   } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    return failure(full.url, err);
-  }
-  const reason = escalationReason(res);
-  if (reason) {
-    ctx.log.debug({ url: full.url, reason }, 'escalating to the browser');
-    return browserScrape(full, ctx);
-  }
-  if (res.statusCode >= 400) {
-    return failure(full.url, new Error(`the page answered HTTP ${res.statusCode}`), res.statusCode);
-  }
-  try {
-    const { page, ocrPages, markdown } = await render(res, full, ctx);
-    const summary = await summaryOf(full, markdown, ctx);
-    let cost = ctx.meter.charge('scrape', 1, fetchCost()) + summary.micros;
-    if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));
-    const content = summary.content !== undefined ? { content: summary.content } : {};
-    return { ...page, ...content, timestamp: new Date().toISOString(), cost: microsToUsd(cost) };
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    return failure(full.url, err, res.statusCode);
+    if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
+    return failure(input.url, err, err instanceof BlockedPageError ? err.statusCode : 0);
   }
 }
