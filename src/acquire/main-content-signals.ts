@@ -15,6 +15,8 @@ export interface ContentVerdict {
   reason: string;
 }
 
+import { visibleText } from './page-signals.ts';
+
 /** Main content shorter than this, on a page with scripts, is thin. */
 const THIN_MAIN_TEXT = 120;
 /** Placeholder words are only trusted in main content this short, so an article about loading bays is an article. */
@@ -42,19 +44,34 @@ export function mainText(content: string): string {
     .trim();
 }
 
-/**
- * Why the main content is not the page yet, or undefined when it is. A page without scripts is
- * what it is: no browser will change it.
- */
-export function judgeMainContent(content: string, html: string): ContentVerdict | undefined {
-  if (!/<script\b/i.test(html)) return undefined;
-  const text = mainText(content);
+const EMPTY_APP_ROOT = /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
+
+function judgeText(text: string, marks: string): ContentVerdict | undefined {
   if (text.length < PLACEHOLDER_MAIN_TEXT) {
     for (const [re, what] of PLACEHOLDER_PHRASES) if (re.test(text)) return { kind: 'placeholder', reason: `the main content is a placeholder (${what})` };
   }
   if (text.length < THIN_MAIN_TEXT) {
-    if (LOADING_MARKS.test(html)) return { kind: 'placeholder', reason: 'the main content is a loading skeleton' };
+    if (LOADING_MARKS.test(marks)) return { kind: 'placeholder', reason: 'the main content is a loading skeleton' };
     return { kind: 'thin', reason: `the main content has ${text.length} characters and the page runs scripts` };
   }
+  return undefined;
+}
+
+/**
+ * Why the main content is not the page yet, or undefined when it is. Reads the extracted main
+ * content, and the page's declared main region too: with nothing in `<main>` an extractor falls
+ * back to the longest text it finds, often the footer, which is no sign the page is there. A
+ * page without scripts is what it is: no browser will change it.
+ */
+export function judgeMainContent(content: string, html: string): ContentVerdict | undefined {
+  if (!/<script\b/i.test(html)) return undefined;
+  const extracted = judgeText(mainText(content), html);
+  if (extracted) return extracted;
+  const region = /<main\b[^>]*>([\s\S]*?)<\/main\s*>/i.exec(html)?.[1];
+  if (region !== undefined) {
+    const declared = judgeText(visibleText(region), region);
+    if (declared) return { kind: declared.kind, reason: declared.reason.replace('the main content', 'the page\'s <main>') };
+  }
+  if (EMPTY_APP_ROOT.test(html)) return { kind: 'thin', reason: 'the script app root is empty' };
   return undefined;
 }

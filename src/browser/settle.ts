@@ -50,6 +50,8 @@ export interface SettleOptions {
   deadline: number;
   /** Without one, only an empty script app root counts as not rendered yet. */
   judge?: ContentJudge;
+  /** Scroll through the page once its DOM first goes quiet, so content loaded on view loads too. */
+  revealLazy?: boolean;
 }
 
 /** The DOM counts as quiet once it has not changed for this long. */
@@ -60,6 +62,14 @@ const QUIET_MS = 400;
  */
 const LONG_QUIET_MS = 2_500;
 const POLL_MS = 120;
+/**
+ * A page whose DOM never goes quiet (a ticker, a carousel, a clock) is judged anyway once it has
+ * been busy this long, and again every BUSY_RECHECK_MS.
+ */
+const BUSY_MS = 3_000;
+const BUSY_RECHECK_MS = 1_000;
+/** Most viewport heights scrolled to reveal lazy content. */
+const REVEAL_STEPS = 12;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -106,6 +116,20 @@ function recentScriptRequests(page: Page): { pending(): boolean; stop(): void } 
   };
 }
 
+/** Scrolls down a viewport at a time to the bottom (or REVEAL_STEPS), then back to the top. */
+async function scrollThrough(page: Page): Promise<void> {
+  for (let i = 0; i < REVEAL_STEPS; i++) {
+    const more = await page.evaluate(() => {
+      const before = scrollY;
+      scrollBy(0, innerHeight);
+      return scrollY > before;
+    });
+    if (!more) break;
+    await sleep(100);
+  }
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
 /**
  * Waits until the page's main content is present and stable, then returns its HTML: the DOM
  * quiet for a short window, not a challenge, and (by `judge`) not a placeholder. Thin content is
@@ -124,6 +148,9 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
   };
   let last: string | undefined;
   let changedAt = Date.now();
+  let busySince = Date.now();
+  let checkedAt = 0;
+  let revealed = !opts.revealLazy;
   try {
     for (;;) {
       const refusal = doc.refusal();
@@ -136,15 +163,24 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
         changedAt = now;
       }
       const quietFor = now - changedAt;
-      if (signature !== undefined && (quietFor >= QUIET_MS || late)) {
+      const busyCheck = quietFor < QUIET_MS && now - busySince >= BUSY_MS && now - checkedAt >= BUSY_RECHECK_MS;
+      if (signature !== undefined && (quietFor >= QUIET_MS || late || busyCheck)) {
+        checkedAt = now;
         const html = await contentNow(page);
         if (html !== undefined) {
           const block = detectBlock(html, doc.statusCode());
           if (block?.kind === 'blocked' || (block && late)) throw new BlockedPageError(block, doc.statusCode());
           if (!block) {
+            if (!revealed && !late) {
+              revealed = true;
+              await scrollThrough(page);
+              // Whatever the scroll set off must settle like the first render did.
+              changedAt = busySince = Date.now();
+              last = undefined;
+              continue;
+            }
             const content = await judge(signature, html);
-            if (!content) return html;
-            if (content.kind === 'thin' && (late || (quietFor >= LONG_QUIET_MS && !requests.pending()))) return html;
+            if (!content || (content.kind === 'thin' && (late || (quietFor >= LONG_QUIET_MS && !requests.pending())))) return html;
             if (late) throw new PageNotReadyError(`${content.reason}; the page did not render its content in time`);
           }
         }

@@ -20,6 +20,8 @@ export interface BrowseRequest {
   deadline?: number;
   /** Judges the main content while the page settles (see settledContent). */
   judge?: ContentJudge;
+  /** Scroll through the settled page once so content loaded on view is there too. */
+  revealLazy?: boolean;
 }
 
 export interface Opened extends DocumentState {
@@ -52,7 +54,7 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
           const doc = trackDocument(page, env);
           const remaining = Math.max(1, deadline - Date.now());
           await openUrl(page, req.url, env.guard, Math.min(env.navigationTimeoutMs, remaining), 'domcontentloaded');
-          const html = await settledContent(page, { doc, deadline, judge: req.judge });
+          const html = await settledContent(page, { doc, deadline, judge: req.judge, revealLazy: req.revealLazy });
           for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
           return capture({ page, env, html, deadline, ...doc });
         },
