@@ -57,21 +57,33 @@ function judgeText(text: string, marks: string): ContentVerdict | undefined {
   return undefined;
 }
 
+const LAYOUT_REGIONS = /<(header|footer|nav|aside)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+
+/** Whether `text` (extracted main content) is the page's chrome: it opens with words of its header, footer, nav or aside. */
+function isLayout(text: string, html: string): boolean {
+  const opening = text.slice(0, 60);
+  if (opening.length < 20) return false;
+  for (const m of html.matchAll(LAYOUT_REGIONS)) if (visibleText(m[0]).includes(opening)) return true;
+  return false;
+}
+
 /**
  * Why the main content is not the page yet, or undefined when it is. Reads the extracted main
- * content, and the page's declared main region too: with nothing in `<main>` an extractor falls
- * back to the longest text it finds, often the footer, which is no sign the page is there. A
- * page without scripts is what it is: no browser will change it.
+ * content first. When that is the page's own chrome (with nothing in `<main>` an extractor falls
+ * back to the longest text it finds, often the footer), the declared `<main>` region decides.
+ * Loading marks count only inside `<main>`: real pages keep hidden spinners anywhere. A page
+ * without scripts is what it is: no browser will change it.
  */
 export function judgeMainContent(content: string, html: string): ContentVerdict | undefined {
   if (!/<script\b/i.test(html)) return undefined;
-  const extracted = judgeText(mainText(content), html);
-  if (extracted) return extracted;
+  const text = mainText(content);
+  const extracted = judgeText(text, '');
+  if (extracted?.kind === 'placeholder') return extracted;
+  if (!extracted && !isLayout(text, html)) return undefined;
   const region = /<main\b[^>]*>([\s\S]*?)<\/main\s*>/i.exec(html)?.[1];
-  if (region !== undefined) {
-    const declared = judgeText(visibleText(region), region);
-    if (declared) return { kind: declared.kind, reason: declared.reason.replace('the main content', 'the page\'s <main>') };
-  }
-  if (EMPTY_APP_ROOT.test(html)) return { kind: 'thin', reason: 'the script app root is empty' };
-  return undefined;
+  const declared = region === undefined ? undefined : judgeText(visibleText(region), region);
+  if (declared?.kind === 'placeholder' || (declared && !extracted)) return { kind: declared.kind, reason: declared.reason.replace('the main content', "the page's <main>") };
+  if (extracted) return extracted;
+  if (EMPTY_APP_ROOT.test(html)) return { kind: 'thin', reason: 'the main content is the page layout and the script app root is empty' };
+  return { kind: 'thin', reason: 'the main content is the page layout' };
 }

@@ -31,10 +31,10 @@ function failed(err: unknown, url: string, guard: Guard, timeoutMs: number): Err
 /**
  * Opens `url` after checking it against the SSRF policy (the egress proxy checks every request
  * again, redirects and subresources included) and returns the document's HTTP status. `until`
- * `domcontentloaded` hands over as soon as the document is parsed, for a caller that waits for
- * the content itself (settledContent) instead of for every image and slow subresource.
+ * `commit` hands over as soon as the document starts arriving, for a caller that waits for the
+ * content itself (settledContent) rather than for a stylesheet or script that never loads.
  */
-export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: number, until: 'load' | 'domcontentloaded' = 'load'): Promise<number> {
+export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: number, until: 'load' | 'commit' = 'load'): Promise<number> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -49,9 +49,11 @@ export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: 
     // A page whose own script navigates before its first load ends (a JavaScript gate reloading
     // itself) interrupts the goto; that is the page working, and the next document is the page.
     if (!(err instanceof Error && /interrupted by another navigation/i.test(err.message))) throw failed(err, parsed.href, guard, timeoutMs);
-    await page.waitForLoadState(until, { timeout: timeoutMs }).catch((again: unknown) => {
-      throw failed(again, parsed.href, guard, timeoutMs);
-    });
+    if (until === 'load') {
+      await page.waitForLoadState('load', { timeout: timeoutMs }).catch((again: unknown) => {
+        throw failed(again, parsed.href, guard, timeoutMs);
+      });
+    }
     res = null;
   }
   return outcome(res, guard);

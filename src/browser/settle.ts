@@ -93,9 +93,12 @@ async function domSignature(page: Page): Promise<string | undefined> {
   }
 }
 
+/** Script requests older than this no longer hold thin content back (long polls, streams). */
+const RECENT_REQUEST_MS = 8_000;
+
 /**
- * Script requests (fetch, XHR) started in the last LONG_QUIET_MS and not finished. Older ones
- * are ignored so long polling, event streams and beacons cannot hold a page forever.
+ * Script requests (fetch, XHR) started in the last RECENT_REQUEST_MS and not finished. Older
+ * ones are ignored so long polling, event streams and beacons cannot hold a page forever.
  */
 function recentScriptRequests(page: Page): { pending(): boolean; stop(): void } {
   const started = new Map<Request, number>();
@@ -107,7 +110,7 @@ function recentScriptRequests(page: Page): { pending(): boolean; stop(): void } 
   page.on('requestfinished', onDone);
   page.on('requestfailed', onDone);
   return {
-    pending: () => [...started.values()].some((at) => Date.now() - at < LONG_QUIET_MS),
+    pending: () => [...started.values()].some((at) => Date.now() - at < RECENT_REQUEST_MS),
     stop: () => {
       page.off('request', onRequest);
       page.off('requestfinished', onDone);

@@ -64,7 +64,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
   }
   const methods = rungs.filter((r) => r.features.javascript).map((r) => r.method as BrowserMethod);
   const judge = (html: string, url: string) => judgeContent(html, url, converter);
-  const { value, method } = await browse({ url: req.url, actions: req.actions, proxy: req.proxy, methods, deadline: req.deadline, judge, revealLazy: true }, ctx, async (opened) => {
+  const { value, method } = await browse({ url: req.url, actions: req.actions, proxy: req.proxy, methods, deadline: req.deadline, judge, revealLazy: true, contentOnly: true }, ctx, async (opened) => {
     const { page } = opened;
     // Actions can lead to a wall of their own (a form that answers with a captcha).
     const html = req.actions.length > 0 ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge }) : opened.html;

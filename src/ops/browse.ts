@@ -22,6 +22,11 @@ export interface BrowseRequest {
   judge?: ContentJudge;
   /** Scroll through the settled page once so content loaded on view is there too. */
   revealLazy?: boolean;
+  /**
+   * Only the content matters (not how the page looks): hand over as soon as the document starts
+   * arriving and let the settle wait for content, never for images or a stylesheet that hangs.
+   */
+  contentOnly?: boolean;
 }
 
 export interface Opened extends DocumentState {
@@ -53,7 +58,7 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
         async (page, env) => {
           const doc = trackDocument(page, env);
           const remaining = Math.max(1, deadline - Date.now());
-          await openUrl(page, req.url, env.guard, Math.min(env.navigationTimeoutMs, remaining), 'domcontentloaded');
+          await openUrl(page, req.url, env.guard, Math.min(env.navigationTimeoutMs, remaining), req.contentOnly ? 'commit' : 'load');
           const html = await settledContent(page, { doc, deadline, judge: req.judge, revealLazy: req.revealLazy });
           for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
           return capture({ page, env, html, deadline, ...doc });
