@@ -67,23 +67,29 @@ function isLayout(text: string, html: string): boolean {
   return false;
 }
 
+/** The declared main region's verdict (`<main>`, else an empty script app root), or undefined. */
+function judgeDeclared(html: string): ContentVerdict | undefined {
+  const region = /<main\b[^>]*>([\s\S]*?)<\/main\s*>/i.exec(html)?.[1];
+  if (region !== undefined) {
+    const verdict = judgeText(visibleText(region), region);
+    return verdict && { kind: verdict.kind, reason: verdict.reason.replace('the main content', "the page's <main>") };
+  }
+  return EMPTY_APP_ROOT.test(html) ? { kind: 'thin', reason: 'the script app root is empty' } : undefined;
+}
+
 /**
  * Why the main content is not the page yet, or undefined when it is. Reads the extracted main
- * content first. When that is the page's own chrome (with nothing in `<main>` an extractor falls
- * back to the longest text it finds, often the footer), the declared `<main>` region decides.
- * Loading marks count only inside `<main>`: real pages keep hidden spinners anywhere. A page
- * without scripts is what it is: no browser will change it.
+ * content first. With nothing in `<main>` an extractor falls back to the longest text it finds,
+ * often the footer: so an empty or placeholder `<main>` (or app root) decides when the extracted
+ * text is thin or is the page's own chrome. Loading marks count only inside `<main>`: real pages
+ * keep hidden spinners anywhere. A page without scripts is what it is: no browser will change it.
  */
 export function judgeMainContent(content: string, html: string): ContentVerdict | undefined {
   if (!/<script\b/i.test(html)) return undefined;
   const text = mainText(content);
   const extracted = judgeText(text, '');
   if (extracted?.kind === 'placeholder') return extracted;
-  if (!extracted && !isLayout(text, html)) return undefined;
-  const region = /<main\b[^>]*>([\s\S]*?)<\/main\s*>/i.exec(html)?.[1];
-  const declared = region === undefined ? undefined : judgeText(visibleText(region), region);
-  if (declared?.kind === 'placeholder' || (declared && !extracted)) return { kind: declared.kind, reason: declared.reason.replace('the main content', "the page's <main>") };
-  if (extracted) return extracted;
-  if (EMPTY_APP_ROOT.test(html)) return { kind: 'thin', reason: 'the main content is the page layout and the script app root is empty' };
-  return { kind: 'thin', reason: 'the main content is the page layout' };
+  const declared = judgeDeclared(html);
+  if (declared && (extracted || isLayout(text, html))) return declared;
+  return extracted;
 }

@@ -119,7 +119,10 @@ function recentScriptRequests(page: Page): { pending(): boolean; stop(): void } 
   };
 }
 
-/** Scrolls down a viewport at a time to the bottom (or REVEAL_STEPS), then back to the top. */
+/**
+ * Scrolls down a viewport at a time to the bottom (or REVEAL_STEPS) and stays there, so actions
+ * that scroll further go on loading where the reveal stopped.
+ */
 async function scrollThrough(page: Page): Promise<void> {
   for (let i = 0; i < REVEAL_STEPS; i++) {
     const more = await page.evaluate(() => {
@@ -130,7 +133,6 @@ async function scrollThrough(page: Page): Promise<void> {
     if (!more) break;
     await sleep(100);
   }
-  await page.evaluate(() => scrollTo(0, 0));
 }
 
 /**

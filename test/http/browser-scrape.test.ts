@@ -84,12 +84,13 @@ describe('scrape escalation to the browser', () => {
 
 describe('scrape actions', () => {
   it('scrolls an infinite list to load more items', async () => {
+    const items = (markdown: string) => markdown.match(/List item number \d+ /g)?.length ?? 0;
+    // A plain scrape already scrolls through the page once to reveal lazy content.
     const plain = await scrape({ url: `${site.origin}/browser/infinite` });
     expect(plain.json.markdown).toContain('List item number 3 ');
-    expect(plain.json.markdown).not.toContain('List item number 7 ');
     const { json } = await scrape({ url: `${site.origin}/browser/infinite`, actions: [{ type: 'scroll' }, { type: 'scroll', direction: 'down' }, { type: 'scroll' }] });
     expect(json.success).toBe(true);
-    expect(json.markdown).toContain('List item number 7 ');
+    expect(items(json.markdown)).toBeGreaterThan(items(plain.json.markdown));
   });
 
   it('fills a form, submits it with Enter and navigates to another page', async () => {
