@@ -124,14 +124,19 @@ function recentScriptRequests(page: Page): { pending(): boolean; stop(): void } 
  * that scroll further go on loading where the reveal stopped.
  */
 async function scrollThrough(page: Page): Promise<void> {
-  for (let i = 0; i < REVEAL_STEPS; i++) {
-    const more = await page.evaluate(() => {
-      const before = scrollY;
-      scrollBy(0, innerHeight);
-      return scrollY > before;
-    });
-    if (!more) break;
-    await sleep(100);
+  try {
+    for (let i = 0; i < REVEAL_STEPS; i++) {
+      const more = await page.evaluate(() => {
+        const before = scrollY;
+        scrollBy(0, innerHeight);
+        return scrollY > before;
+      });
+      if (!more) break;
+      await sleep(100);
+    }
+  } catch (err) {
+    // The page navigating away mid-scroll is the page working; the settle loop follows it.
+    if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
   }
 }
 
@@ -148,7 +153,7 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
   const requests = recentScriptRequests(page);
   const judged = new Map<string, ContentVerdict | undefined>();
   const judge = async (signature: string, html: string) => {
-    if (!judged.has(signature)) judged.set(signature, opts.judge ? await opts.judge(html, page.url()) : awaitingRender(html) ? { kind: 'placeholder', reason: 'the script app has not rendered' } : undefined);
+    if (!judged.has(signature)) judged.set(signature, opts.judge ? await opts.judge(html, page.url()) : awaitingRender(html) ? { kind: 'thin', reason: 'the script app root is empty' } : undefined);
     return judged.get(signature);
   };
   let last: string | undefined;
