@@ -54,7 +54,9 @@ async function judgeContent(html: string, url: string, converter: PageConverter)
  */
 export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter: PageConverter): Promise<AcquiredPage> {
   const rungs = ENGINE_LADDER.filter((r) => req.actions.length === 0 || r.features.actions);
+  const triedBefore: string[] = [];
   if (rungs[0]!.method === 'http') {
+    triedBefore.push('http');
     const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
     const res = await ctx.services.http.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
     const page = acquiredFromHttp(res);
@@ -64,7 +66,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
   }
   const methods = rungs.filter((r) => r.features.javascript).map((r) => r.method as BrowserMethod);
   const judge = (html: string, url: string) => judgeContent(html, url, converter);
-  const { value, method } = await browse({ url: req.url, actions: req.actions, proxy: req.proxy, methods, deadline: req.deadline, judge, revealLazy: true, contentOnly: true }, ctx, async (opened) => {
+  const { value, method } = await browse({ url: req.url, actions: req.actions, proxy: req.proxy, methods, deadline: req.deadline, judge, revealLazy: true, contentOnly: true, triedBefore }, ctx, async (opened) => {
     const { page } = opened;
     // Actions can lead to a wall of their own (a form that answers with a captcha).
     const html = req.actions.length > 0 ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge }) : opened.html;

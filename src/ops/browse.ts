@@ -27,6 +27,8 @@ export interface BrowseRequest {
    * arriving and let the settle wait for content, never for images or a stylesheet that hangs.
    */
   contentOnly?: boolean;
+  /** Methods already tried before the browser (http), named in the final error. */
+  triedBefore?: string[];
 }
 
 export interface Opened extends DocumentState {
@@ -47,7 +49,7 @@ export interface Opened extends DocumentState {
 export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (opened: Opened) => Promise<T>): Promise<{ value: T; method: BrowserMethod }> {
   const methods = req.methods ?? BROWSER_METHODS;
   const deadline = req.deadline ?? Date.now() + ctx.services.config.pageBudgetMs;
-  const tried: BrowserMethod[] = [];
+  const tried: string[] = [...(req.triedBefore ?? [])];
   let last: BlockedPageError | undefined;
   for (const method of methods) {
     if (last && deadline - Date.now() < MIN_TRY_MS) break;

@@ -59,7 +59,7 @@ describe('scrape escalation to the browser', () => {
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(json.markdown).toBeUndefined();
-    expect(json.error).toMatch(/captcha wall.*still blocked after trying browser, browser-stealth/);
+    expect(json.error).toMatch(/captcha wall.*still blocked after trying http, browser, browser-stealth/);
   });
 
   it('treats an almost empty 403 as a wall: escalates, then fails with the status, at no cost', async () => {
@@ -69,7 +69,7 @@ describe('scrape escalation to the browser', () => {
     expect(json.success).toBe(false);
     expect(json.statusCode).toBe(403);
     expect(json.cost).toBe(0);
-    expect(json.error).toMatch(/HTTP 403 with almost no content.*still blocked after trying browser, browser-stealth/);
+    expect(json.error).toMatch(/HTTP 403 with almost no content.*still blocked after trying http, browser, browser-stealth/);
     // HTTP, then the headless browser, then the stealth browser.
     expect(hits() - before).toBe(3);
   });
