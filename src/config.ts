@@ -38,6 +38,11 @@ export interface Config {
   proxyUrls: Map<string, URL>;
   /** WEBDATA_FETCH_TIMEOUT_MS: whole-request deadline of one outbound HTTP fetch, redirects included. */
   fetchTimeoutMs: number;
+  /**
+   * WEBDATA_PAGE_BUDGET_MS: time one scraped page may take from the first byte fetched to its
+   * content settled, every method tried included; each fetch, navigation and wait draws from it.
+   */
+  pageBudgetMs: number;
   /** WEBDATA_MAX_PAGE_BYTES: largest decoded page body accepted from the web. */
   maxPageBytes: number;
   /** WEBDATA_MAX_REQUEST_BYTES: largest JSON body accepted by the API (413 beyond). */
@@ -349,6 +354,7 @@ export function loadConfig(env: Env = process.env): Config {
     testResolve: hostMap(env, 'WEBDATA_TEST_RESOLVE'),
     proxyUrls: proxyTable(env, 'WEBDATA_PROXY_URLS'),
     fetchTimeoutMs: int(env, 'WEBDATA_FETCH_TIMEOUT_MS', 15_000, 100, 300_000),
+    pageBudgetMs: int(env, 'WEBDATA_PAGE_BUDGET_MS', 30_000, 1_000, 600_000),
     maxPageBytes: int(env, 'WEBDATA_MAX_PAGE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestBytes: int(env, 'WEBDATA_MAX_REQUEST_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     requestTimeoutMs: int(env, 'WEBDATA_REQUEST_TIMEOUT_MS', 30_000, 500, 600_000),

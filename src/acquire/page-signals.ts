@@ -15,6 +15,13 @@ export interface BlockVerdict {
 const THIN_TEXT = 200;
 /** Block phrases are only trusted on short pages, so an article about captchas is not a captcha. */
 const BLOCK_PAGE_TEXT = 2000;
+/**
+ * A vendor's script or widget is a verdict only on a page this short: bot managers inject their
+ * passive scripts (Cloudflare's jsd/main.js, Incapsula's resource) and sites embed captcha
+ * widgets (a comment form's reCAPTCHA) into ordinary pages. A challenge page carries a line or
+ * two of text ("Just a moment...", a ray id); a page with more than this is a page.
+ */
+const MARKER_PAGE_TEXT = 600;
 
 export function visibleText(html: string): string {
   return html
@@ -48,7 +55,11 @@ const CHALLENGE_PHRASES: Array<[RegExp, string]> = [
   [/please wait while we (verify|check) (your browser|that you are)/i, 'browser verification'],
 ];
 
-const CAPTCHA_MARKERS = /class=["'][^"']*\b(g-recaptcha|h-captcha|cf-turnstile)\b|id=["']px-captcha["']|captcha-delivery\.com|\/recaptcha\/api\.js|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i;
+/**
+ * A captcha widget on the page, or DataDome's captcha frame. Loading a captcha vendor's script is
+ * not a sign: sites load it on every page for the one form (sign-up, comments) that uses it.
+ */
+const CAPTCHA_MARKERS = /class=["'][^"']*\b(g-recaptcha|h-captcha|cf-turnstile)\b|id=["']px-captcha["']|<iframe\b[^>]*captcha-delivery\.com/i;
 
 const BLOCK_TITLES = /^(access denied|attention required!?( \| cloudflare)?|you have been blocked|request blocked|forbidden|pardon our interruption|are you a robot\??|robot check|security check|bot detected|403 forbidden)\b/i;
 
@@ -72,12 +83,13 @@ const WALL_STATUSES = new Set([403, 429, 503]);
  */
 export function detectBlock(html: string, statusCode = 200): BlockVerdict | undefined {
   const head = title(html);
-  for (const [re, reason] of CHALLENGE_MARKERS) if (re.test(html)) return { kind: 'challenge', reason };
   const text = visibleText(html);
   if (text.length > BLOCK_PAGE_TEXT) return undefined;
   for (const [re, reason] of CHALLENGE_TITLES) if (re.test(head)) return { kind: 'challenge', reason };
   for (const [re, reason] of CHALLENGE_PHRASES) if (re.test(text)) return { kind: 'challenge', reason };
-  if (CAPTCHA_MARKERS.test(html) || /\bcaptcha\b/i.test(head)) return { kind: 'blocked', reason: 'captcha wall' };
+  const markersCount = text.length <= MARKER_PAGE_TEXT;
+  if (markersCount) for (const [re, reason] of CHALLENGE_MARKERS) if (re.test(html)) return { kind: 'challenge', reason };
+  if (/\bcaptcha\b/i.test(head) || (markersCount && CAPTCHA_MARKERS.test(html))) return { kind: 'blocked', reason: 'captcha wall' };
   if (BLOCK_TITLES.test(head)) return { kind: 'blocked', reason: `block page ("${head}")` };
   for (const [re, reason] of BLOCK_PHRASES) if (re.test(text)) return { kind: 'blocked', reason };
   if (WALL_STATUSES.has(statusCode) && text.length < THIN_TEXT) return { kind: 'blocked', reason: `HTTP ${statusCode} with almost no content` };

@@ -5,3 +5,4 @@ export { ActionError, BrowserBusyError, NavigationError } from './errors.ts';
 export { processTree, pssBytes } from './procs.ts';
 export type { PoolStats } from './pool.ts';
 export { sharedFlags, QUIET_FEATURES } from './flags.ts';
+export { BlockedPageError, PageNotReadyError, settledContent, trackDocument, type ContentJudge, type DocumentState, type SettleOptions } from './settle.ts';

@@ -31,9 +31,11 @@ function failed(err: unknown, url: string, guard: Guard, timeoutMs: number): Err
 
 /**
  * Opens `url` after checking it against the SSRF policy (the egress proxy checks every request
- * again, redirects and subresources included) and returns the document's HTTP status.
+ * again, redirects and subresources included) and returns the document's HTTP status. `until`
+ * `commit` hands over as soon as the document starts arriving, for a caller that waits for the
+ * content itself (settledContent) rather than for a stylesheet or script that never loads.
  */
-export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: number): Promise<number> {
+export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: number, until: 'load' | 'commit' = 'load'): Promise<number> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -43,14 +45,16 @@ export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: 
   checkUrl(parsed, guard.policy);
   let res: Response | null;
   try {
-    res = await page.goto(parsed.href, { waitUntil: 'load', timeout: timeoutMs });
+    res = await page.goto(parsed.href, { waitUntil: until, timeout: timeoutMs });
   } catch (err) {
     // A page whose own script navigates before its first load ends (a JavaScript gate reloading
     // itself) interrupts the goto; that is the page working, and the next document is the page.
     if (!(err instanceof Error && /interrupted by another navigation/i.test(err.message))) throw failed(err, parsed.href, guard, timeoutMs);
-    await page.waitForLoadState('load', { timeout: timeoutMs }).catch((again: unknown) => {
-      throw failed(again, parsed.href, guard, timeoutMs);
-    });
+    if (until === 'load') {
+      await page.waitForLoadState('load', { timeout: timeoutMs }).catch((again: unknown) => {
+        throw failed(again, parsed.href, guard, timeoutMs);
+      });
+    }
     res = null;
   }
   return outcome(res, guard);

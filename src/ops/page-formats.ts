@@ -1,5 +1,4 @@
-import { selectTags, type OutputFormat } from '../content/index.ts';
-import type { OpContext } from './context.ts';
+import { selectTags, type ConvertOutput, type OutputFormat } from '../content/index.ts';
 
 /** What a page can be returned as; several may be asked for in one call. */
 export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links'] as const;
@@ -33,13 +32,16 @@ export interface ConvertedPage {
   links: string[];
 }
 
+/** Converts HTML to one format (a PageConverter, which reuses a conversion the render decision made). */
+export type HtmlConverter = (html: string, url: string, format: OutputFormat, onlyMainContent: boolean) => Promise<ConvertOutput>;
+
 const wanted = (req: FormatRequest): readonly PageFormat[] => req.formats ?? [req.type];
 
 /**
  * Converts HTML into every asked format, converting once per distinct output (markdown, html) and
  * reusing the rest: `rawHtml` is the page as served, `links` come with any conversion.
  */
-export async function convertFormats(rawHtml: string, url: string, req: FormatRequest, ctx: OpContext): Promise<ConvertedPage> {
+export async function convertFormats(rawHtml: string, url: string, req: FormatRequest, convert: HtmlConverter): Promise<ConvertedPage> {
   const formats = wanted(req);
   const html = selectTags(rawHtml, req.includeTags, req.excludeTags);
   const outputs = new Set<OutputFormat>(formats.filter((f): f is OutputFormat => f === 'markdown' || f === 'html'));
@@ -47,7 +49,7 @@ export async function convertFormats(rawHtml: string, url: string, req: FormatRe
   // Links and metadata come from any conversion; markdown is the cheapest to ask for when none was.
   if (outputs.size === 0) outputs.add('markdown');
   const converted = new Map(
-    await Promise.all([...outputs].map(async (format) => [format, await ctx.services.content.convert({ html, url, format, onlyMainContent: req.onlyMainContent }, ctx.signal)] as const)),
+    await Promise.all([...outputs].map(async (format) => [format, await convert(html, url, format, req.onlyMainContent)] as const)),
   );
   const any = converted.values().next().value!;
   const fields: PageFields = {};

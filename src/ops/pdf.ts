@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
-import { BrowserBusyError, openUrl, setHtml } from '../browser/index.ts';
-import { settledContent, trackDocument } from './browse.ts';
+import { BrowserBusyError, openUrl, setHtml, settledContent, trackDocument } from '../browser/index.ts';
 import type { OpContext } from './context.ts';
 
 export type PageSize = 'A4' | 'Letter' | 'Legal';
@@ -42,9 +41,10 @@ async function render(source: { html: string } | { url: string }, opts: PdfOptio
         if ('html' in source) await setHtml(page, source.html, timeoutMs);
         else {
           const doc = trackDocument(page, env);
+          const deadline = Date.now() + timeoutMs;
           await openUrl(page, source.url, env.guard, timeoutMs);
           // A challenge or block page is never printed as if it were the page.
-          await settledContent(page, doc);
+          await settledContent(page, { doc, deadline });
           if (doc.statusCode() >= 400) throw new Error(`the page answered HTTP ${doc.statusCode()}`);
         }
         return page.pdf({

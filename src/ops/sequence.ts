@@ -1,13 +1,14 @@
 import type { Page } from 'playwright-core';
 import { microsToUsd, sequenceCost } from '../billing/index.ts';
-import { BrowserBusyError, runAction, type Action, type ActionEnv, type BrowserMethod } from '../browser/index.ts';
+import { acquiredFromBrowser } from '../acquire/index.ts';
+import { BlockedPageError, BrowserBusyError, runAction, settledContent, type Action, type ActionEnv, type BrowserMethod, type DocumentState } from '../browser/index.ts';
 import type { OutputFormat, SummaryRequest } from '../content/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
-import { BROWSER_METHODS, BlockedPageError, browse, settledContent, type DocumentState } from './browse.ts';
+import { BROWSER_METHODS, browse } from './browse.ts';
 import type { OpContext } from './context.ts';
-import { chargeExtras, extrasNeedMarkdown, extrasUntilFailure, type PageExtraFields } from './page-extras.ts';
+import { chargeExtras, extrasUntilFailure, type PageExtraFields } from './page-extras.ts';
+import { PageConverter, renderPage, type PageMetadataResult } from './page-result.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
-import type { PageMetadataResult } from './scrape.ts';
 
 export type SequenceStep = Action | { type: 'scrape' };
 
@@ -50,6 +51,7 @@ export interface SequenceResult {
 interface Captured {
   stepIndex: number;
   url: string;
+  statusCode: number;
   html: string;
 }
 
@@ -59,14 +61,20 @@ interface Run {
   error?: string;
 }
 
+/** A breakpoint late in a long sequence still gets this long to settle, past the page budget. */
+const BREAKPOINT_SETTLE_MS = 8_000;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Runs the steps on the opened page; a failing step ends the run, keeping what was captured. */
-async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: DocumentState): Promise<Run> {
+async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: DocumentState, deadline: number): Promise<Run> {
   const captured: Captured[] = [];
   for (const [i, step] of steps.entries()) {
     try {
-      if (step.type === 'scrape') captured.push({ stepIndex: i, url: page.url(), html: await settledContent(page, doc) });
+      if (step.type === 'scrape') {
+        const html = await settledContent(page, { doc, deadline: Math.max(deadline, Date.now() + BREAKPOINT_SETTLE_MS) });
+        captured.push({ stepIndex: i, url: page.url(), statusCode: doc.statusCode(), html });
+      }
       else await runAction(page, step, i, env, 'steps');
     } catch (err) {
       // A dead browser is the pool's to handle: it re-runs the whole sequence on a fresh one.
@@ -90,7 +98,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   let run: Run;
   let method: BrowserMethod = BROWSER_METHODS[0]!;
   try {
-    const out = await browse({ url: input.startUrl, proxy: proxyRoute(ctx, input.proxy) }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened));
+    const out = await browse({ url: input.startUrl, proxy: proxyRoute(ctx, input.proxy) }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened, opened.deadline));
     run = out.value;
     method = out.method;
   } catch (err) {
@@ -101,27 +109,12 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
 
   const data: Breakpoint[] = [];
   const pages: Array<{ markdown: string; html: string }> = [];
+  const converter = new PageConverter(ctx);
+  const opts = { type, onlyMainContent: input.onlyMainContent ?? true, extractMetadata: input.extractMetadata ?? false, pdfStrategy: 'local' as const, summary: input.summary, extract: input.extract };
   for (const c of run.captured) {
-    const convert = (format: OutputFormat) => ctx.services.content.convert({ html: c.html, url: c.url, format, onlyMainContent: input.onlyMainContent ?? true }, ctx.signal);
-    const out = await convert(type);
-    // A summary and an LLM extraction read markdown whatever the format asked for.
-    if (extrasNeedMarkdown(input)) pages.push({ markdown: type === 'markdown' ? out.content : (await convert('markdown')).content, html: c.html });
-    else pages.push({ markdown: '', html: c.html });
-    data.push({
-      url: c.url,
-      [type]: out.content,
-      stepIndex: c.stepIndex,
-      ...(input.extractMetadata
-        ? {
-            metadata: {
-              ...out.metadata,
-              finalUrl: c.url,
-              contentType: 'text/html; charset=utf-8',
-              contentLength: Buffer.byteLength(c.html),
-            },
-          }
-        : {}),
-    });
+    const { fields, markdown } = await renderPage(acquiredFromBrowser(c, method), opts, ctx, converter);
+    pages.push({ markdown, html: c.html });
+    data.push({ url: c.url, ...fields, stepIndex: c.stepIndex });
   }
   let extrasMicros = 0;
   if (input.summary || input.extract) {

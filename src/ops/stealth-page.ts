@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
-import { openUrl, type BrowserEngine } from '../browser/index.ts';
-import { BlockedPageError, settledContent, trackDocument } from './browse.ts';
+import { BlockedPageError, openUrl, PageNotReadyError, settledContent, trackDocument, type BrowserEngine } from '../browser/index.ts';
 
 export interface RenderedPage {
   url: string;
@@ -48,8 +47,8 @@ export function stealthPageFetcher(browser: BrowserEngine): (url: string, signal
         await arrived(page, deadline);
         // A page that is still a captcha or gate is returned as it is: the engine's adapter knows
         // its own refusal pages and says precisely what the engine did.
-        const html = await settledContent(page, doc).catch(async (err: unknown) => {
-          if (err instanceof BlockedPageError) return page.content();
+        const html = await settledContent(page, { doc, deadline: Date.now() + QUIET_WAIT_MS }).catch(async (err: unknown) => {
+          if (err instanceof BlockedPageError || err instanceof PageNotReadyError) return page.content();
           throw err;
         });
         return { url: page.url(), statusCode: doc.statusCode(), html };

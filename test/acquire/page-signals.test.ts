@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { awaitingRender, detectBlock, needsJavaScript } from '../../src/acquire/index.ts';
+import { awaitingRender, detectBlock, judgeMainContent, needsJavaScript } from '../../src/acquire/index.ts';
 
 const article = readFileSync(new URL('../fixtures/site/public/article.html', import.meta.url), 'utf8');
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -25,6 +25,18 @@ describe('detectBlock', () => {
     expect(detectBlock(page('', ''), 429)?.kind).toBe('blocked');
     expect(detectBlock(page('Not here', '<p>Request rejected.</p>'), 404)).toBeUndefined();
     expect(detectBlock(page('Members only', `<p>${'This archive is for members. '.repeat(20)}</p>`), 403)).toBeUndefined();
+  });
+
+  it('takes a vendor script or captcha widget as a sign only on a page with almost no content', () => {
+    const cloudflarePassive = '<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>';
+    const incapsula = '<script src="/_Incapsula_Resource?SWJIYLWA=719d34d31c8e3a6e6fffd425f7e032f3"></script>';
+    const turnstileScript = '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>';
+    const commentForm = '<form><div class="g-recaptcha" data-sitekey="k"></div></form>';
+    for (const extra of [cloudflarePassive, incapsula, turnstileScript, commentForm]) expect(detectBlock(article.replace('</body>', `${extra}</body>`))).toBeUndefined();
+    const shortForum = page('Threads', `<p>${'A short reply in a forum thread. '.repeat(25)}</p>${cloudflarePassive}`);
+    expect(detectBlock(shortForum)).toBeUndefined();
+    expect(detectBlock(page('', `<p>Ray ID: 1234</p>${cloudflarePassive}`))?.kind).toBe('challenge');
+    expect(detectBlock(page('', `<iframe src="https://geo.captcha-delivery.com/captcha/?initialCid=x"></iframe>`))?.kind).toBe('blocked');
   });
 
   it('leaves real pages alone, including long ones that mention captchas or access', () => {
@@ -55,5 +67,39 @@ describe('awaitingRender', () => {
     expect(awaitingRender(page('App', '<div id="app"></div><noscript>enable JavaScript</noscript>'))).toBe(true);
     expect(awaitingRender(page('App', '<div id="app"><p>Rendered.</p></div><noscript>enable JavaScript</noscript>'))).toBe(false);
     expect(awaitingRender(page('Tiny', '<p>ok</p><script>1</script>'))).toBe(false);
+  });
+});
+
+describe('judgeMainContent', () => {
+  const chrome = (main: string, scripts = '<script src="/app.js"></script>') =>
+    page(
+      'Site',
+      `<header><nav>Home Products Blog About</nav></header>${main}<footer><p>Acme Corporation is a fictional company that makes everything, from anvils to rocket skates, since 1949. Read our history and visit the museum.</p></footer>${scripts}`,
+    );
+  const footerText = 'Acme Corporation is a fictional company that makes everything, from anvils to rocket skates, since 1949. Read our history and visit the museum.';
+
+  it('sees a placeholder or thin content through the extracted main content', () => {
+    expect(judgeMainContent('Loading…', chrome('<main>Loading…</main>'))).toMatchObject({ kind: 'placeholder' });
+    expect(judgeMainContent('Please enable JavaScript to use this site.', chrome('<main></main>'))).toMatchObject({ kind: 'placeholder' });
+    expect(judgeMainContent('Checking your browser…', chrome('<main></main>'))).toMatchObject({ kind: 'placeholder' });
+    expect(judgeMainContent('# Shop', chrome('<main><h1>Shop</h1></main>'))).toMatchObject({ kind: 'thin' });
+  });
+
+  it('looks into <main> when the extractor fell back to the layout', () => {
+    expect(judgeMainContent(footerText, chrome('<main><div class="spinner">Loading…</div></main>'))).toMatchObject({ kind: 'placeholder', reason: expect.stringContaining('<main>') });
+    expect(judgeMainContent(footerText, chrome('<main><div class="skeleton"></div></main>'))).toMatchObject({ kind: 'placeholder', reason: expect.stringContaining('skeleton') });
+    expect(judgeMainContent(footerText, chrome('<main><div id="app"></div></main>'))).toMatchObject({ kind: 'thin' });
+    expect(judgeMainContent(footerText, chrome('<div id="root"></div>'))).toMatchObject({ kind: 'thin' });
+  });
+
+  it('accepts real main content, and any page without scripts', () => {
+    const story = 'The harbour seals haul out on the sandbar at every low tide, and the rangers count them from the dunes with long lenses.';
+    expect(judgeMainContent(story, chrome(`<main><p>${story}</p></main>`))).toBeUndefined();
+    // Real content elsewhere: a spinner left in <main> is no reason to wait.
+    expect(judgeMainContent(story, chrome(`<main><div class="spinner">Loading…</div></main><div><p>${story}</p></div>`))).toBeUndefined();
+    expect(judgeMainContent('Loading…', chrome('<main>Loading…</main>', ''))).toBeUndefined();
+    // An article about loading bays is an article.
+    const bays = `Loading… bays are where the trucks stop. ${story} ${story} ${story}`;
+    expect(judgeMainContent(bays, chrome(`<main><p>${bays}</p></main>`))).toBeUndefined();
   });
 });

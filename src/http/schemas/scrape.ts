@@ -75,6 +75,11 @@ export const FetchResult = Type.Object({
   statusCode: Type.Number(),
   metadata: Type.Optional(Metadata),
   ...pageExtraFields,
+  method: Type.Optional(
+    Type.Union([Type.Literal('http'), Type.Literal('browser'), Type.Literal('browser-stealth')], {
+      description: 'How the page was acquired: plain HTTP, the headless browser, or browser-stealth (beyond the spec; absent when nothing was acquired)',
+    }),
+  ),
   timestamp: Type.Optional(Timestamp),
   cost: Cost,
   error: Type.Optional(Type.String()),
