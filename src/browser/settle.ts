@@ -1,6 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { awaitingRender, BlockedDestinationError, detectBlock, type BlockVerdict, type ContentVerdict } from '../acquire/index.ts';
 import type { PageEnv } from './engine.ts';
+import { NavigationError } from './errors.ts';
 
 /** The page is a challenge or block page; escalation moves to the next method, or the call fails. */
 export class BlockedPageError extends Error {
@@ -23,22 +24,36 @@ export interface DocumentState {
   statusCode(): number;
   /** Why the egress proxy refused the current document, when it did. */
   refusal(): string | undefined;
+  /** Why the current document stopped loading part way (its body cut at the byte cap, a reset). */
+  loadFailure(): string | undefined;
 }
 
-const PLAIN_DOCUMENT: DocumentState = { statusCode: () => 200, refusal: () => undefined };
+const PLAIN_DOCUMENT: DocumentState = { statusCode: () => 200, refusal: () => undefined, loadFailure: () => undefined };
 
 /** Follows the main frame's documents: their HTTP status, and whether the egress proxy refused one. */
 export function trackDocument(page: Page, env: PageEnv): DocumentState {
   let status = 0;
   let refused: string | undefined;
+  let loadFailure: string | undefined;
+  const isDocument = (r: Request) => r.isNavigationRequest() && r.frame() === page.mainFrame();
+  // A document handed over at commit can still fail while its body arrives: what was shown
+  // until then is a truncated page, never the page.
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText ?? 'failed';
+    // Aborted is the page moving on to another document (a gate reloading itself), not a failure.
+    if (!isDocument(r) || /ERR_ABORTED/.test(error)) return;
+    const host = new URL(r.url()).hostname.replace(/^\[|\]$/g, '');
+    loadFailure = env.guard.proxy.refusals().findLast((m) => m.includes(host)) ?? `loading ${r.url()} failed (${error})`;
+  });
   page.on('response', (r) => {
-    if (!r.request().isNavigationRequest() || r.frame() !== page.mainFrame()) return;
+    if (!isDocument(r.request())) return;
+    loadFailure = undefined;
     status = r.status();
     // A page's own script or a click can lead the page somewhere the proxy refuses.
     const host = new URL(r.url()).hostname.replace(/^\[|\]$/g, '');
     refused = r.headers()['x-webdata-blocked'] ? (env.guard.proxy.refusals().findLast((m) => m.includes(host)) ?? `refused to fetch ${r.url()}`) : undefined;
   });
-  return { statusCode: () => status, refusal: () => refused };
+  return { statusCode: () => status, refusal: () => refused, loadFailure: () => loadFailure };
 }
 
 /** Judges the page's main content (the caller converts it); undefined when it is the page. */
@@ -165,6 +180,8 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
     for (;;) {
       const refusal = doc.refusal();
       if (refusal) throw new BlockedDestinationError(refusal);
+      const loadFailure = doc.loadFailure();
+      if (loadFailure) throw new NavigationError(loadFailure);
       const now = Date.now();
       const late = now >= opts.deadline;
       const signature = await domSignature(page);
