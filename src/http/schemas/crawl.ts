@@ -9,7 +9,7 @@ export const CRAWL_DEFAULT_DEPTH = 10;
 export const CRAWL_MAX_DELAY_MS = 60_000;
 const MAX_PATTERNS = 50;
 
-const Patterns = (what: string) =>
+export const Patterns = (what: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: MAX_PATTERNS, description: `Regular expressions (RE2 syntax, matched in linear time) searched for in the URL path; ${what}` });
 
 const { actions: _actions, ...pageFields } = scrapeFields;

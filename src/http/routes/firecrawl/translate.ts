@@ -4,7 +4,8 @@ import type { PageFormat, ScrapeInput, ScrapeResult, ScreenshotResult } from '..
 import type { Action } from '../../schemas/actions.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
-import type { ScrapeOptions } from './schemas.ts';
+import type { CrawlBody } from '../../schemas/crawl.ts';
+import type { ScrapeOptions, V2CrawlBody } from './schemas.ts';
 
 /**
  * Firecrawl v2 requests to this server's operation inputs, and its results back to Firecrawl's
@@ -119,6 +120,61 @@ export function compatScrape(url: string, options: ScrapeOptions, config: Config
     prefix,
   );
   return { input, formats, ...(screenshot ? { screenshot } : {}) };
+}
+
+/** Escapes one character of a URL path for RE2, inside or outside a class (paths are ASCII: percent-encoded). */
+const reChar = (c: string) => (/[A-Za-z0-9]/.test(c) ? c : `\\${c}`);
+
+/**
+ * An RE2 pattern matching every path that does not start with `prefix`. Firecrawl keeps a crawl
+ * under its start path unless told `crawlEntireDomain`; the native crawl's path rule for that is
+ * an exclusion, and RE2 has no lookahead, so "not this prefix" is spelled out character by
+ * character: at each position, the path either ends or differs there, or goes on matching.
+ */
+export function outsidePrefix(prefix: string): string {
+  let rest = '';
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const c = reChar(prefix[i]!);
+    rest = `(?:$|[^${c}]${i === prefix.length - 1 ? '' : `|${c}${rest}`})`;
+  }
+  return `^${rest}`;
+}
+
+/**
+ * A Firecrawl crawl request as the native crawl body. Page options go through the same mapping as
+ * a scrape, checked against a stand-in URL; what a crawl page cannot do natively (actions, and so
+ * waitFor; a screenshot) is a 400 naming the field.
+ */
+export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 'webhook'> {
+  const prefix = 'scrapeOptions.';
+  const c = compatScrape('https://example.invalid/', body.scrapeOptions ?? {}, config, prefix);
+  if (c.screenshot) throw badRequest(`${prefix}formats`, 'screenshot is served by /v2/scrape only');
+  if (body.scrapeOptions?.waitFor) throw badRequest(`${prefix}waitFor`, 'crawl pages take no browser actions, so no waitFor');
+  if (body.scrapeOptions?.actions?.length) throw badRequest(`${prefix}actions`, 'crawl pages take no browser actions');
+  const { formats, includeTags, excludeTags, onlyMainContent, extractMetadata, pdfStrategy, summary, proxy } = c.input;
+  // A URL that does not parse is refused by the native check, naming `url`.
+  const startPath = (URL.canParse(body.url) && new URL(body.url).pathname.replace(/\/+$/, '')) || '/';
+  const underStart = !body.crawlEntireDomain && startPath !== '/' ? [outsidePrefix(startPath)] : [];
+  const excludePaths = [...(body.excludePaths ?? []), ...underStart];
+  return {
+    url: body.url,
+    ...(body.limit !== undefined ? { limit: body.limit } : {}),
+    ...(body.maxDiscoveryDepth !== undefined ? { maxDepth: body.maxDiscoveryDepth } : {}),
+    ...(body.includePaths ? { includePaths: body.includePaths } : {}),
+    ...(excludePaths.length ? { excludePaths } : {}),
+    ...(body.sitemap ? { sitemap: body.sitemap } : {}),
+    ...(body.ignoreQueryParameters !== undefined ? { ignoreQueryParameters: body.ignoreQueryParameters } : {}),
+    ...(body.allowSubdomains !== undefined ? { includeSubdomains: body.allowSubdomains } : {}),
+    ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
+    ...(formats ? { formats } : {}),
+    ...(includeTags ? { includeTags } : {}),
+    ...(excludeTags ? { excludeTags } : {}),
+    onlyMainContent,
+    extractMetadata,
+    pdfStrategy,
+    ...(summary ? { summary } : {}),
+    ...(proxy ? { proxy } : {}),
+  };
 }
 
 export interface FirecrawlDocument {
