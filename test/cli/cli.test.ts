@@ -118,6 +118,8 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(res.stderr).toBe('cost: $0.006\n');
 
     const json = await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--include-paths', '^/p/[4-6]$', '--include-paths', '^/p/1[3-5]$', '-l', '4', '-f', 'links']);
+    const under = JSON.parse((await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--under-start-path'])).stdout);
+    expect(under.data.map((p: { url: string }) => p.url)).toEqual([web.url('tree.test', '/p/1')]);
     expect(json.code).toBe(0);
     const job = JSON.parse(json.stdout);
     expect(job).toMatchObject({ type: 'crawl', status: 'completed', total: 4, completed: 4 });

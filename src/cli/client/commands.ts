@@ -121,6 +121,7 @@ export function addClientCommands(program: Command): void {
     .option('--include-paths <regex>', 'only crawl paths matching this (repeatable)', repeated)
     .option('--exclude-paths <regex>', 'do not crawl paths matching this (repeatable)', repeated)
     .option('--sitemap <mode>', 'include (default), skip or only', choice('sitemap', ['include', 'skip', 'only']))
+    .option('--under-start-path', "follow only the start URL's path and those below it")
     .option('--subdomains', 'follow other hosts of the same domain')
     .option('--ignore-query', 'treat URLs differing only in their query as one page')
     .option('--delay <ms>', 'least time between two requests to the host', int('delay'))
@@ -131,7 +132,7 @@ export function addClientCommands(program: Command): void {
           s,
           g,
           url: string,
-          o: ContentOptions & { limit?: number; depth?: number; includePaths?: string[]; excludePaths?: string[]; sitemap?: string; subdomains?: boolean; ignoreQuery?: boolean; delay?: number; ignoreRobots?: boolean },
+          o: ContentOptions & { limit?: number; depth?: number; includePaths?: string[]; excludePaths?: string[]; sitemap?: string; underStartPath?: boolean; subdomains?: boolean; ignoreQuery?: boolean; delay?: number; ignoreRobots?: boolean },
         ) => {
           const created = await s.call<{ id: string }>('POST', '/api/v1/crawl', {
             url,
@@ -141,6 +142,7 @@ export function addClientCommands(program: Command): void {
             ...(o.includePaths ? { includePaths: o.includePaths } : {}),
             ...(o.excludePaths ? { excludePaths: o.excludePaths } : {}),
             ...(o.sitemap ? { sitemap: o.sitemap } : {}),
+            ...(o.underStartPath ? { stayUnderStartPath: true } : {}),
             ...(o.subdomains ? { includeSubdomains: true } : {}),
             ...(o.ignoreQuery ? { ignoreQueryParameters: true } : {}),
             ...(o.delay !== undefined ? { delayMs: o.delay } : {}),

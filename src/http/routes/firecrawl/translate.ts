@@ -122,24 +122,6 @@ export function compatScrape(url: string, options: ScrapeOptions, config: Config
   return { input, formats, ...(screenshot ? { screenshot } : {}) };
 }
 
-/** Escapes one character of a URL path for RE2, inside or outside a class (paths are ASCII: percent-encoded). */
-const reChar = (c: string) => (/[A-Za-z0-9]/.test(c) ? c : `\\${c}`);
-
-/**
- * An RE2 pattern matching every path that does not start with `prefix`. Firecrawl keeps a crawl
- * under its start path unless told `crawlEntireDomain`; the native crawl's path rule for that is
- * an exclusion, and RE2 has no lookahead, so "not this prefix" is spelled out character by
- * character: at each position, the path either ends or differs there, or goes on matching.
- */
-export function outsidePrefix(prefix: string): string {
-  let rest = '';
-  for (let i = prefix.length - 1; i >= 0; i--) {
-    const c = reChar(prefix[i]!);
-    rest = `(?:$|[^${c}]${i === prefix.length - 1 ? '' : `|${c}${rest}`})`;
-  }
-  return `^${rest}`;
-}
-
 /**
  * A Firecrawl crawl request as the native crawl body. Page options go through the same mapping as
  * a scrape, checked against a stand-in URL; what a crawl page cannot do natively (actions, and so
@@ -152,16 +134,14 @@ export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 
   if (body.scrapeOptions?.waitFor) throw badRequest(`${prefix}waitFor`, 'crawl pages take no browser actions, so no waitFor');
   if (body.scrapeOptions?.actions?.length) throw badRequest(`${prefix}actions`, 'crawl pages take no browser actions');
   const { formats, includeTags, excludeTags, onlyMainContent, extractMetadata, pdfStrategy, summary, proxy } = c.input;
-  // A URL that does not parse is refused by the native check, naming `url`.
-  const startPath = (URL.canParse(body.url) && new URL(body.url).pathname.replace(/\/+$/, '')) || '/';
-  const underStart = !body.crawlEntireDomain && startPath !== '/' ? [outsidePrefix(startPath)] : [];
-  const excludePaths = [...(body.excludePaths ?? []), ...underStart];
   return {
     url: body.url,
     ...(body.limit !== undefined ? { limit: body.limit } : {}),
     ...(body.maxDiscoveryDepth !== undefined ? { maxDepth: body.maxDiscoveryDepth } : {}),
     ...(body.includePaths ? { includePaths: body.includePaths } : {}),
-    ...(excludePaths.length ? { excludePaths } : {}),
+    ...(body.excludePaths ? { excludePaths: body.excludePaths } : {}),
+    // Firecrawl keeps a crawl under its start path unless told to take the whole domain.
+    stayUnderStartPath: !body.crawlEntireDomain,
     ...(body.sitemap ? { sitemap: body.sitemap } : {}),
     ...(body.ignoreQueryParameters !== undefined ? { ignoreQueryParameters: body.ignoreQueryParameters } : {}),
     ...(body.allowSubdomains !== undefined ? { includeSubdomains: body.allowSubdomains } : {}),
