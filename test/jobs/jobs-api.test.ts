@@ -164,7 +164,7 @@ describe('async jobs on the embedded engine', () => {
     for (const [query, field] of [
       ['page=0', 'page'],
       ['limit=1000', 'limit'],
-      ['type=crawl', 'type'],
+      ['type=spider', 'type'],
     ]) {
       const res = await t.api('GET', `/api/v1/scrape/async/jobs?${query}`);
       expect(res.status, query).toBe(400);
