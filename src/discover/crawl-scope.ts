@@ -10,6 +10,14 @@ export interface CrawlScopeInput {
   includePaths: string[];
   /** Regular expressions (RE2 syntax); a path matching any of them is left out. */
   excludePaths: string[];
+  /** Only the start URL's path and the paths below it (absent in crawls stored before it existed). */
+  stayUnderStartPath?: boolean;
+}
+
+/** Whether a path is the start path or below it, by whole segments: /docs holds /docs/a, not /docsx. */
+function underPath(start: string): (path: string) => boolean {
+  if (start === '/') return () => true;
+  return (path) => path === start || path.startsWith(`${start}/`);
 }
 
 /**
@@ -24,18 +32,20 @@ export function pathPattern(pattern: string): (path: string) => boolean {
 
 /**
  * Which URLs a crawl follows, in the one spelling it dedupes by: the map's normalisation and
- * site scope, pages rather than assets, and the caller's path patterns (the start URL is exempt
- * from those, as it was asked for by name).
+ * site scope, pages rather than assets, the start path when asked, and the caller's path patterns
+ * (the start URL is exempt from those, as it was asked for by name).
  */
 export function crawlScope(input: CrawlScopeInput): (raw: string, base?: string) => string | undefined {
   const inSite = siteScope(new URL(input.url), input.includeSubdomains);
   const include = input.includePaths.map(pathPattern);
   const exclude = input.excludePaths.map(pathPattern);
   const opts = { ignoreQuery: input.ignoreQueryParameters };
+  const inStartPath = input.stayUnderStartPath ? underPath(normalizeUrl(input.url, undefined, opts)?.pathname ?? '/') : () => true;
   return (raw, base) => {
     const url = normalizeUrl(raw, base, opts);
     if (!url || !inSite(url) || !isPageUrl(url)) return undefined;
     const path = url.pathname;
+    if (!inStartPath(path)) return undefined;
     if (include.length > 0 && !include.some((matches) => matches(path))) return undefined;
     if (exclude.some((matches) => matches(path))) return undefined;
     return url.href;

@@ -164,6 +164,7 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
     excludePaths: patterns(body.excludePaths, 'excludePaths'),
     includeSubdomains: body.includeSubdomains ?? false,
     ignoreQueryParameters,
+    stayUnderStartPath: body.stayUnderStartPath ?? false,
     sitemap: body.sitemap ?? 'include',
     ignoreRobotsTxt: body.ignoreRobotsTxt ?? false,
     delayMs: body.delayMs ?? 0,

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api-client/index.ts';
 
 /** How a tool's answer reads for a model: pages as markdown, screenshots as images, the rest as JSON. */
-export type RenderKind = 'page' | 'pages' | 'sequence' | 'search' | 'map' | 'image' | 'job' | 'json';
+export type RenderKind = 'page' | 'pages' | 'sequence' | 'search' | 'map' | 'image' | 'started' | 'job' | 'json';
 
 export type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
@@ -49,6 +49,14 @@ function text(kind: RenderKind, body: Body): string {
       return searchText(body);
     case 'map':
       return body.success === false ? `failed: ${str(body.error)}` : ((body.links as string[] | undefined) ?? []).join('\n');
+    case 'started':
+      // The next call an agent makes, spelled out: it has only the id to go on.
+      return [
+        `job ${str(body.id)} started: call job_status with id "${str(body.id)}" for its progress and pages (offset and limit page through them), job_cancel to stop it.`,
+        body.webhookSecret ? `webhook signing secret: ${str(body.webhookSecret)}` : undefined,
+      ]
+        .filter(Boolean)
+        .join('\n');
     case 'job': {
       const head = `job ${str(body.id)}: ${str(body.status)} (${String(body.completed)}/${String(body.total)})`;
       // Items not run yet are null; search items carry no page to show.

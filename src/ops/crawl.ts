@@ -13,6 +13,7 @@ export interface CrawlSettings {
   excludePaths: string[];
   includeSubdomains: boolean;
   ignoreQueryParameters: boolean;
+  stayUnderStartPath: boolean;
   sitemap: SitemapMode;
   ignoreRobotsTxt: boolean;
   delayMs: number;

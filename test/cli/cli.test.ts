@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
 import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
@@ -16,15 +17,18 @@ let site: FixtureSite;
 let searx: EngineServer;
 let t: TestServer;
 let scratch: string;
+let web: CrawlSite;
 
 beforeAll(async () => {
   site = await startFixtureSite();
   searx = await startSearxngServer([`${site.origin}/article.html`]);
-  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1' });
+  web = await startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] });
+  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: 'tree.test=127.0.0.1' });
   scratch = await mkdtemp(join(tmpdir(), 'webdata-cli-'));
 });
 afterAll(async () => {
   await t?.close();
+  await web?.close();
   await searx?.close();
   await site?.close();
   await rm(scratch, { recursive: true, force: true });
@@ -103,6 +107,42 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(get.stdout).toContain(`job ${job.id}: scrape-batch completed (1/1)`);
     const theirs = await webdata(['jobs', 'get', job.id], { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY_2 });
     expect(theirs.code).toBe(4);
+  });
+
+  it('crawl runs a crawl job with the path, depth and limit options, and prints each page', async () => {
+    const res = await webdata(['crawl', web.url('tree.test', '/'), '--depth', '1', '--limit', '10', '--exclude-paths', '^/p/2$', '--sitemap', 'skip']);
+    expect(res.code).toBe(0);
+    const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
+    expect(res.stdout.match(/^## .+$/gm)?.sort()).toEqual(urls.map((u) => `## ${u}`).sort());
+    expect(res.stdout).toContain(`[Page 3](${web.url('tree.test', '/p/3')})`);
+    expect(res.stderr).toBe('cost: $0.006\n');
+
+    const json = await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--include-paths', '^/p/[4-6]$', '--include-paths', '^/p/1[3-5]$', '-l', '4', '-f', 'links']);
+    const under = JSON.parse((await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--under-start-path'])).stdout);
+    expect(under.data.map((p: { url: string }) => p.url)).toEqual([web.url('tree.test', '/p/1')]);
+    expect(json.code).toBe(0);
+    const job = JSON.parse(json.stdout);
+    expect(job).toMatchObject({ type: 'crawl', status: 'completed', total: 4, completed: 4 });
+    expect(job.data[0]).toMatchObject({ url: web.url('tree.test', '/p/1'), depth: 0, success: true });
+    expect(job.data[0].markdown).toBeUndefined();
+    expect(job.data[0].links).toContain(web.url('tree.test', '/p/4'));
+    for (const page of job.data.slice(1)) expect(new URL(page.url).pathname).toMatch(/^\/p\/([4-6]|1[3-5])$/);
+
+    const listed = await webdata(['jobs', 'list', '--type', 'crawl']);
+    expect(listed.stdout).toContain(`${job.id}  crawl  completed  4/4`);
+  });
+
+  it('crawl exits 1 when the start page fails, 2 naming a bad option', async () => {
+    const gone = await webdata(['crawl', web.url('tree.test', '/p/999')]);
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toContain('failed (HTTP 404)');
+    expect(gone.stderr).toContain('1 of 1 pages failed');
+    const pattern = await webdata(['crawl', web.url('tree.test', '/'), '--include-paths', '(?=x)']);
+    expect(pattern.code).toBe(2);
+    expect(pattern.stderr).toContain('includePaths[0]:');
+    const mode = await webdata(['crawl', web.url('tree.test', '/'), '--sitemap', 'never']);
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toContain('sitemap must be one of include, skip, only');
   });
 
   it('map and search print one result per line', async () => {

@@ -1,5 +1,6 @@
 import Firecrawl, { SdkError, type Document } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linksPage, startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
 import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
@@ -9,15 +10,40 @@ let site: FixtureSite;
 let searx: EngineServer;
 let t: TestServer;
 let fc: Firecrawl;
+let web: CrawlSite;
 
 beforeAll(async () => {
   site = await startFixtureSite();
   searx = await startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]);
-  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_FIRECRAWL_SEARCH_ENGINE: 'searxng', WEBDATA_BROWSER_POOL_SIZE: '1' });
+  web = await startCrawlSite({
+    generated: [
+      { host: 'tree.test', pages: 130, fanout: 5, sitemap: false },
+      { host: 'slow.test', pages: 200, fanout: 5, sitemap: false, pageDelayMs: 400 },
+    ],
+    pages: {
+      'docs.test': {
+        '/': linksPage('Home', ['/docs', '/blog/x']),
+        '/docs': linksPage('Docs', ['/', '/docs/a', '/blog/x', '/docs/broken']),
+        '/docs/a': linksPage('A', ['/docs/b', '/docs/private/c']),
+        '/docs/b': linksPage('B', []),
+        '/docs/private/c': linksPage('C', []),
+        '/docs/broken': () => ({ status: 500, type: 'text/html', body: '<p>down</p>' }),
+        '/blog/x': linksPage('X', []),
+      },
+    },
+  });
+  t = await startTestServer({
+    SEARXNG_URL: searx.origin,
+    WEBDATA_FIRECRAWL_SEARCH_ENGINE: 'searxng',
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+    WEBDATA_TEST_RESOLVE: web.hosts.map((h) => `${h}=127.0.0.1`).join(','),
+    WEBDATA_JOB_CONCURRENCY: '8',
+  });
   fc = new Firecrawl({ apiKey: TEST_KEY, apiUrl: t.base });
 });
 afterAll(async () => {
   await t?.close();
+  await web?.close();
   await searx?.close();
   await site?.close();
 });
@@ -120,6 +146,77 @@ describe('Firecrawl v2 API through the official SDK', () => {
     const news = (await fc.search('tide pools', { sources: ['news'] }).catch((e: unknown) => e)) as SdkError;
     expect(news.status).toBe(400);
     expect(news.message).toContain('sources[0]');
+  });
+});
+
+describe('Firecrawl crawl through the official SDK', { timeout: 120_000 }, () => {
+  const paths = (docs: Document[]) => docs.map((d) => new URL(d.metadata!.sourceURL as string).pathname).sort();
+
+  it('crawl() waits to completion and pages through more than 100 documents with next', async () => {
+    const before = (await ledgerOps()).length;
+    const job = await fc.crawl(web.url('tree.test', '/'), { limit: 110, scrapeOptions: { formats: ['markdown', 'links'] }, pollInterval: 0.2 });
+    expect(job.status).toBe('completed');
+    expect([job.total, job.completed]).toEqual([110, 110]);
+    expect(job.data).toHaveLength(110);
+    expect(new Set(job.data.map((d) => d.metadata?.sourceURL)).size).toBe(110);
+    const home = job.data.find((d) => d.metadata?.sourceURL === web.url('tree.test', '/'))!;
+    expect(home.markdown).toContain(`[Page 1](${web.url('tree.test', '/p/1')})`);
+    expect(home.links).toContain(web.url('tree.test', '/p/1'));
+    expect(home.metadata).toMatchObject({ statusCode: 200, title: 'Page 0', cost: 0.002 });
+    expect((await ledgerOps()).slice(before)).toEqual(Array(110).fill('scrape'));
+  });
+
+  it('keeps under the start path unless crawlEntireDomain; maps depth, path patterns and errors', async () => {
+    const under = await fc.crawl(web.url('docs.test', '/docs'), { pollInterval: 0.2 });
+    expect(paths(under.data)).toEqual(['/docs', '/docs/a', '/docs/b', '/docs/broken', '/docs/private/c']);
+    const whole = await fc.crawl(web.url('docs.test', '/docs'), { crawlEntireDomain: true, maxDiscoveryDepth: 1, excludePaths: ['^/docs/broken$'], pollInterval: 0.2 });
+    expect(paths(whole.data)).toEqual(['/', '/blog/x', '/docs', '/docs/a']);
+    const only = await fc.crawl(web.url('docs.test', '/'), { includePaths: ['^/docs/[ab]$'], crawlEntireDomain: true, pollInterval: 0.2 });
+    expect(paths(only.data)).toEqual(['/']);
+    const started = await fc.startCrawl(web.url('docs.test', '/docs'), { excludePaths: ['private'], scrapeOptions: { formats: ['html'], onlyMainContent: false } });
+    expect(started.url).toBe(`${t.base}/v2/crawl/${started.id}`);
+    let status;
+    do status = await fc.getCrawlStatus(started.id);
+    while (status.status === 'scraping');
+    expect(paths(status.data)).toEqual(['/docs', '/docs/a', '/docs/b', '/docs/broken']);
+    expect(status.data.find((d) => d.metadata?.sourceURL === web.url('docs.test', '/docs/a'))!.html).toContain('<a href="/docs/b">');
+    const { errors, robotsBlocked } = await fc.getCrawlErrors(started.id);
+    expect(errors).toEqual([expect.objectContaining({ url: web.url('docs.test', '/docs/broken') })]);
+    expect(robotsBlocked).toEqual([]);
+  });
+
+  it('startCrawl, getCrawlStatus and cancelCrawl; another key sees none of it', async () => {
+    const { id } = await fc.startCrawl(web.url('slow.test', '/'), { limit: 200 });
+    const running = await fc.getCrawlStatus(id, { autoPaginate: false });
+    expect(running.status).toBe('scraping');
+    const theirs = new Firecrawl({ apiKey: TEST_KEY_2, apiUrl: t.base });
+    expect(((await theirs.getCrawlStatus(id).catch((e: unknown) => e)) as SdkError).status).toBe(404);
+    expect(((await theirs.cancelCrawl(id).catch((e: unknown) => e)) as SdkError).status).toBe(404);
+    expect(await fc.cancelCrawl(id)).toBe(true);
+    const cancelled = await fc.getCrawlStatus(id);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.total).toBeLessThan(200);
+    // A batch is not a crawl, nor the other way round.
+    expect(((await fc.getBatchScrapeStatus(id).catch((e: unknown) => e)) as SdkError).status).toBe(404);
+  });
+
+  it('refuses what a crawl cannot do, naming the field', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ scrapeOptions: { actions: [{ type: 'click', selector: 'a' }] } }, 'scrapeOptions.actions'],
+      [{ scrapeOptions: { formats: ['screenshot'] } }, 'scrapeOptions.formats'],
+      [{ scrapeOptions: { waitFor: 100 } }, 'scrapeOptions.waitFor'],
+      [{ allowExternalLinks: true }, 'allowExternalLinks'],
+      [{ prompt: 'only the docs' }, 'prompt'],
+      [{ includePaths: ['(?=x)'] }, 'includePaths[0]'],
+      [{ limit: 10_001 }, 'limit'],
+    ];
+    for (const [options, field] of cases) {
+      const err = (await fc.startCrawl(web.url('docs.test', '/'), options).catch((e: unknown) => e)) as SdkError;
+      expect(err.status, field).toBe(400);
+      expect(err.message, field).toContain(field);
+    }
+    const bad = (await fc.startCrawl('ftp://docs.test/').catch((e: unknown) => e)) as SdkError;
+    expect(bad.message).toContain('url');
   });
 });
 

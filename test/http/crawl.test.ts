@@ -23,6 +23,8 @@ beforeAll(async () => {
     pages: {
       'paths.test': {
         '/': linksPage('Home', ['/docs/a', '/docs/b', '/blog/x', '/docs/private/y']),
+        '/docs': linksPage('Docs', ['/docs/a', '/docs/b', '/docsx', '/blog/x', '/']),
+        '/docsx': linksPage('Docsx', []),
         '/docs/a': linksPage('A', ['/docs/c', '/blog/z']),
         '/docs/b': linksPage('B', []),
         '/docs/c': linksPage('C', []),
@@ -126,6 +128,14 @@ describe('POST /v1/crawl', () => {
     expect(site.count('paths.test/docs/private/y')).toBe(0);
   });
 
+  it('stayUnderStartPath follows only the start path and the paths below it, by whole segments', async () => {
+    const { data } = await finished((await crawl({ url: site.url('paths.test', '/docs'), stayUnderStartPath: true })).url);
+    expect(new Set(pathsOf(data))).toEqual(new Set(['/docs', '/docs/a', '/docs/b', '/docs/c']));
+    expect(site.count('paths.test/docsx')).toBe(0);
+    const whole = await finished((await crawl({ url: site.url('paths.test', '/docs'), maxDepth: 1 })).url);
+    expect(new Set(pathsOf(whole.data))).toEqual(new Set(['/docs', '/docs/a', '/docs/b', '/docsx', '/blog/x', '/']));
+  });
+
   it('stays on the start host unless includeSubdomains, and never leaves the registrable domain', async () => {
     const own = await finished((await crawl({ url: site.url('www.sub.test'), sitemap: 'skip' })).url);
     expect(own.data.map((d: any) => new URL(d.url).host.split(':')[0] + new URL(d.url).pathname).sort()).toEqual(['www.sub.test/', 'www.sub.test/about']);
@@ -198,7 +208,7 @@ describe('POST /v1/crawl', () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, null)).json;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/crawl', '/api/v1/webhooks/secret', '/api/v1/scrape/async/job/{id}/webhooks']));
     const body = doc.paths['/api/v1/crawl'].post.requestBody.content['application/json'].schema;
-    for (const option of ['url', 'limit', 'maxDepth', 'includePaths', 'excludePaths', 'includeSubdomains', 'ignoreQueryParameters', 'sitemap', 'ignoreRobotsTxt', 'delayMs', 'type', 'onlyMainContent', 'extractMetadata', 'summary', 'pdfStrategy', 'proxy', 'webhook']) {
+    for (const option of ['url', 'limit', 'maxDepth', 'includePaths', 'excludePaths', 'includeSubdomains', 'ignoreQueryParameters', 'stayUnderStartPath', 'sitemap', 'ignoreRobotsTxt', 'delayMs', 'type', 'onlyMainContent', 'extractMetadata', 'summary', 'pdfStrategy', 'proxy', 'webhook']) {
       expect(body.properties[option], option).toBeDefined();
     }
     expect(doc.paths['/api/v1/scrape/async/batch'].post.requestBody.content['application/json'].schema.properties.webhook).toBeDefined();

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
 import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
@@ -18,6 +19,7 @@ const NODE = join(ROOT, 'node_modules/.bin/node');
 let site: FixtureSite;
 let searx: EngineServer;
 let t: TestServer;
+let web: CrawlSite;
 const clients: Client[] = [];
 
 async function httpClient(key: string): Promise<Client> {
@@ -42,11 +44,13 @@ const textOf = (r: ToolResult) => r.content.filter((c) => c.type === 'text').map
 beforeAll(async () => {
   site = await startFixtureSite();
   searx = await startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]);
-  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1' });
+  web = await startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] });
+  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: `tree.test=127.0.0.1` });
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
   await t?.close();
+  await web?.close();
   await searx?.close();
   await site?.close();
   expect(leftoverBrowserProcesses()).toEqual([]);
@@ -58,7 +62,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(['search', 'scrape', 'batch_scrape', 'map', 'screenshot', 'pdf_from_url', 'pdf_from_html', 'sequence', 'job_status', 'job_list', 'job_cancel', 'session_create', 'session_close']),
+      expect.arrayContaining(['search', 'scrape', 'batch_scrape', 'map', 'crawl', 'screenshot', 'pdf_from_url', 'pdf_from_html', 'sequence', 'job_status', 'job_list', 'job_cancel', 'session_create', 'session_close']),
     );
     const openapi = (await t.api('GET', '/openapi.json')).json;
     const scrape = tools.find((tool) => tool.name === 'scrape')!;
@@ -66,6 +70,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(scrape.inputSchema.properties).toEqual(body.properties);
     expect(scrape.inputSchema.required).toEqual(['url']);
     expect(scrape.outputSchema?.properties).toHaveProperty('markdown');
+    const crawl = tools.find((tool) => tool.name === 'crawl')!;
+    expect(crawl.inputSchema.properties).toEqual(openapi.paths['/api/v1/crawl'].post.requestBody.content['application/json'].schema.properties);
+    expect(Object.keys(crawl.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['url', 'limit', 'maxDepth', 'includePaths', 'excludePaths', 'sitemap']));
     const job = tools.find((tool) => tool.name === 'job_status')!;
     expect(job.inputSchema.required).toEqual(['id']);
     expect(Object.keys(job.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'offset', 'limit']));
@@ -165,6 +172,38 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(textOf(hidden)).toContain('HTTP 404');
     expect((await call(theirs, 'job_list', {})).structuredContent.jobs).toEqual([]);
     expect((await call(theirs, 'job_cancel', { id })).isError).toBe(true);
+  });
+
+  it('crawls a site as a job whose pages job_status reads, to its owner only', async () => {
+    const mine = await httpClient(TEST_KEY);
+    const theirs = await httpClient(TEST_KEY_2);
+    const started = await call(mine, 'crawl', { url: web.url('tree.test', '/'), limit: 5, maxDepth: 1, excludePaths: ['^/p/2$'] });
+    expect(started.isError).toBeFalsy();
+    const id = started.structuredContent.id as string;
+    expect(textOf(started)).toContain(`job ${id} started: call job_status with id "${id}"`);
+    let status: ToolResult;
+    for (;;) {
+      status = await call(mine, 'job_status', { id, limit: '10' });
+      if (status.structuredContent.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Depth 1 from the home page: its three children, less the excluded one.
+    const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
+    expect(status.structuredContent).toMatchObject({ type: 'crawl', status: 'completed', total: 3, completed: 3, cost: 0.006 });
+    expect(status.structuredContent.data.map((d: { url: string }) => d.url).sort()).toEqual(urls.sort());
+    expect(status.structuredContent.data.find((d: { url: string }) => d.url === urls[0])).toMatchObject({ depth: 0, foundOn: null, success: true });
+    const text = textOf(status);
+    expect(text).toContain(`job ${id}: completed (3/3)`);
+    for (const url of urls) expect(text).toContain(`## ${url}\n\n`);
+    expect(text).toContain(`[Page 3](${web.url('tree.test', '/p/3')})`);
+    expect(text).toContain('cost: $0.006');
+    const second = await call(mine, 'job_status', { id, offset: '2', limit: '1' });
+    expect(second.structuredContent.data).toHaveLength(1);
+
+    expect((await call(theirs, 'job_status', { id })).isError).toBe(true);
+    const bad = await call(mine, 'crawl', { url: web.url('tree.test', '/'), includePaths: ['(?=x)'] });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('- includePaths[0]:');
   });
 
   it('creates and closes a browser session', async () => {

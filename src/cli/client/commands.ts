@@ -18,6 +18,12 @@ const int = (name: string) => (value: string) => {
   return Number(value);
 };
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+/** Regular expressions may hold commas, so each one is its own flag. */
+const repeated = (value: string, previous: string[] = []) => [...previous, value];
+const choice = (name: string, allowed: readonly string[]) => (value: string) => {
+  if (!allowed.includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}`);
+  return value;
+};
 
 /** Cost goes to stderr, so stdout carries only what was asked for. */
 function note(body: Body): void {
@@ -107,6 +113,52 @@ export function addClientCommands(program: Command): void {
         note(job as unknown as Body);
         if (job.status !== 'completed' || pages.some((p) => !p?.success)) process.exitCode = EXIT.failed;
       }),
+    );
+
+  contentOptions(program.command('crawl').description("fetch a site's pages as a background job, with progress").argument('<url>'))
+    .option('-l, --limit <n>', 'at most this many pages (1-10000, default 100)', int('limit'))
+    .option('-d, --depth <n>', 'at most this many link hops from the start URL (default 10)', int('depth'))
+    .option('--include-paths <regex>', 'only crawl paths matching this (repeatable)', repeated)
+    .option('--exclude-paths <regex>', 'do not crawl paths matching this (repeatable)', repeated)
+    .option('--sitemap <mode>', 'include (default), skip or only', choice('sitemap', ['include', 'skip', 'only']))
+    .option('--under-start-path', "follow only the start URL's path and those below it")
+    .option('--subdomains', 'follow other hosts of the same domain')
+    .option('--ignore-query', 'treat URLs differing only in their query as one page')
+    .option('--delay <ms>', 'least time between two requests to the host', int('delay'))
+    .option('--ignore-robots', 'crawl what robots.txt disallows')
+    .action(
+      action(
+        async (
+          s,
+          g,
+          url: string,
+          o: ContentOptions & { limit?: number; depth?: number; includePaths?: string[]; excludePaths?: string[]; sitemap?: string; underStartPath?: boolean; subdomains?: boolean; ignoreQuery?: boolean; delay?: number; ignoreRobots?: boolean },
+        ) => {
+          const created = await s.call<{ id: string }>('POST', '/api/v1/crawl', {
+            url,
+            ...contentBody(o),
+            ...(o.limit !== undefined ? { limit: o.limit } : {}),
+            ...(o.depth !== undefined ? { maxDepth: o.depth } : {}),
+            ...(o.includePaths ? { includePaths: o.includePaths } : {}),
+            ...(o.excludePaths ? { excludePaths: o.excludePaths } : {}),
+            ...(o.sitemap ? { sitemap: o.sitemap } : {}),
+            ...(o.underStartPath ? { stayUnderStartPath: true } : {}),
+            ...(o.subdomains ? { includeSubdomains: true } : {}),
+            ...(o.ignoreQuery ? { ignoreQueryParameters: true } : {}),
+            ...(o.delay !== undefined ? { delayMs: o.delay } : {}),
+            ...(o.ignoreRobots ? { ignoreRobotsTxt: true } : {}),
+          });
+          const job = await waitForJob(s, created.id);
+          const pages = job.data as Array<{ success: boolean } & Body>;
+          if (g.json) printJson(job);
+          else print(pagesText(pages as never));
+          note(job as unknown as Body);
+          // A broken link somewhere is what crawls find, not a failed crawl: only the start page counts.
+          const failed = pages.filter((p) => !p?.success).length;
+          if (failed) process.stderr.write(`${failed} of ${pages.length} pages failed\n`);
+          if (job.status !== 'completed' || !pages[0]?.success) process.exitCode = EXIT.failed;
+        },
+      ),
     );
 
   program
@@ -213,7 +265,7 @@ export function addClientCommands(program: Command): void {
   const jobs = program.command('jobs').description('background jobs');
   jobs
     .command('list')
-    .option('--type <type>', 'scrape-single, scrape-batch, sequence, sequence-batch, search-batch')
+    .option('--type <type>', 'scrape-single, scrape-batch, sequence, sequence-batch, search-batch, crawl, extract')
     .option('-l, --limit <n>', 'how many', int('limit'))
     .action(
       action(async (s, g, o: { type?: string; limit?: number }) => {

@@ -5,7 +5,15 @@ import { crawlSettings } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { CRAWL_MAX_LIMIT, CrawlBody } from '../schemas/crawl.ts';
 import { JobCreated } from '../schemas/jobs.ts';
+import type { WebhookBody } from '../schemas/webhooks.ts';
 import { startJob } from './jobs-start.ts';
+
+/** Stores and queues a crawl: its start page is the job's first item. Shared with Firecrawl's /v2/crawl. */
+export async function startCrawl(deps: RouteDeps, userId: string, body: Omit<CrawlBody, 'webhook'>, webhook?: WebhookBody) {
+  const { settings, startKey } = crawlSettings(body, deps.services.config);
+  const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
+  return startJob(deps, userId, 'crawl', [start], webhook, { keys: [startKey], maxItems: settings.limit });
+}
 
 export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(
@@ -20,9 +28,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     },
     async (request, reply) => {
       const { webhook, ...body } = request.body;
-      const { settings, startKey } = crawlSettings(body, deps.services.config);
-      const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
-      return reply.code(202).send(await startJob(deps, request.user.userId, 'crawl', [start], webhook, { keys: [startKey], maxItems: settings.limit }));
+      return reply.code(202).send(await startCrawl(deps, request.user.userId, body, webhook));
     },
   );
 };

@@ -9,7 +9,7 @@ export const CRAWL_DEFAULT_DEPTH = 10;
 export const CRAWL_MAX_DELAY_MS = 60_000;
 const MAX_PATTERNS = 50;
 
-const Patterns = (what: string) =>
+export const Patterns = (what: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: MAX_PATTERNS, description: `Regular expressions (RE2 syntax, matched in linear time) searched for in the URL path; ${what}` });
 
 const { actions: _actions, ...pageFields } = scrapeFields;
@@ -23,6 +23,7 @@ export const CrawlBody = Type.Object(
     excludePaths: Type.Optional(Patterns('matching pages are not crawled')),
     includeSubdomains: Type.Optional(Type.Boolean({ description: 'Follow other hosts of the same registrable domain; default false' })),
     ignoreQueryParameters: Type.Optional(Type.Boolean({ description: 'Treat URLs differing only in their query as one page; default false' })),
+    stayUnderStartPath: Type.Optional(Type.Boolean({ description: "Follow only pages at or below the start URL's path (/docs: /docs/a, not /blog); default false" })),
     sitemap: Type.Optional(
       Type.Union([Type.Literal('include'), Type.Literal('skip'), Type.Literal('only')], { description: 'include: sitemaps and links (default); skip: links only; only: sitemap entries, no links' }),
     ),

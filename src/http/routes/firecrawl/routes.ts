@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import type { JobType } from '../../../jobs/index.ts';
 import { microsToUsd } from '../../../billing/index.ts';
 import { mapSite, scrape, screenshot, search, searchWithPages, type ScrapeInput, type ScrapeResult } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
@@ -7,14 +8,21 @@ import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { searchInput } from '../../inputs.ts';
 import { runOp } from '../../op-context.ts';
 import { requireHttpUrl } from '../../schemas/common.ts';
-import { JobPageQuery, JobParams, V2BatchBody, V2MapBody, V2ScrapeBody, V2SearchBody } from './schemas.ts';
-import { compatScrape, toDocument } from './translate.ts';
+import { startCrawl } from '../crawl.ts';
+import { JobPageQuery, JobParams, V2BatchBody, V2CrawlBody, V2MapBody, V2ScrapeBody, V2SearchBody } from './schemas.ts';
+import { compatCrawl, compatScrape, toDocument } from './translate.ts';
 
 /** Firecrawl takes large batches; items are queued one by one, so the native 30 is not needed here. */
 export const FIRECRAWL_BATCH_MAX_URLS = 1000;
 const STATUS_PAGE = 100;
 
 const tags = ['firecrawl'];
+
+/** Firecrawl's two kinds of job, each at its own path, and the native job types behind them. */
+const JOB_KINDS: ReadonlyArray<{ path: string; types: readonly JobType[]; what: string }> = [
+  { path: '/v2/batch/scrape', types: ['scrape-batch', 'scrape-single'], what: 'batch scrape job' },
+  { path: '/v2/crawl', types: ['crawl'], what: 'crawl job' },
+];
 
 /** Firecrawl's job states: it has one word for both of ours that are still running. */
 const jobStatus = (status: string) => (status === 'pending' || status === 'processing' ? 'scraping' : status);
@@ -71,49 +79,58 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     return { success: true, id: job.id, url: `${origin(request)}/v2/batch/scrape/${job.id}`, ...(ignoreInvalidURLs ? { invalidURLs } : {}) };
   });
 
-  const batchPage = async (request: FastifyRequest, id: string, offset: number, limit: number) => {
-    const page = await deps.jobs.page(request.user.userId, id, offset, limit);
-    if (!page || (page.job.type !== 'scrape-batch' && page.job.type !== 'scrape-single')) throw notFound('batch scrape job');
-    return page;
-  };
-
-  app.get('/v2/batch/scrape/:id', { schema: { tags, summary: 'Firecrawl-compatible batch scrape status', params: JobParams, querystring: JobPageQuery } }, async (request) => {
-    const skip = Number(request.query.skip ?? '0');
-    const { job, data } = await batchPage(request, request.params.id, skip, STATUS_PAGE);
-    const docs = (data.filter((item) => item !== null) as ScrapeResult[]).map((r) => toDocument(r, presentFormats(r)));
-    const next = skip + STATUS_PAGE < job.total ? `${origin(request)}/v2/batch/scrape/${job.id}?skip=${skip + STATUS_PAGE}` : null;
-    return {
-      success: true,
-      status: jobStatus(job.status),
-      completed: job.completed,
-      total: job.total,
-      creditsUsed: 0,
-      expiresAt: new Date(job.expiresAt).toISOString(),
-      next,
-      data: docs,
-      cost: microsToUsd(job.costMicros),
+  /** The job endpoints Firecrawl has for batches and crawls alike: status with paging, errors, cancel. */
+  for (const kind of JOB_KINDS) {
+    const jobPage = async (request: FastifyRequest, id: string, offset: number, limit: number) => {
+      const page = await deps.jobs.page(request.user.userId, id, offset, limit);
+      if (!page || !kind.types.includes(page.job.type)) throw notFound(kind.what);
+      return page;
     };
-  });
 
-  app.get('/v2/batch/scrape/:id/errors', { schema: { tags, summary: "Firecrawl-compatible: a batch's failed URLs", params: JobParams } }, async (request) => {
-    const errors: Array<{ id: string; url: string; error: string; timestamp?: string }> = [];
-    for (let offset = 0; ; offset += STATUS_PAGE) {
-      const { job, data } = await batchPage(request, request.params.id, offset, STATUS_PAGE);
-      data.forEach((item, i) => {
-        const r = item as ScrapeResult | null;
-        if (r && !r.success) errors.push({ id: `${job.id}-${offset + i}`, url: r.url, error: r.error ?? 'failed', timestamp: r.timestamp });
-      });
-      if (offset + STATUS_PAGE >= job.total) break;
-    }
-    return { errors, robotsBlocked: [] };
-  });
+    app.get(`${kind.path}/:id`, { schema: { tags, summary: `Firecrawl-compatible ${kind.what} status`, params: JobParams, querystring: JobPageQuery } }, async (request) => {
+      const skip = Number(request.query.skip ?? '0');
+      const { job, data } = await jobPage(request, request.params.id, skip, STATUS_PAGE);
+      const docs = (data.filter((item) => item !== null) as ScrapeResult[]).map((r) => toDocument(r, presentFormats(r)));
+      const next = skip + STATUS_PAGE < job.total ? `${origin(request)}${kind.path}/${job.id}?skip=${skip + STATUS_PAGE}` : null;
+      return {
+        success: true,
+        status: jobStatus(job.status),
+        completed: job.completed,
+        total: job.total,
+        creditsUsed: 0,
+        expiresAt: new Date(job.expiresAt).toISOString(),
+        next,
+        data: docs,
+        cost: microsToUsd(job.costMicros),
+      };
+    });
 
-  app.delete('/v2/batch/scrape/:id', { schema: { tags, summary: 'Firecrawl-compatible: cancel a batch scrape', params: JobParams } }, async (request) => {
-    await batchPage(request, request.params.id, 0, 1);
-    const outcome = await deps.jobs.cancel(request.user.userId, request.params.id);
-    if (outcome.kind === 'missing') throw notFound('batch scrape job');
-    if (outcome.kind === 'finished') throw new ApiError(409, `job is already ${outcome.job.status}; only running jobs can be cancelled`);
-    return { success: true, status: 'cancelled' };
+    app.get(`${kind.path}/:id/errors`, { schema: { tags, summary: `Firecrawl-compatible: a ${kind.what}'s failed URLs`, params: JobParams } }, async (request) => {
+      const errors: Array<{ id: string; url: string; error: string; timestamp?: string }> = [];
+      for (let offset = 0; ; offset += STATUS_PAGE) {
+        const { job, data } = await jobPage(request, request.params.id, offset, STATUS_PAGE);
+        data.forEach((item, i) => {
+          const r = item as ScrapeResult | null;
+          if (r && !r.success) errors.push({ id: `${job.id}-${offset + i}`, url: r.url, error: r.error ?? 'failed', timestamp: r.timestamp });
+        });
+        if (offset + STATUS_PAGE >= job.total) break;
+      }
+      // A crawl never fetches what robots.txt disallows, and keeps no list of it.
+      return { errors, robotsBlocked: [] };
+    });
+
+    app.delete(`${kind.path}/:id`, { schema: { tags, summary: `Firecrawl-compatible: cancel a ${kind.what}`, params: JobParams } }, async (request) => {
+      await jobPage(request, request.params.id, 0, 1);
+      const outcome = await deps.jobs.cancel(request.user.userId, request.params.id);
+      if (outcome.kind === 'missing') throw notFound(kind.what);
+      if (outcome.kind === 'finished') throw new ApiError(409, `job is already ${outcome.job.status}; only running jobs can be cancelled`);
+      return { success: true, status: 'cancelled' };
+    });
+  }
+
+  app.post('/v2/crawl', { schema: { tags, summary: 'Firecrawl-compatible crawl (a background job)', body: V2CrawlBody } }, async (request) => {
+    const { id } = await startCrawl(deps, request.user.userId, compatCrawl(request.body, config));
+    return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
   });
 
   app.post('/v2/map', { schema: { tags, summary: 'Firecrawl-compatible map', body: V2MapBody } }, async (request, reply) => {

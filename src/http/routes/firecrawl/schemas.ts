@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CRAWL_MAX_DELAY_MS, CRAWL_MAX_DEPTH, CRAWL_MAX_LIMIT, Patterns } from '../../schemas/crawl.ts';
 
 /**
  * Firecrawl v2's request bodies, as far as this server serves them. Format and action entries are
@@ -91,6 +92,36 @@ export const V2SearchBody = Type.Object(
   { additionalProperties: false },
 );
 export type V2SearchBody = Static<typeof V2SearchBody>;
+
+/**
+ * Firecrawl's crawl options. Those with no native counterpart and a visible effect (a prompt
+ * turned into options, external links, full-URL patterns, another robots agent) are accepted only
+ * at the value that means "off", so a request relying on them is refused rather than misread.
+ */
+export const V2CrawlBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CRAWL_MAX_LIMIT })),
+    maxDiscoveryDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: CRAWL_MAX_DEPTH })),
+    includePaths: Type.Optional(Patterns('when given, only matching pages are crawled')),
+    excludePaths: Type.Optional(Patterns('matching pages are not crawled')),
+    sitemap: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('skip'), Type.Literal('only')])),
+    ignoreQueryParameters: Type.Optional(Type.Boolean()),
+    crawlEntireDomain: Type.Optional(Type.Boolean()),
+    allowSubdomains: Type.Optional(Type.Boolean()),
+    allowExternalLinks: Type.Optional(Type.Literal(false)),
+    regexOnFullURL: Type.Optional(Type.Literal(false)),
+    delay: Type.Optional(Type.Number({ minimum: 0, maximum: CRAWL_MAX_DELAY_MS / 1000, description: 'Seconds between two requests to a host' })),
+    maxConcurrency: Type.Optional(Type.Integer({ minimum: 1 })),
+    deduplicateSimilarURLs: Type.Optional(Type.Boolean()),
+    scrapeOptions: Type.Optional(ScrapeOptions),
+    zeroDataRetention: Type.Optional(Type.Boolean()),
+    integration: Type.Optional(Type.String()),
+    origin: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type V2CrawlBody = Static<typeof V2CrawlBody>;
 
 export const JobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 export const JobPageQuery = Type.Object({ skip: Type.Optional(Type.String({ pattern: '^\\d{1,9}$' })) }, { additionalProperties: false });

@@ -4,7 +4,8 @@ import type { PageFormat, ScrapeInput, ScrapeResult, ScreenshotResult } from '..
 import type { Action } from '../../schemas/actions.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
-import type { ScrapeOptions } from './schemas.ts';
+import type { CrawlBody } from '../../schemas/crawl.ts';
+import type { ScrapeOptions, V2CrawlBody } from './schemas.ts';
 
 /**
  * Firecrawl v2 requests to this server's operation inputs, and its results back to Firecrawl's
@@ -119,6 +120,41 @@ export function compatScrape(url: string, options: ScrapeOptions, config: Config
     prefix,
   );
   return { input, formats, ...(screenshot ? { screenshot } : {}) };
+}
+
+/**
+ * A Firecrawl crawl request as the native crawl body. Page options go through the same mapping as
+ * a scrape, checked against a stand-in URL; what a crawl page cannot do natively (actions, and so
+ * waitFor; a screenshot) is a 400 naming the field.
+ */
+export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 'webhook'> {
+  const prefix = 'scrapeOptions.';
+  const c = compatScrape('https://example.invalid/', body.scrapeOptions ?? {}, config, prefix);
+  if (c.screenshot) throw badRequest(`${prefix}formats`, 'screenshot is served by /v2/scrape only');
+  if (body.scrapeOptions?.waitFor) throw badRequest(`${prefix}waitFor`, 'crawl pages take no browser actions, so no waitFor');
+  if (body.scrapeOptions?.actions?.length) throw badRequest(`${prefix}actions`, 'crawl pages take no browser actions');
+  const { formats, includeTags, excludeTags, onlyMainContent, extractMetadata, pdfStrategy, summary, proxy } = c.input;
+  return {
+    url: body.url,
+    ...(body.limit !== undefined ? { limit: body.limit } : {}),
+    ...(body.maxDiscoveryDepth !== undefined ? { maxDepth: body.maxDiscoveryDepth } : {}),
+    ...(body.includePaths ? { includePaths: body.includePaths } : {}),
+    ...(body.excludePaths ? { excludePaths: body.excludePaths } : {}),
+    // Firecrawl keeps a crawl under its start path unless told to take the whole domain.
+    stayUnderStartPath: !body.crawlEntireDomain,
+    ...(body.sitemap ? { sitemap: body.sitemap } : {}),
+    ...(body.ignoreQueryParameters !== undefined ? { ignoreQueryParameters: body.ignoreQueryParameters } : {}),
+    ...(body.allowSubdomains !== undefined ? { includeSubdomains: body.allowSubdomains } : {}),
+    ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
+    ...(formats ? { formats } : {}),
+    ...(includeTags ? { includeTags } : {}),
+    ...(excludeTags ? { excludeTags } : {}),
+    onlyMainContent,
+    extractMetadata,
+    pdfStrategy,
+    ...(summary ? { summary } : {}),
+    ...(proxy ? { proxy } : {}),
+  };
 }
 
 export interface FirecrawlDocument {
