@@ -27,6 +27,11 @@ function absolutise(doc: Document, base: string): void {
   }
 }
 
+/** Readability creates its wrappers as "DIV" and "P", which linkedom serialises as written. */
+function lowerCaseTags(html: string): string {
+  return html.replace(/<(\/?)([A-Z][A-Z0-9]*)(?=[\s/>])/g, (_m, slash: string, name: string) => `<${slash}${name.toLowerCase()}`);
+}
+
 export function convertHtml(input: ConvertInput): ConvertOutput {
   const doc = parseHtml(input.html);
   const base = documentBase(doc, input.url);
@@ -41,7 +46,7 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
 
   if (input.format === 'html') {
     // The whole page is returned as served; the main content as the selected fragment.
-    return { content: root ? root.outerHTML : input.html, metadata, links };
+    return { content: root ? lowerCaseTags(root.outerHTML) : input.html, metadata, links };
   }
   return { content: toMarkdown(root ?? doc.body ?? doc.documentElement), metadata, links };
 }

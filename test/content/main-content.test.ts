@@ -21,6 +21,15 @@ describe('main content by page type (block classifier)', () => {
     expect(md.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
   });
 
+  it('keeps the title heading once on a page that declares itself an article (read by Readability)', () => {
+    const declared = PAGE_TYPES.article.replace('<meta charset="utf-8">', '<meta charset="utf-8"><meta property="og:type" content="article">');
+    const md = markdown(declared);
+    expect(md.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
+    expect(md.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
+    for (const m of markers(declared).keep) expect(md).toContain(m);
+    for (const m of markers(declared).drop) expect(md).not.toContain(m);
+  });
+
   it('keeps a doc page code block with its language', () => {
     expect(markdown(PAGE_TYPES.doc)).toContain('```yaml\ncache:\n  dir: /var/cache/example   # KEEP-CODE');
   });
