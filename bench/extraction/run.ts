@@ -124,7 +124,7 @@ async function defuddle(pages: Page[]): Promise<{ outputs: Array<string | undefi
 }
 
 /** Every page served from a loopback site and scraped through the real API, two at a time. */
-async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: number }> {
+async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: number; errors: Map<string, number> }> {
   const site = createServer((req, res) => {
     const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
     if (!(i >= 0 && i < pages.length)) return void res.writeHead(404).end();
@@ -138,6 +138,7 @@ async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: n
     { logLevel: 'silent' },
   );
   let failed = 0;
+  const errors = new Map<string, number>();
   try {
     const two = pLimit(2);
     const outputs = await Promise.all(
@@ -149,17 +150,19 @@ async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: n
               headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
               body: JSON.stringify({ url: `${origin}/p/${i}` }),
             });
-            const json = (await res.json()) as { success?: boolean; markdown?: string };
-            if (res.status !== 200 || !json.success) throw new Error(String(res.status));
+            const json = (await res.json()) as { success?: boolean; markdown?: string; error?: string };
+            if (res.status !== 200 || !json.success) throw new Error(`${res.status} ${json.error ?? ''}`);
             return markdownText(json.markdown ?? '');
-          } catch {
+          } catch (err) {
+            const why = String((err as Error).message).replace(/\d+ ?ms/g, 'N ms').slice(0, 80);
+            errors.set(why, (errors.get(why) ?? 0) + 1);
             failed++;
             return '';
           }
         }),
       ),
     );
-    return { outputs, failed };
+    return { outputs, failed, errors };
   } finally {
     await server.close();
     site.close();
@@ -193,6 +196,7 @@ async function evaluate(set: Scored): Promise<void> {
   console.log(`  readability+linkedom  F1 ${fmt(total(pick(base.outputs, all)))}  ${(base.ms / n).toFixed(1)} ms/page`);
   console.log(`  ours, converter       F1 ${fmt(total(pick(mine.outputs, all)))}  ${(mine.ms / n).toFixed(1)} ms/page (${ratio(mine.ms, base.ms)} of readability)`);
   console.log(`  ours, HTTP API        F1 ${fmt(total(pick(api.outputs, all)))}  (${api.failed} pages failed through the API, scored 0)`);
+  for (const [why, count] of api.errors) console.log(`    failed ${count}x: ${why}`);
   console.log(
     `  defuddle+jsdom        F1 ${fmt(total(pick(def.outputs, defIdx)))}  ${(def.ms / (def.n || 1)).toFixed(0)} ms/page on n=${def.n} (${def.cutOff} cut off); ` +
       `same pages: readability ${fmt(total(pick(base.outputs, defIdx)))}, ours API ${fmt(total(pick(api.outputs, defIdx)))}`,
