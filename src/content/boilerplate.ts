@@ -1,17 +1,13 @@
 /**
- * Removes page furniture before main content is chosen. Readability scores what it is given, and
- * cookie banners, share bars, newsletter boxes and hidden markup skew its choice (or end up in
- * the output when they sit inside the article). Forum replies and comments are kept here: on
- * many pages they are the content.
+ * Removes what is never main content before the blocks are scored: cookie banners, share bars,
+ * newsletter boxes and hidden markup would otherwise skew the scores of the blocks around them
+ * (or end up in the output when they sit inside the article). Navigation, asides, footers,
+ * forum replies and comments are left to the block classifier: on some pages they are the content.
  */
 
 /** Never content, whatever the page. */
 const ALWAYS_TAGS = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'OBJECT', 'EMBED', 'CANVAS', 'DIALOG', 'BUTTON', 'SELECT', 'TEXTAREA', 'INPUT']);
 const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
-
-/** Site chrome: dropped when falling back to the page's own main region. */
-const CHROME_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER']);
-const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
@@ -28,12 +24,12 @@ const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 /** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 
-function isFurniture(el: Element, chrome: boolean): boolean {
+function isFurniture(el: Element): boolean {
   const tag = el.tagName;
-  if (ALWAYS_TAGS.has(tag) || (chrome && CHROME_TAGS.has(tag))) return true;
+  if (ALWAYS_TAGS.has(tag)) return true;
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.getAttribute('aria-modal') === 'true') return true;
   const role = el.getAttribute('role');
-  if (role && (DIALOG_ROLES.has(role) || (chrome && CHROME_ROLES.has(role)))) return true;
+  if (role && DIALOG_ROLES.has(role)) return true;
   const style = el.getAttribute('style');
   if (style && HIDDEN_STYLE.test(style)) return true;
   if (PROTECTED.has(tag)) return false;
@@ -47,14 +43,14 @@ function isFurniture(el: Element, chrome: boolean): boolean {
  * One walk over the tree rather than a query per rule: on linkedom each selector query is a
  * full traversal, and this runs on every page.
  */
-export function stripBoilerplate(root: ParentNode, opts: { chrome: boolean }): void {
+export function stripBoilerplate(root: ParentNode): void {
   for (const el of [...root.querySelectorAll('*')]) {
     if (el.tagName === 'NOSCRIPT') {
       // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
       // for crawlers; that copy is the content. Small ones hold tracking pixels and notices.
       if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS) el.replaceWith(...el.childNodes);
       else el.remove();
-    } else if (isFurniture(el, opts.chrome)) {
+    } else if (isFurniture(el)) {
       el.remove();
     }
   }

@@ -8,6 +8,12 @@ function fenceLanguage(node: HTMLElement): string {
   return match?.[1]?.toLowerCase() ?? node.getAttribute('data-lang') ?? '';
 }
 
+function isPixel(img: HTMLElement): boolean {
+  const w = img.getAttribute('width');
+  const h = img.getAttribute('height');
+  return (w !== null && Number(w) <= 1) || (h !== null && Number(h) <= 1);
+}
+
 function createService(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -29,6 +35,16 @@ function createService(): TurndownService {
       const fence = code.includes('```') ? '~~~' : '```';
       return `\n\n${fence}${fenceLanguage(el)}\n${code}\n${fence}\n\n`;
     },
+  });
+  // An icon link whose svg or image is gone would come out as "[](url)": nothing to read or click.
+  service.addRule('emptyLink', {
+    filter: (node) => node.nodeName === 'A' && !node.textContent?.trim() && !node.querySelector('img'),
+    replacement: () => '',
+  });
+  // A 1x1 image is a tracking pixel, and an image without a source shows nothing.
+  service.addRule('invisibleImage', {
+    filter: (node) => node.nodeName === 'IMG' && (!(node as HTMLElement).getAttribute('src') || isPixel(node as HTMLElement)),
+    replacement: () => '',
   });
   // Turndown pads list markers to four columns ("-   item"); one space is what people and
   // LLM tokenizers expect, and nesting still works because continuation lines indent to the marker.

@@ -129,7 +129,7 @@ describe('convertHtml main content', () => {
     expect(markdown(html, false)).toContain('The stray part is described here');
   });
 
-  it('falls back to the page region when Readability picks one block of a non-article page', () => {
+  it('keeps the intro and every card of a listing page, not one block of it', () => {
     const cards = Array.from(
       { length: 12 },
       (_, i) => `<div class="card"><h3><a href="/p/${i}">Garden chair model ${i}</a></h3><p>Teak, seats one, ships in ${i + 2} days.</p><p>$${100 + i}</p></div>`,

@@ -7,7 +7,9 @@ import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpe
 
 const BUDGET = 1500;
 const EXTRACTIVE_CHARS = 400;
-/** The first heading of the article's main content (its title heading is left out of the markdown). */
+/** The article's title heading: the first line of its markdown, which the stand-in model quotes. */
+const TITLE = 'How Tide Pools Keep Their Secrets';
+/** A section heading of the article's main content. */
 const HEADING = 'Zones of the shore';
 
 let site: FixtureSite;
@@ -51,7 +53,7 @@ describe('summary on POST /v1/scrape/single', () => {
     const { out, llm, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: 'Name the zones of the shore.' } }));
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: true, statusCode: 200, cost: 0.003, summarizer: 'llm' });
-    expect(out.json.content).toBe(`"${HEADING}" answers: Name the zones of the shore.`);
+    expect(out.json.content).toBe(`"${TITLE}" answers: Name the zones of the shore.`);
     expect(out.json.markdown).toContain('Twice a day the ocean pulls back');
     expect(rows).toEqual([
       { operation: 'scrape', units: 1, costMicros: 2000 },
@@ -77,7 +79,7 @@ describe('summary on POST /v1/scrape/single', () => {
 
   it('summarises the markdown of the page when html was asked for', async () => {
     const { out, llm } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, type: 'html', summary: { query: 'What lives where?' } }));
-    expect(out.json).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: What lives where?` });
+    expect(out.json).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: What lives where?` });
     expect(out.json.html).toContain(`<h2>${HEADING}</h2>`);
     expect(out.json.markdown).toBeUndefined();
     expect(llm[0]!.body.input).toContain(`## ${HEADING}`);
@@ -136,7 +138,7 @@ describe('summary on POST /v1/scrape/batch', () => {
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ total: 4, successful: 2, failed: 2, cost: 0.006 });
     const [article, notes, missing, failed] = out.json.results;
-    expect(article).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: Batch instruction.` });
+    expect(article).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: Batch instruction.` });
     expect(notes).toMatchObject({ success: true, cost: 0.003, markdown: 'Plain text notes.\nSecond line.', content: '"Plain text notes." answers: Own instruction.' });
     expect(missing).toMatchObject({ success: false, statusCode: 404, cost: 0 });
     expect(missing.content).toBeUndefined();
@@ -167,8 +169,8 @@ describe('summary on POST /v1/scrape/sequence', () => {
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
     expect(out.json.data.map((b: { stepIndex: number; content: string }) => [b.stepIndex, b.content])).toEqual([
-      [0, '"Type a word and press Enter to search the tide archive." answers: What is this page for?'],
-      [2, '"Reached by a navigate step." answers: What is this page for?'],
+      [0, '"Search the archive" answers: What is this page for?'],
+      [2, '"The second page" answers: What is this page for?'],
     ]);
     expect(out.json.data[1].html).toContain('Reached by a navigate step.');
     expect(llm.map((r) => /^Page URL: (.*)$/m.exec(r.body.input)?.[1]).sort()).toEqual([`${site.origin}/browser/form`, `${site.origin}/browser/second`]);
@@ -201,7 +203,7 @@ describe('summary in async jobs', () => {
       job = (await t.api('GET', started.json.url)).json;
     }
     expect(job.status).toBe('completed');
-    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, content: `"${HEADING}" answers: Name the zones of the shore.` });
+    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: Name the zones of the shore.` });
     expect(job.data[1]).toMatchObject({ success: true, cost: 0.003, content: '"Plain text notes." answers: What is this?' });
     expect(job.cost).toBe(0.006);
   });

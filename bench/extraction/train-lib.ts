@@ -1,0 +1,190 @@
+/**
+ * Training and cross-validation of the block classifier (src/content/block-model.ts) on the
+ * WCXB dev pages. Deterministic: fixed folds by page order, full-batch gradient descent from
+ * zero weights, no randomness.
+ */
+import { classifyBlocks, contextFeatures, probability, type BlockModel, type Logistic } from '../../src/content/block-model.ts';
+import { analysePage } from '../../src/content/main-content.ts';
+import { parseHtml } from '../../src/content/parse.ts';
+import { writeFileSync } from 'node:fs';
+import type { Page } from './data.ts';
+import { bagOfWordsF1, mean, tokens } from './metrics.ts';
+
+export const FOLDS = 5;
+
+export interface PageBlocks {
+  page: Page;
+  features: number[][];
+  /** Words per block, the weight of each block in the F1 the benchmark counts. */
+  words: number[];
+  labels: number[];
+  /** Words of the truth that no block holds: recall no choice of blocks can win. */
+  unreachable: number;
+  texts: string[];
+  groups: number[][];
+  /** The title heading's block, kept whatever its score, or -1. */
+  title: number;
+}
+
+const norm = (text: string) => ` ${tokens(text.toLowerCase()).join(' ')} `;
+
+/**
+ * A block is content when its words appear, in order, in the page's ground-truth text. Only
+ * the truth of training pages is read, and only here.
+ */
+export function labelPage(page: Page): PageBlocks {
+  const analysis = analysePage(parseHtml(page.html));
+  const truth = norm(page.truth);
+  const words = analysis.words;
+  const labels = analysis.blocks.map((b) => {
+    const t = norm(b.text);
+    return t.trim() && truth.includes(t) ? 1 : 0;
+  });
+  const reachable = words.reduce((a, w, i) => a + w * labels[i]!, 0);
+  return {
+    page,
+    features: analysis.features,
+    words,
+    labels,
+    unreachable: Math.max(0, tokens(page.truth).length - reachable),
+    texts: analysis.blocks.map((b) => b.text),
+    groups: analysis.blocks.map((b) => b.groups),
+    title: analysis.title,
+  };
+}
+
+export const foldOf = (index: number) => index % FOLDS;
+
+/** Long blocks weigh more, as their words do in the score, but not so much that one essay rules. */
+const weightOf = (words: number) => Math.min(words, 60);
+
+function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+interface Row {
+  f: number[];
+  y: number;
+  w: number;
+}
+
+/** Weighted logistic regression by full-batch gradient descent with momentum, from zero. */
+function fitLogistic(rows: Row[], iterations = 150): Logistic {
+  const d = rows[0]?.f.length ?? 0;
+  const means = new Array<number>(d).fill(0);
+  const scales = new Array<number>(d).fill(0);
+  for (const r of rows) for (let j = 0; j < d; j++) means[j]! += r.f[j]! / rows.length;
+  for (const r of rows) for (let j = 0; j < d; j++) scales[j]! += (r.f[j]! - means[j]!) ** 2 / rows.length;
+  for (let j = 0; j < d; j++) scales[j] = Math.sqrt(scales[j]!) || 1;
+  const x = new Float32Array(rows.length * d);
+  rows.forEach((r, i) => {
+    for (let j = 0; j < d; j++) x[i * d + j] = (r.f[j]! - means[j]!) / scales[j]!;
+  });
+  const totalW = rows.reduce((a, r) => a + r.w, 0);
+  const weights = new Float64Array(d);
+  const velocity = new Float64Array(d + 1);
+  let bias = 0;
+  const lr = 0.5;
+  const l2 = 1e-4;
+  for (let it = 0; it < iterations; it++) {
+    const grad = new Float64Array(d + 1);
+    for (let i = 0; i < rows.length; i++) {
+      let z = bias;
+      for (let j = 0; j < d; j++) z += weights[j]! * x[i * d + j]!;
+      const g = (rows[i]!.w * (sigmoid(z) - rows[i]!.y)) / totalW;
+      for (let j = 0; j < d; j++) grad[j]! += g * x[i * d + j]!;
+      grad[d]! += g;
+    }
+    for (let j = 0; j < d; j++) {
+      velocity[j] = 0.9 * velocity[j]! + grad[j]! + l2 * weights[j]!;
+      weights[j]! -= lr * velocity[j]!;
+    }
+    velocity[d] = 0.9 * velocity[d]! + grad[d]!;
+    bias -= lr * velocity[d]!;
+  }
+  return { means, scales, weights: [...weights], bias };
+}
+
+const rowsOf = (pages: PageBlocks[], features: (p: PageBlocks) => number[][]): Row[] =>
+  pages.flatMap((p) => features(p).map((f, i) => ({ f, y: p.labels[i]!, w: weightOf(p.words[i]!) })));
+
+/** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages. */
+export function fit(pages: PageBlocks[]): BlockModel {
+  const stage1 = fitLogistic(rowsOf(pages, (p) => p.features));
+  const stage2 = fitLogistic(rowsOf(pages, (p) => contextFeatures(p.features.map((f) => probability(stage1, f)), p.words, p.groups)));
+  const model: BlockModel = { stage1, stage2, threshold: 0.5 };
+  model.threshold = bestThreshold(model, pages);
+  return model;
+}
+
+/** The threshold with the best mean page F1 over the training pages, counted from block labels. */
+function bestThreshold(model: BlockModel, pages: PageBlocks[]): number {
+  const scored = pages.map((p) => classifyBlocks(model, p.features, p.words, p.groups));
+  let best = 0.5;
+  let bestF1 = -1;
+  for (let t = 0.2; t <= 0.8 + 1e-9; t += 0.025) {
+    let sum = 0;
+    pages.forEach((p, k) => {
+      let tp = 0;
+      let fp = 0;
+      let fn = p.unreachable;
+      p.labels.forEach((y, i) => {
+        const kept = scored[k]![i]! >= t;
+        if (kept && y) tp += p.words[i]!;
+        else if (kept) fp += p.words[i]!;
+        else if (y) fn += p.words[i]!;
+      });
+      sum += tp ? (2 * tp) / (2 * tp + fp + fn) : 0;
+    });
+    if (sum > bestF1) {
+      bestF1 = sum;
+      best = Math.round(t * 1000) / 1000;
+    }
+  }
+  return best;
+}
+
+/** The text the converter keeps of a page under `model`: its kept blocks, in order. */
+export function keptText(model: BlockModel, p: PageBlocks): string {
+  const scores = classifyBlocks(model, p.features, p.words, p.groups);
+  return p.texts.filter((_, i) => i === p.title || scores[i]! >= model.threshold).join('\n');
+}
+
+export interface HeldOut {
+  /** Per page, in input order: the F1 of the page under the model trained without its fold. */
+  f1: number[];
+  models: BlockModel[];
+}
+
+/** Trains on four folds, scores the fifth, for each fold in turn. */
+export function crossValidate(pages: PageBlocks[]): HeldOut {
+  const f1 = new Array<number>(pages.length).fill(0);
+  const models: BlockModel[] = [];
+  for (let k = 0; k < FOLDS; k++) {
+    const model = fit(pages.filter((_, i) => foldOf(i) !== k));
+    models.push(model);
+    pages.forEach((p, i) => {
+      if (foldOf(i) === k) f1[i] = bagOfWordsF1(p.page.truth, keptText(model, p));
+    });
+  }
+  return { f1, models };
+}
+
+/** Mean F1 overall and per page type. */
+export function byType(pages: PageBlocks[], f1: number[]): Array<[string, number, number]> {
+  const types = [...new Set(pages.map((p) => p.page.type))].sort();
+  return [['all', mean(f1), f1.length], ...types.map((t): [string, number, number] => {
+    const idx = pages.flatMap((p, i) => (p.page.type === t ? [i] : []));
+    return [t, mean(idx.map((i) => f1[i]!)), idx.length];
+  })];
+}
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+const rounded = (m: Logistic): Logistic => ({ means: m.means.map(round), scales: m.scales.map(round), weights: m.weights.map(round), bias: round(m.bias) });
+
+/** Writes the model where the converter reads it; returns the path. */
+export function writeModel(model: BlockModel): string {
+  const out = new URL('../../src/content/block-model.json', import.meta.url);
+  writeFileSync(out, `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold })}\n`);
+  return out.pathname;
+}

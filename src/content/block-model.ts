@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+
+/** A logistic regression over standardised features. */
+export interface Logistic {
+  /** Feature means and spreads of the training blocks, to put every feature on one scale. */
+  means: number[];
+  scales: number[];
+  weights: number[];
+  bias: number;
+}
+
+/**
+ * The block classifier, trained by bench/extraction/train.ts (`npm run train:extraction`) on
+ * the WCXB dev pages and shipped beside this file. Stage one judges each block on its own
+ * features; stage two judges it again beside how its neighbours and the blocks under the same
+ * parents scored, so a short line inside a run of content stays and a long one inside a menu goes.
+ */
+export interface BlockModel {
+  stage1: Logistic;
+  stage2: Logistic;
+  /** Blocks whose stage-two probability is at or above this are content. */
+  threshold: number;
+}
+
+export function probability(model: Logistic, features: number[]): number {
+  let z = model.bias;
+  for (let i = 0; i < model.weights.length; i++) z += (model.weights[i]! * ((features[i] ?? 0) - model.means[i]!)) / model.scales[i]!;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Word-weighted mean of `p` over the blocks of each group id, per block. */
+function groupMeans(p: number[], words: number[], ids: number[]): number[] {
+  const sum = new Map<number, number>();
+  const weight = new Map<number, number>();
+  ids.forEach((id, i) => {
+    const w = words[i]! + 1;
+    sum.set(id, (sum.get(id) ?? 0) + w * p[i]!);
+    weight.set(id, (weight.get(id) ?? 0) + w);
+  });
+  return ids.map((id, i) => (id < 0 ? p[i]! : sum.get(id)! / weight.get(id)!));
+}
+
+const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
+
+/** Stage two's features: the block's own stage-one score and those around it. */
+export function contextFeatures(p1: number[], words: number[], groups: number[][]): number[][] {
+  const levels = [0, 1, 2].map((level) => groupMeans(p1, words, groups.map((g) => g[level] ?? -1)));
+  const window = (i: number, r: number) => {
+    let s = 0;
+    let w = 0;
+    for (let j = Math.max(0, i - r); j <= Math.min(p1.length - 1, i + r); j++) {
+      s += (words[j]! + 1) * p1[j]!;
+      w += words[j]! + 1;
+    }
+    return s / w;
+  };
+  return p1.map((p, i) => {
+    const short = words[i]! < 8 ? 1 : 0;
+    const near = [p1[i - 1] ?? 0, p1[i + 1] ?? 0, window(i, 3), window(i, 10), levels[0]![i]!, levels[1]![i]!, levels[2]![i]!];
+    return [logit(p), Math.log1p(words[i]!), short, ...near, ...near.map((v) => v * short)];
+  });
+}
+
+/** Stage-two probability of each block being content. */
+export function classifyBlocks(model: BlockModel, features: number[][], words: number[], groups: number[][]): number[] {
+  const p1 = features.map((f) => probability(model.stage1, f));
+  return contextFeatures(p1, words, groups).map((f) => probability(model.stage2, f));
+}
+
+let shipped: BlockModel | undefined;
+
+export function shippedModel(): BlockModel {
+  shipped ??= JSON.parse(readFileSync(new URL('./block-model.json', import.meta.url), 'utf8')) as BlockModel;
+  return shipped;
+}

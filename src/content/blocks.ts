@@ -1,0 +1,261 @@
+/**
+ * Splits a page into text blocks and describes each one with the numbers the block classifier
+ * reads. A block is the nearest non-inline element around a run of text: a paragraph, a list
+ * item, a heading, a table cell, a div holding bare text. Its features are what the block is
+ * (tag, length, links, punctuation), where it sits (inside nav/header/footer/aside/main, the
+ * class and id words of its ancestors, depth, position), how often its shape repeats beside it
+ * (cards, posts, rows) and what the page as a whole looks like.
+ */
+
+/** Elements that do not start a block of their own: their text belongs to the block around them. */
+const INLINE = new Set([
+  'A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'LABEL', 'MARK', 'Q', 'S', 'SAMP',
+  'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'U', 'VAR', 'WBR', 'BR', 'IMG', 'PICTURE', 'SOURCE', 'DEL', 'INS', 'STRIKE', 'TT', 'BIG', 'NOBR',
+]);
+
+/** Never text a reader sees. */
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'TITLE', 'META', 'LINK']);
+
+/** The block's own tag, one feature each; anything else falls in "other". */
+const TAG_GROUPS: Array<[string, RegExp]> = [
+  ['p', /^P$/],
+  ['li', /^LI$/],
+  ['h1', /^H1$/],
+  ['h', /^H[2-6]$/],
+  ['cell', /^T[DH]$/],
+  ['pre', /^PRE$/],
+  ['quote', /^BLOCKQUOTE$/],
+  ['dl', /^D[DT]$/],
+  ['caption', /^(?:FIGCAPTION|CAPTION)$/],
+  ['div', /^(?:DIV|SECTION|ARTICLE|MAIN)$/],
+];
+
+/** Ancestor tags and landmark roles that say where a block sits, one bit each. */
+const PLACES = ['nav', 'header', 'footer', 'aside', 'main', 'article', 'form', 'list', 'table', 'link'] as const;
+const PLACE_OF_TAG: Record<string, number> = { NAV: 0, HEADER: 1, FOOTER: 2, ASIDE: 3, MAIN: 4, ARTICLE: 5, FORM: 6, UL: 7, OL: 7, TABLE: 8, A: 9 };
+const PLACE_OF_ROLE: Record<string, number> = { navigation: 0, banner: 1, contentinfo: 2, complementary: 3, main: 4 };
+
+/** Words of class and id names, in groups that mean the same thing to a reader. */
+const NAME_GROUPS: Array<[string, RegExp]> = [
+  ['navName', /(?:^|[^a-z])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|pagination|pager|toc|tabs?|dropdown|megamenu)(?=$|[^a-z])/],
+  ['chromeName', /(?:^|[^a-z])(?:header|footer|masthead|sidebar|side|widget|widgets|banner|topbar|bottom|copyright|legal|site-info|siteinfo)(?=$|[^a-z])/],
+  ['socialName', /(?:^|[^a-z])(?:share|sharing|social|follow|newsletter|subscribe|signup|cookie|consent|promo|ad|ads|advert|sponsor|related|recommended|popular|trending|more)(?=$|[^a-z])/],
+  ['commentName', /(?:^|[^a-z])(?:comments?|replies|reply|discussion|respond|disqus)(?=$|[^a-z])/],
+  ['postName', /(?:^|[^a-z])(?:post|posts|message|messages|thread|topic|answer|answers|question|forum|bbcode|postbody|post-body)(?=$|[^a-z])/],
+  ['contentName', /(?:^|[^a-z])(?:content|article|entry|story|body|text|main|blog|prose|markdown|rte|richtext|editorial)(?=$|[^a-z])/],
+  ['productName', /(?:^|[^a-z])(?:product|products|price|prices|spec|specs|specifications|description|details|features|sku|cart|buy|review|reviews|rating)(?=$|[^a-z])/],
+  ['cardName', /(?:^|[^a-z])(?:card|cards|item|items|tile|tiles|grid|listing|list|result|results|teaser|excerpt|summary)(?=$|[^a-z])/],
+  ['metaName', /(?:^|[^a-z])(?:meta|byline|author|date|time|tags?|categor(?:y|ies)|label|caption|credit|avatar|user|username|profile|signature)(?=$|[^a-z])/],
+  ['hiddenName', /(?:^|[^a-z])(?:hidden|hide|sr-only|visually-hidden|screen-reader-text|offscreen|collapse|collapsed)(?=$|[^a-z])/],
+];
+
+interface Context {
+  places: number;
+  names: number;
+  depth: number;
+}
+
+export interface Block {
+  element: Element;
+  text: string;
+  linkChars: number;
+  /** Features that only need the block and its ancestors; page-level ones are added later. */
+  own: number[];
+  /**
+   * Ids of the block's parent, grandparent and great-grandparent elements, shared by the blocks
+   * under the same element: the classifier's second stage reads how their neighbours scored.
+   */
+  groups: number[];
+}
+
+export const BLOCK_ATTR = 'data-webdata-block';
+
+function nameBits(el: Element): number {
+  const id = el.getAttribute('id');
+  const cls = el.getAttribute('class');
+  if (!id && !cls) return 0;
+  const names = `${id ?? ''} ${cls ?? ''}`.toLowerCase();
+  let bits = 0;
+  NAME_GROUPS.forEach(([, re], i) => {
+    if (re.test(names)) bits |= 1 << i;
+  });
+  return bits;
+}
+
+function placeBits(el: Element): number {
+  const tag = PLACE_OF_TAG[el.tagName];
+  const role = el.getAttribute('role');
+  const byRole = role ? PLACE_OF_ROLE[role] : undefined;
+  return (tag === undefined ? 0 : 1 << tag) | (byRole === undefined ? 0 : 1 << byRole);
+}
+
+const shapeOf = (el: Element) => `${el.tagName} ${el.getAttribute('class') ?? ''}`;
+
+/**
+ * How many siblings share the element's tag and class: cards, posts and rows come in runs.
+ * Counted once per parent, since long lists would make a count per child quadratic.
+ */
+function siblingRun(el: Element, cache: Map<Element, Map<string, number>>): number {
+  const parent = el.parentElement;
+  if (!parent) return 1;
+  let runs = cache.get(parent);
+  if (!runs) {
+    runs = new Map();
+    for (const sib of parent.children) runs.set(shapeOf(sib), (runs.get(shapeOf(sib)) ?? 0) + 1);
+    cache.set(parent, runs);
+  }
+  return runs.get(shapeOf(el)) ?? 1;
+}
+
+function tagFeatures(tag: string): number[] {
+  return TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const SENTENCE_END = /[.!?。！？](?:\s|$)/g;
+
+/** Where "in the best container" sits in a block's own features. */
+const IN_TOP = 8;
+
+const COMMA = /[,，、]/g;
+
+/**
+ * Readability's container score, computed from the blocks already in hand rather than by
+ * another pass over the tree: each block of 25+ characters gives its ancestors points for its
+ * commas and length (all to the parent, half to the grandparent, a third per level above), each
+ * container's points are discounted by its link density, and the best container is the likely
+ * article. Per block: whether it sits in that container, and how its best container compares.
+ */
+function containerScores(blocks: Block[]): { inTop: number[]; ratio: number[]; topShare: number } {
+  const points = new Map<Element, number>();
+  const chars = new Map<Element, number>();
+  const links = new Map<Element, number>();
+  const chains = blocks.map((block) => {
+    const chain: Element[] = [];
+    const len = block.text.length;
+    const gain = len >= 25 ? 1 + (block.text.match(COMMA)?.length ?? 0) + Math.min(3, Math.floor(len / 100)) : 0;
+    for (let el: Element | null = block.element, level = 0; el && level < 60; el = el.parentElement, level++) {
+      chain.push(el);
+      chars.set(el, (chars.get(el) ?? 0) + len);
+      links.set(el, (links.get(el) ?? 0) + block.linkChars);
+      if (gain && level >= 1 && level <= 5) points.set(el, (points.get(el) ?? 0) + gain / (level === 1 ? 1 : level === 2 ? 2 : (level - 1) * 3));
+    }
+    return chain;
+  });
+  const final = (el: Element) => (points.get(el) ?? 0) * (1 - (links.get(el) ?? 0) / (chars.get(el) || 1));
+  let top: Element | undefined;
+  let topScore = 0;
+  for (const el of points.keys()) {
+    const f = final(el);
+    if (f > topScore) {
+      topScore = f;
+      top = el;
+    }
+  }
+  const total = blocks.reduce((a, b) => a + b.text.length, 0) || 1;
+  return {
+    inTop: chains.map((chain) => (top && chain.includes(top) ? 1 : 0)),
+    ratio: chains.map((chain) => (topScore ? Math.max(0, ...chain.slice(1, 6).map(final)) / topScore : 0)),
+    topShare: top ? (chars.get(top) ?? 0) / total : 0,
+  };
+}
+
+/**
+ * Walks the tree once, carrying where it is as bit sets, and marks each block's element with its
+ * index so the blocks can be found again in a copy of the document.
+ */
+export function collectBlocks(root: Element): Block[] {
+  const blocks: Block[] = [];
+  const byElement = new Map<Element, Block>();
+  const contexts = new Map<Element, Context>();
+
+  const visit = (el: Element, owner: Element, ctx: Context, inLink: boolean): void => {
+    for (const child of el.childNodes) {
+      if (child.nodeType === 3) {
+        const data = child.textContent ?? '';
+        if (!data.trim()) continue;
+        let block = byElement.get(owner);
+        if (!block) {
+          block = { element: owner, text: '', linkChars: 0, own: [], groups: [] };
+          byElement.set(owner, block);
+          contexts.set(owner, ctx);
+          blocks.push(block);
+        }
+        block.text += data;
+        if (inLink) block.linkChars += data.trim().length;
+      } else if (child.nodeType === 1) {
+        const c = child as Element;
+        if (SKIP.has(c.tagName)) continue;
+        const next: Context = { places: ctx.places | placeBits(c), names: ctx.names | nameBits(c), depth: ctx.depth + 1 };
+        visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
+      }
+    }
+  };
+  visit(root, root, { places: 0, names: 0, depth: 0 }, false);
+
+  const runs = new Map<Element, Map<string, number>>();
+  const groupIds = new Map<Element, number>();
+  const groupOf = (el: Element | null | undefined) => {
+    if (!el) return -1;
+    let id = groupIds.get(el);
+    if (id === undefined) groupIds.set(el, (id = groupIds.size));
+    return id;
+  };
+  for (const block of blocks) block.text = block.text.replace(/\s+/g, ' ').trim();
+  const containers = containerScores(blocks);
+  blocks.forEach((block, i) => {
+    const ctx = contexts.get(block.element)!;
+    block.element.setAttribute(BLOCK_ATTR, String(i));
+    const parent = block.element.parentElement;
+    const grand = parent?.parentElement;
+    block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement)];
+    const words = block.text.match(WORD)?.length ?? 0;
+    const chars = block.text.length || 1;
+    const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
+    block.own = [
+      Math.log1p(words),
+      block.linkChars / chars,
+      (block.text.match(SENTENCE_END)?.length ?? 0) / (words || 1),
+      (block.text.match(/[,;:]/g)?.length ?? 0) / (words || 1),
+      digits,
+      /[.!?:"”)]$/.test(block.text) ? 1 : 0,
+      Math.log1p(siblingRun(block.element, runs)),
+      Math.min(ctx.depth, 40) / 40,
+      containers.inTop[i]!,
+      containers.ratio[i]!,
+      containers.topShare,
+      ...tagFeatures(block.element.tagName),
+      ...PLACES.map((_, b) => (ctx.places >> b) & 1),
+      ...NAME_GROUPS.map((_, b) => (ctx.names >> b) & 1),
+    ];
+  });
+  return blocks;
+}
+
+/** What the page as a whole looks like. */
+export interface PageSignals {
+  declaresArticle: boolean;
+  declaresProduct: boolean;
+  /** Words on the page, all blocks. */
+  totalWords: number;
+}
+
+/**
+ * Every block's full feature vector: its own features, its position, the page-level signals,
+ * and the products of the lot with "in the best container", so a linear model can trust that
+ * container on one kind of page and not on another.
+ */
+export function featureVectors(blocks: Block[], page: PageSignals): number[][] {
+  const pageFeatures = [page.declaresArticle ? 1 : 0, page.declaresProduct ? 1 : 0, Math.log1p(page.totalWords) / 10];
+  const n = blocks.length || 1;
+  // Distance from the best container, in blocks: content often runs on just outside it.
+  const first = blocks.findIndex((b) => b.own[IN_TOP]);
+  const last = blocks.findLastIndex((b) => b.own[IN_TOP]);
+  return blocks.map((block, i) => {
+    const inTop = block.own[IN_TOP]!;
+    const before = first >= 0 && i < first ? Math.min(1, (first - i) / 20) : 0;
+    const after = last >= 0 && i > last ? Math.min(1, (i - last) / 20) : 0;
+    const base = [...block.own, i / n, before, after, ...pageFeatures];
+    return [...base, ...base.map((v) => v * inTop)];
+  });
+}

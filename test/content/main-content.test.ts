@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { convertHtml } from '../../src/content/index.ts';
+import { PAGE_TYPES, markers } from '../fixtures/page-types.ts';
+
+const URL_ = 'https://shop.example/section/page.html';
+const markdown = (html: string) => convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent: true }).content;
+
+describe('main content by page type (block classifier)', () => {
+  for (const [type, html] of Object.entries(PAGE_TYPES)) {
+    it(`keeps the ${type} page's content and drops its furniture`, () => {
+      const md = markdown(html);
+      const { keep, drop } = markers(html);
+      for (const m of keep) expect(md, m).toContain(m);
+      for (const m of drop) expect(md, m).not.toContain(m);
+    });
+  }
+
+  it("keeps an article's title heading once, on top, when its h1 repeats the <title>", () => {
+    const md = markdown(PAGE_TYPES.article);
+    expect(md.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
+    expect(md.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
+  });
+
+  it('keeps the title heading once on a page that declares itself an article (read by Readability)', () => {
+    const declared = PAGE_TYPES.article.replace('<meta charset="utf-8">', '<meta charset="utf-8"><meta property="og:type" content="article">');
+    const md = markdown(declared);
+    expect(md.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
+    expect(md.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
+    for (const m of markers(declared).keep) expect(md).toContain(m);
+    for (const m of markers(declared).drop) expect(md).not.toContain(m);
+  });
+
+  it('keeps a doc page code block with its language', () => {
+    expect(markdown(PAGE_TYPES.doc)).toContain('```yaml\ncache:\n  dir: /var/cache/example   # KEEP-CODE');
+  });
+
+  it("keeps a listing's cards as list items with their links", () => {
+    const md = markdown(PAGE_TYPES.listing);
+    expect(md).toContain('[KEEP-CARD-0 Garden chair model 0](https://shop.example/chair/0)');
+    expect(md).toMatch(/^- ### \[KEEP-CARD-11/m);
+  });
+
+  it("keeps a product's specification table as a table", () => {
+    expect(markdown(PAGE_TYPES.product)).toMatch(/\| Weight\s*\| KEEP-SPEC 310 g per shoe\s*\|/);
+  });
+
+  it('leaves no block markers in the HTML it returns', () => {
+    const html = convertHtml({ html: PAGE_TYPES.forum, url: URL_, format: 'html', onlyMainContent: true }).content;
+    expect(html).toContain('KEEP-POST-TWO');
+    expect(html).not.toContain('data-webdata-block');
+    expect(html).not.toContain('DROP-SIDEBAR');
+  });
+});
+
+describe('markdown fidelity', () => {
+  const whole = (body: string) => convertHtml({ html: `<html><head><title>t</title></head><body>${body}</body></html>`, url: URL_, format: 'markdown', onlyMainContent: false }).content;
+
+  it('drops links with nothing to read and tracking pixels, keeps image alt text', () => {
+    const md = whole(
+      `<p>Read <a href="/guide">the guide</a> <a href="/share"><svg><path d="M0"/></svg></a> today.</p>` +
+        `<img src="https://t.example/p.gif" width="1" height="1" alt=""><p><img src="/photo.jpg" alt="A harbour at dusk"></p>`,
+    );
+    expect(md).toContain('[the guide](https://shop.example/guide)');
+    expect(md).not.toContain('[](');
+    expect(md).not.toContain('p.gif');
+    expect(md).toContain('![A harbour at dusk](https://shop.example/photo.jpg)');
+  });
+});

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { PAGE_TYPES, markers } from '../fixtures/page-types.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let site: FixtureSite;
+let t: TestServer;
+
+beforeAll(async () => {
+  const routes = Object.fromEntries(
+    Object.entries(PAGE_TYPES).map(([type, html]) => [`/types/${type}.html`, (_req: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)]),
+  );
+  site = await startFixtureSite(routes);
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+});
+
+describe('POST /v1/scrape/single main content by page type', () => {
+  for (const [type, html] of Object.entries(PAGE_TYPES)) {
+    it(`returns the ${type} page's content without its furniture`, async () => {
+      const { status, json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/${type}.html` });
+      expect(status).toBe(200);
+      const { keep, drop } = markers(html);
+      for (const m of keep) expect(json.markdown, m).toContain(m);
+      for (const m of drop) expect(json.markdown, m).not.toContain(m);
+    });
+  }
+
+  it("returns an article's title heading once, on top", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/article.html` });
+    expect(json.markdown.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
+    expect(json.markdown.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
+  });
+});
