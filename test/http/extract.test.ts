@@ -15,8 +15,8 @@ const SCHEMA = {
   required: ['topic', 'sections'],
   additionalProperties: false,
 };
-/** The article's main content, as the fixture model reads it: its first heading and every heading. */
-const ARTICLE_OBJECT = { topic: 'Zones of the shore', sections: ['Zones of the shore', 'What lives where'], pageCount: 1 };
+/** The article's main content, as the fixture model reads it: its first heading (the title heading the markdown starts with) and every heading. */
+const ARTICLE_OBJECT = { topic: 'How Tide Pools Keep Their Secrets', sections: ['How Tide Pools Keep Their Secrets', 'Zones of the shore', 'What lives where'], pageCount: 1 };
 const WINDOW = 1000;
 
 let site: FixtureSite;
@@ -191,8 +191,8 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
     );
     expect(out.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
     expect(out.json.data.map((b: { stepIndex: number; json: unknown }) => [b.stepIndex, b.json])).toEqual([
-      [0, { heading: 'Type a word and press Enter to search the tide archive.' }],
-      [2, { heading: 'Reached by a navigate step.' }],
+      [0, { heading: 'Search the archive' }],
+      [2, { heading: 'The second page' }],
     ]);
     expect(rows).toEqual([
       { operation: 'extract', units: 2, costMicros: 2000 },
