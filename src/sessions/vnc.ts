@@ -65,9 +65,11 @@ export class VncPipeline {
 
   async #start(): Promise<void> {
     await rm(this.#socketPath, { force: true });
+    // -noshm: x11vnc is stopped with SIGKILL, which leaves its SysV shared memory segments behind;
+    // a few thousand viewers later the host's segment table is full and no live view can start.
     const group = spawnGroup(
       'x11vnc',
-      ['-display', this.#display, '-unixsock', this.#socketPath, '-rfbport', '0', '-nopw', '-forever', '-shared', '-quiet', '-noxdamage'],
+      ['-display', this.#display, '-unixsock', this.#socketPath, '-rfbport', '0', '-nopw', '-forever', '-shared', '-quiet', '-noxdamage', '-noshm'],
       { env: this.#env, stdio: 'ignore' },
     );
     this.#group = group;
