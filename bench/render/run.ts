@@ -40,6 +40,7 @@ const FORCE_BROWSER = [{ type: 'scroll', direction: 'up' }];
 
 interface Outcome {
   cls: string;
+  url?: string;
   ms: number;
   right: boolean;
   method?: string;
@@ -121,7 +122,7 @@ async function wcxbPages(indices: number[], forceBrowser: boolean): Promise<Outc
     const page = wcxb[i]!;
     const { ms, json } = await scrape({ url: `${wcxbOrigin}/w/${i}`, ...(forceBrowser ? { actions: FORCE_BROWSER } : {}) });
     const right = json.success === true && recall(page.truth, json.markdown ?? '') >= 0.5;
-    out.push({ cls: page.type, ms, right, method: json.method, success: json.success, error: json.error });
+    out.push({ cls: page.type, url: page.url, ms, right, method: json.method, success: json.success, error: json.error });
   }
   return out;
 }
@@ -154,6 +155,7 @@ try {
   const wcxbBrowser = await wcxbPages(sample, true);
   const wcxbSameSample = sample.map((i) => wcxbRows[i]!);
 
+  for (const r of wcxbRows.filter((row) => row.ms > SLOW_MS)) console.log(`wcxb over ${SLOW_MS / 1000} s (${r.cls}, ${r.method ?? 'failed'}, ${r.ms.toFixed(0)} ms): ${r.url}`);
   const failures = wcxbRows.filter((r) => !r.success);
   for (const f of failures.slice(0, 15)) console.log(`wcxb failure (${f.cls}, ${f.ms.toFixed(0)} ms): ${f.error}`);
   const errorsOf = Object.entries(Object.groupBy(failures, (r) => (r.error ?? '').replace(/\d+/g, 'N').slice(0, 80))).map(([e, rs]) => `${rs!.length} x ${e}`);
