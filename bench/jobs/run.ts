@@ -60,7 +60,7 @@ async function waitDone(jobs: Jobs, userId: string, id: string): Promise<void> {
 
 async function overhead(engine: string, databaseUrl: string, inputs: () => ScrapeInput[]): Promise<number> {
   const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-jobs-'));
-  const built = await createServices(loadConfig(env(dataDir, databaseUrl)));
+  const built = await createServices(loadConfig(env(dataDir, databaseUrl)), 'worker');
   try {
     const { userId } = (await built.keys.create('bench')).info;
     await built.jobs.start(log, built.services);
@@ -120,7 +120,7 @@ function startWorker(databaseUrl: string): Promise<() => Promise<void>> {
 
 async function throughput(workers: number, inputs: () => ScrapeInput[]): Promise<number> {
   const pg = await createTestDatabase();
-  const built = await createServices(loadConfig(env(tmpdir(), pg.url)));
+  const built = await createServices(loadConfig(env(tmpdir(), pg.url)), 'worker');
   const stops: Array<() => Promise<void>> = [];
   try {
     const { userId } = (await built.keys.create('bench')).info;

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { startEgressProxy, type EgressProxy, type NetworkPolicy, type ProxyRoute } from '../acquire/index.ts';
+import { startEgressProxy, type EgressLimits, type EgressProxy, type NetworkPolicy, type ProxyRoute, type ProxyTable } from '../acquire/index.ts';
 import type { BrowserConfig } from '../config.ts';
 import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
@@ -13,8 +13,14 @@ export type BrowserMethod = 'browser' | 'browser-stealth';
 
 export interface BrowserEngineOptions extends BrowserConfig {
   policy: NetworkPolicy;
-  /** An egress proxy to share (the caller closes it); without one the engine starts its own. */
+  /**
+   * An egress proxy to share (the caller closes it). Without one the engine starts its own, with
+   * `upstreams` and `egressLimits`, when its first page needs it: a process that never opens a
+   * page (a job worker given no browser items) listens on no port for it.
+   */
   proxy?: EgressProxy;
+  upstreams?: ProxyTable;
+  egressLimits?: EgressLimits;
   /** Deadline of one navigation. */
   navigationTimeoutMs: number;
   onEvent?(event: string, detail: Record<string, unknown>): void;
@@ -53,22 +59,27 @@ function baseArgs(proxy: EgressProxy): string[] {
  */
 export class BrowserEngine {
   readonly #opts: BrowserEngineOptions;
-  readonly #proxy: EgressProxy;
+  /** The shared proxy, or our own once started. */
+  #proxy: Promise<EgressProxy> | undefined;
+  #startedProxy: EgressProxy | undefined;
   readonly #ownsProxy: boolean;
   readonly #headless: BrowserPool;
   readonly #stealth: BrowserPool;
   #xvfb: Promise<Xvfb> | undefined;
 
-  private constructor(opts: BrowserEngineOptions, proxy: EgressProxy, ownsProxy: boolean) {
+  private constructor(opts: BrowserEngineOptions) {
     this.#opts = opts;
-    this.#proxy = proxy;
-    this.#ownsProxy = ownsProxy;
+    this.#ownsProxy = !opts.proxy;
+    if (opts.proxy) {
+      this.#proxy = Promise.resolve(opts.proxy);
+      this.#startedProxy = opts.proxy;
+    }
     const common = { maxPages: opts.maxPages, queueWaitMs: opts.queueWaitMs, recycleAfterPages: opts.recycleAfterPages, onEvent: opts.onEvent };
     this.#headless = new BrowserPool({
       ...common,
       name: 'browser',
       size: opts.poolSize,
-      launch: (marker) => chromium.launch({ executablePath: opts.headlessPath, args: [...baseArgs(proxy), marker] }),
+      launch: async (marker) => chromium.launch({ executablePath: opts.headlessPath, args: [...baseArgs(await this.#egress()), marker] }),
     });
     const script = stealthInitScript();
     this.#stealth = new BrowserPool({
@@ -84,13 +95,25 @@ export class BrowserEngine {
   }
 
   static async start(opts: BrowserEngineOptions): Promise<BrowserEngine> {
-    const proxy = opts.proxy ?? (await startEgressProxy(opts.policy));
-    const engine = new BrowserEngine(opts, proxy, !opts.proxy);
+    const engine = new BrowserEngine(opts);
     if (opts.warm) await engine.#headless.warm();
     return engine;
   }
 
+  /** The egress proxy every page goes through; throws while an engine's own one has not started. */
   get proxy(): EgressProxy {
+    if (!this.#startedProxy) throw new Error('the browser engine has not started its egress proxy: no page has been opened');
+    return this.#startedProxy;
+  }
+
+  #egress(): Promise<EgressProxy> {
+    this.#proxy ??= startEgressProxy(this.#opts.policy, this.#opts.upstreams, this.#opts.egressLimits).then(
+      (proxy) => (this.#startedProxy = proxy),
+      (err: unknown) => {
+        this.#proxy = undefined;
+        throw err;
+      },
+    );
     return this.#proxy;
   }
 
@@ -100,11 +123,12 @@ export class BrowserEngine {
       this.#xvfb = undefined;
       throw err;
     });
+    const proxy = await this.#egress();
     return chromium.launch({
       executablePath: this.#opts.chromiumPath,
       headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },
-      args: [...baseArgs(this.#proxy), ...STEALTH_ARGS, marker],
+      args: [...baseArgs(proxy), ...STEALTH_ARGS, marker],
       ignoreDefaultArgs: STEALTH_IGNORED_DEFAULT_ARGS,
     });
   }
@@ -118,7 +142,7 @@ export class BrowserEngine {
     // Each context gets a lane of its own through the egress proxy, direct or through the
     // route's upstream proxy: every destination is checked there, what it refuses is told to this
     // page only, and what the page may load is capped.
-    const lane = await this.#proxy.openLane(opts.proxy?.name);
+    const lane = await (await this.#egress()).openLane(opts.proxy?.name);
     const context: BrowserContextOptions =
       method === 'browser'
         ? { viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: lane.url } }
@@ -154,6 +178,6 @@ export class BrowserEngine {
     await Promise.allSettled([this.#headless.close(), this.#stealth.close()]);
     const xvfb = await this.#xvfb?.catch(() => undefined);
     await xvfb?.close();
-    if (this.#ownsProxy) await this.#proxy.close();
+    if (this.#ownsProxy) await (await this.#proxy?.catch(() => undefined))?.close();
   }
 }

@@ -5,7 +5,7 @@ import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
-import { buildApp, type AppOptions } from '../http/index.ts';
+import { buildApp, type AppOptions, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
 import { stealthPageFetcher, type Services } from '../ops/index.ts';
@@ -16,7 +16,7 @@ import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from
 export interface Server {
   app: FastifyInstance;
   database: Database;
-  services: Services;
+  services: ServingServices;
   keys: KeyStore;
   ledger: LedgerStore;
   jobs: Jobs;
@@ -27,15 +27,30 @@ export interface Server {
   close(): Promise<void>;
 }
 
-/** Builds every room from the config and wires them together: the one place that knows them all. */
-export async function createServices(
-  config: Config,
-): Promise<{ services: Services; database: Database; keys: KeyStore; ledger: LedgerStore; jobs: Jobs; close(): Promise<void> }> {
+/** What a process runs on: the services, the stores, and how to close them all. */
+export interface Built<S extends Services> {
+  services: S;
+  database: Database;
+  keys: KeyStore;
+  ledger: LedgerStore;
+  jobs: Jobs;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the rooms from the config and wires them together: the one place that knows them all.
+ * `serve` builds everything; `worker` only what running job items needs: no remote browser
+ * sessions, and no egress proxy until a browser item opens a page.
+ */
+export async function createServices(config: Config, role: 'serve'): Promise<Built<ServingServices>>;
+export async function createServices(config: Config, role: 'worker'): Promise<Built<Services>>;
+export async function createServices(config: Config, role: 'serve' | 'worker'): Promise<Built<Services>> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = new KeyStore(database.db);
   const ledger = new LedgerStore(database.db);
+  const policy = { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve };
   const http = new HttpEngine({
-    policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+    policy,
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
@@ -46,38 +61,45 @@ export async function createServices(
     budgetMs: config.ocrBudgetMs,
     maxPixels: config.ocrMaxPixels,
   });
-  // One egress proxy serves every browser (sessions and the scraping pools); it applies the same SSRF policy as fetches.
-  const egress = await startEgressProxy({ allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve }, config.proxyUrls, {
-    maxResponseBytes: config.maxPageBytes,
-    maxLaneBytes: config.browser.maxLoadBytes,
-  });
-  const sessions = new SessionManager({
-    config: config.sessions,
-    publicUrl: config.publicUrl,
-    dataDir: config.dataDir,
-    store: new SessionStore(database.db),
-    ledger,
-    proxyUrl: egress.url,
-    upstreamProxyUrl: egress.routeUrl('*'),
-  });
+  const egressLimits = { maxResponseBytes: config.maxPageBytes, maxLaneBytes: config.browser.maxLoadBytes };
+  // Serving, one egress proxy serves every browser (sessions and the scraping pools); it applies
+  // the same SSRF policy as fetches. A worker's browser engine starts its own when it needs it.
+  const egress = role === 'serve' ? await startEgressProxy(policy, config.proxyUrls, egressLimits) : undefined;
+  const sessions =
+    egress &&
+    new SessionManager({
+      config: config.sessions,
+      publicUrl: config.publicUrl,
+      dataDir: config.dataDir,
+      store: new SessionStore(database.db),
+      ledger,
+      proxyUrl: egress.url,
+      upstreamProxyUrl: egress.routeUrl('*'),
+    });
   const browser = await BrowserEngine.start({
     ...config.browser,
-    policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+    policy,
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,
+    upstreams: config.proxyUrls,
+    egressLimits,
   });
   const search = createSearchEngines(config.search, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
-  const services: Services = { config, http, content, search, sessions, browser, artifacts };
+  const services: Services = { config, http, content, search, browser, artifacts };
   const jobs = new Jobs(database, config);
-  const unwatch = watch({
-    browserPools: () => browser.stats(),
-    sessions: () => sessions.listPublic(),
-    jobItems: () => jobs.store.itemCounts(),
-    conversion: () => content.stats(),
-  });
+  // Gauges are read by /metrics, which only a serving process answers.
+  const unwatch = sessions
+    ? watch({
+        browserPools: () => browser.stats(),
+        sessions: () => sessions.listPublic(),
+        jobItems: () => jobs.store.itemCounts(),
+        conversion: () => content.stats(),
+      })
+    : () => undefined;
+  const offered: Services | ServingServices = sessions ? { ...services, sessions } : services;
   return {
-    services,
+    services: offered,
     database,
     keys,
     ledger,
@@ -86,8 +108,8 @@ export async function createServices(
       unwatch();
       // Jobs first: running items are handed back before the engines they use go away.
       await jobs.close();
-      await Promise.allSettled([sessions.shutdown(), browser.close()]);
-      await egress.close();
+      await Promise.allSettled([sessions?.shutdown(), browser.close()]);
+      await egress?.close();
       await Promise.allSettled([http.close(), content.close(), artifacts.close()]);
       await database.close();
     },
@@ -100,7 +122,7 @@ export interface StartOptions extends AppOptions {
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<Server> {
-  const built = await createServices(config);
+  const built = await createServices(config, 'serve');
   for (const [i, key] of config.apiKeys.entries()) await built.keys.ensure(key, `env-${i + 1}`);
   let createdKey: string | undefined;
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;

@@ -12,7 +12,7 @@ export async function workerCommand(config: Config): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: config.logLevel });
-  const built = await createServices(config);
+  const built = await createServices(config, 'worker');
   await built.jobs.start(log.child({ room: 'jobs' }), built.services);
   log.info({ concurrency: config.jobConcurrency }, 'webdata worker running job items');
   let stopping = false;

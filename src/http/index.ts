@@ -1,3 +1,3 @@
 export { buildApp, type AppOptions } from './app.ts';
-export type { RouteDeps } from './deps.ts';
+export type { RouteDeps, ServingServices } from './deps.ts';
 export { ApiError } from './errors.ts';

@@ -3,7 +3,7 @@ import { Meter } from '../billing/index.ts';
 import type { OpContext, Services } from '../ops/index.ts';
 import { itemOperations, type ItemOperation } from './registry.ts';
 import type { JobStore } from './store.ts';
-import type { ClaimedItem, EnqueueItems, ItemOutcome } from './types.ts';
+import type { ClaimedItem, EnqueueItems, ItemOutcome, ItemRef } from './types.ts';
 
 /** What the executor tells its surroundings: how to queue items an item found, and that a result was stored. */
 export interface ExecutorHooks {
@@ -38,7 +38,7 @@ export class ItemExecutor {
     this.#hooks = hooks;
   }
 
-  async #record(item: ClaimedItem, outcome: ItemOutcome, meter: Meter): Promise<void> {
+  async #record(item: ItemRef, outcome: ItemOutcome, meter: Meter): Promise<void> {
     if (await this.#store.record(item.jobId, item.index, outcome, meter, this.#hooks.enqueue)) this.#hooks.recorded();
   }
 
@@ -54,8 +54,7 @@ export class ItemExecutor {
       return true;
     }
     if (item.attempts > MAX_ITEM_ATTEMPTS) {
-      const message = `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`;
-      await this.#record(item, { result: { success: false, error: message, cost: 0 } }, new Meter(item.userId, item.jobId));
+      await this.giveUp(item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`);
       return true;
     }
     const controller = new AbortController();
@@ -86,6 +85,14 @@ export class ItemExecutor {
     // A cancel that arrived while the operation finished still wins: record() checks the job.
     await this.#record(item, outcome, meter);
     return true;
+  }
+
+  /**
+   * Records an item that will not run again as a failed item that costs nothing, so its job still
+   * ends. Does nothing when the item already has a result or its job is no longer active.
+   */
+  async giveUp(item: ItemRef, reason: string): Promise<void> {
+    await this.#record(item, { result: { success: false, error: reason, cost: 0 } }, new Meter(item.userId, item.jobId));
   }
 
   /** Aborts every running item; each resolves false so its engine can hand it back. */

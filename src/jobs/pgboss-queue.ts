@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { fromKysely, PgBoss, type Job } from 'pg-boss';
+import { fromKysely, PgBoss, type Job, type JobWithMetadata } from 'pg-boss';
 import type { ItemExecutor } from './executor.ts';
 import type { JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
@@ -7,6 +7,15 @@ import type { EnqueueItems, ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
 
 const QUEUE = 'webdata-job-items';
+/** pg-boss moves an item here once it stops retrying it, whatever the reason; we record it as failed. */
+const GIVEN_UP = 'webdata-job-items-given-up';
+
+/** Attempts pg-boss makes at an item whose handling fails below the item operation (the database unreachable, say). */
+const QUEUE_RETRY_LIMIT = 10;
+/** Spreads those attempts over seconds, so a brief outage does not use them all up at once. */
+const QUEUE_RETRY_DELAY_SECONDS = 1;
+/** How often a process looks for items pg-boss gave up on; they are rare, so this need not be quick. */
+const GIVEN_UP_POLL_SECONDS = 2;
 
 /** How often an idle worker asks the queue for items; the most a new item waits for an idle worker. */
 const IDLE_POLL_MS = 250;
@@ -57,16 +66,22 @@ export class PgBossQueue implements JobQueue {
     this.#boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
     await this.#boss.start();
     this.#started = true;
+    // Recording a given-up item only fails while the database does; it is retried until it is back.
+    const givenUp = { retryLimit: 1_000, retryDelay: 5, retryBackoff: true, retryDelayMax: 60, deleteAfterSeconds: 60 * 60 };
     const options = {
       heartbeatSeconds: this.#heartbeatSeconds,
-      // Far above the attempts our executor allows: our item table decides when to give up.
-      retryLimit: 10,
-      retryDelay: 0,
+      // Far above the attempts our executor allows for dead runners: our item table decides when
+      // to give up on an item whose runs stop; this limit only ends failures below the operation.
+      retryLimit: QUEUE_RETRY_LIMIT,
+      retryDelay: QUEUE_RETRY_DELAY_SECONDS,
       expireInSeconds: 15 * 60,
       deleteAfterSeconds: 60 * 60,
+      deadLetter: GIVEN_UP,
     };
-    await this.#boss.createQueue(QUEUE, options);
     // createQueue leaves an existing queue alone; the settings of the latest process to start apply.
+    await this.#boss.createQueue(GIVEN_UP, givenUp);
+    await this.#boss.updateQueue(GIVEN_UP, givenUp);
+    await this.#boss.createQueue(QUEUE, options);
     await this.#boss.updateQueue(QUEUE, options);
   }
 
@@ -87,6 +102,21 @@ export class PgBossQueue implements JobQueue {
       if (attempts.length) this.#boss.touch(QUEUE, attempts).catch((err) => log.warn({ err }, 'job heartbeat failed'));
     }, (this.#heartbeatSeconds * 1000) / 2);
     void this.#pump();
+    const givenUp = { pollingIntervalSeconds: GIVEN_UP_POLL_SECONDS, batchSize: 20, includeMetadata: true } as const;
+    await this.#boss.work<ItemMessage, void, typeof givenUp>(GIVEN_UP, givenUp, (jobs) => this.#giveUp(executor, jobs));
+  }
+
+  /**
+   * Items pg-boss stopped retrying (its retry limit, or its last attempt's heartbeat lapsed) would
+   * otherwise stay without a result, and their job `processing` until it expires.
+   */
+  async #giveUp(executor: ItemExecutor, jobs: JobWithMetadata<ItemMessage>[]): Promise<void> {
+    for (const job of jobs) {
+      const attempts = (job.sourceRetryCount ?? 0) + 1;
+      const last = (job.sourceOutput as { message?: unknown } | null)?.message;
+      const reason = `the job queue gave up on this item after ${attempts} attempts${typeof last === 'string' ? ` (last: ${last})` : ''}`;
+      await executor.giveUp(job.data, reason);
+    }
   }
 
   async #fetchItems(): Promise<void> {

@@ -6,9 +6,11 @@ import type { Meter } from '../billing/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
 import type { SearchEngines } from '../search/index.ts';
-import type { SessionManager } from '../sessions/index.ts';
 
-/** What every operation may use. Built once at start-up by the CLI and shared by routes and workers. */
+/**
+ * What every operation may use, and all a job worker builds. Built once at start-up by the CLI and
+ * shared by routes and workers.
+ */
 export interface Services {
   config: Config;
   http: HttpEngine;
@@ -16,7 +18,6 @@ export interface Services {
   browser: BrowserEngine;
   artifacts: ArtifactStore;
   search: SearchEngines;
-  sessions: SessionManager;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */
