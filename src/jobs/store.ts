@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { microsToUsd, type Meter } from '../billing/index.ts';
+import type { Meter } from '../billing/index.ts';
 import { countCharges } from '../metrics/index.ts';
 import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
-import { deleteWebhookEvents, writeEvent, type WebhookEvent, type WebhookTarget } from '../webhooks/index.ts';
+import { deleteWebhookEvents, type WebhookTarget } from '../webhooks/index.ts';
+import { emit, finalState } from './events.ts';
 import {
   ACTIVE_STATUSES,
   type ClaimedItem,
@@ -39,22 +40,6 @@ class NotRecorded extends Error {}
 
 /** Rows of discovered items checked or inserted per statement (well under either backend's parameter limit). */
 const KEY_CHUNK = 500;
-
-/** What a job event needs from the job row. */
-type EventSource = Pick<JobRow, 'id' | 'user_id' | 'type' | 'webhook'>;
-
-/** Writes a job's event to the webhook outbox when the job has a webhook. */
-async function emit(trx: Transaction<Tables>, job: EventSource, event: WebhookEvent, data: object, now: number): Promise<boolean> {
-  if (!job.webhook) return false;
-  const target = JSON.parse(job.webhook) as WebhookTarget;
-  await writeEvent(trx, { jobId: job.id, userId: job.user_id, jobType: job.type, target, event, data }, now);
-  return true;
-}
-
-/** The job's state as its final events report it. */
-function finalState(row: Pick<JobRow, 'status' | 'total' | 'completed' | 'cost_micros' | 'error'>) {
-  return { status: row.status, total: row.total, completed: row.completed, cost: microsToUsd(Number(row.cost_micros)), ...(row.error ? { error: row.error } : {}) };
-}
 
 export type CancelOutcome = { kind: 'cancelled'; job: JobSummary } | { kind: 'finished'; job: JobSummary } | { kind: 'missing' };
 
