@@ -130,7 +130,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs }, opts);
   await built.services.sessions.start(app.log);
   await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
-  const address = opts.listen === false ? (await app.ready(), config.publicUrl) : await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = opts.listen === false ? (await app.ready(), config.publicUrl) : await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // A port already taken must not leave browsers, sessions and job loops running behind the error.
+    await app.close();
+    await built.close();
+    throw err;
+  }
   let closed = false;
   return {
     app,

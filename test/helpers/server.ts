@@ -30,11 +30,25 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The service on a port that was free a moment ago; another process (a browser, an egress lane)
+ * can take it between the probe and the listen, so a taken port is tried again with a new one.
+ */
+async function startOnFreePort(appOpts: AppOptions, env: (port: number) => Record<string, string>) {
+  for (let attempt = 1; ; attempt++) {
+    const config = loadConfig(env(await freePort()));
+    try {
+      return { server: await startServer(config, appOpts), config };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw err;
+    }
+  }
+}
+
 /** Starts the real service on loopback with a fresh data dir; loopback fetches allowed as tests need. */
 export async function startTestServer(env: Record<string, string> = {}, appOpts: AppOptions = { logLevel: 'silent' }): Promise<TestServer> {
   const dataDir = env.WEBDATA_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'webdata-test-')));
-  const port = await freePort();
-  const config = loadConfig({
+  const { server, config } = await startOnFreePort(appOpts, (port) => ({
     PORT: String(port),
     HOST: '127.0.0.1',
     WEBDATA_DATA_DIR: dataDir,
@@ -48,8 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}, appOpts:
     // then; shedding on that would turn unrelated tests flaky. The load-shedding test sets its bounds.
     WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
     ...env,
-  });
-  const server = await startServer(config, appOpts);
+  }));
   const base = `http://127.0.0.1:${config.port}`;
   return {
     server,
