@@ -4,7 +4,7 @@ import type { JobSummary } from '../../jobs/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { AsyncJob, intParam, JOB_PAGE_MAX, JobCancelled, JobIdParams, JobList, JobListQuery, JobQuery } from '../schemas/jobs.ts';
+import { AsyncJob, intParam, JOB_PAGE_MAX, JobCancelled, JobIdParams, JobList, JobListQuery, jobPageParams, JobQuery } from '../schemas/jobs.ts';
 import { jobUrl } from './jobs-start.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -27,8 +27,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps)
       },
     },
     async (request) => {
-      const offset = intParam(request.query.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const limit = intParam(request.query.limit, 'limit', 10, 1, JOB_PAGE_MAX);
+      const { offset, limit } = jobPageParams(request.query);
       const page = await deps.jobs.page(request.user.userId, request.params.id, offset, limit);
       if (!page) throw notFound('job');
       const { job, data } = page;

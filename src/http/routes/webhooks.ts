@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { intParam, JOB_PAGE_MAX, JobIdParams, JobQuery } from '../schemas/jobs.ts';
+import { JobIdParams, jobPageParams, JobQuery } from '../schemas/jobs.ts';
 import { WebhookEvents, WebhookSecretCreated } from '../schemas/webhooks.ts';
 import { jobUrl } from './jobs-start.ts';
 
@@ -35,8 +35,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
       },
     },
     async (request) => {
-      const offset = intParam(request.query.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const limit = intParam(request.query.limit, 'limit', 10, 1, JOB_PAGE_MAX);
+      const { offset, limit } = jobPageParams(request.query);
       const found = await deps.jobs.webhookEvents(request.user.userId, request.params.id, offset, limit);
       if (!found) throw notFound('job');
       const nextOffset = offset + limit;

@@ -105,3 +105,11 @@ export function intParam(raw: string | undefined, field: string, fallback: numbe
   if (value < min || value > max) throw badRequest(field, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
+
+/** The `offset`/`limit` of a page of a job's items (results, webhook events), checked. */
+export function jobPageParams(query: Static<typeof JobQuery>): { offset: number; limit: number } {
+  return {
+    offset: intParam(query.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    limit: intParam(query.limit, 'limit', 10, 1, JOB_PAGE_MAX),
+  };
+}
