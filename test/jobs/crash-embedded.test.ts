@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { freePort, TEST_KEY } from '../helpers/server.ts';
-import { apiAt, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+import { embeddedServe, waitForJob, type CliProcess } from './helpers.ts';
 
 let site: FixtureSite;
 let dataDir: string;
@@ -22,24 +21,9 @@ afterAll(async () => {
 });
 
 it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 60_000 }, async () => {
-  const port = await freePort();
-  const env = {
-    PORT: String(port),
-    WEBDATA_DATA_DIR: dataDir,
-    WEBDATA_API_KEYS: TEST_KEY,
-    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-    WEBDATA_CONTENT_WORKERS: '0',
-    WEBDATA_JOB_CONCURRENCY: '2',
-    WEBDATA_SESSION_WARM_SPARES: '0',
-  };
-  const serve = () => {
-    const p = spawnCli(['serve'], env);
-    running.push(p);
-    return p;
-  };
+  const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_JOB_CONCURRENCY: '2' });
   const first = serve();
   await first.waitFor(/webdata listening/);
-  const client = apiAt(`http://127.0.0.1:${port}`);
 
   const urls = Array.from({ length: 6 }, (_, n) => `${site.origin}/slow?ms=1000&n=${n}`);
   const created = await client.api('POST', '/api/v1/scrape/async/batch', { urls });

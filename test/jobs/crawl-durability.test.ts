@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
-import { freePort, startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
-import { allPages, apiAt, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { allPages, embeddedServe, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
 
 let site: CrawlSite;
 let resolve: string;
@@ -43,25 +43,9 @@ describe('crawl durability', () => {
   it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', { timeout: 90_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
-      const port = await freePort();
-      const env = {
-        PORT: String(port),
-        WEBDATA_DATA_DIR: dataDir,
-        WEBDATA_API_KEYS: TEST_KEY,
-        WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-        WEBDATA_TEST_RESOLVE: resolve,
-        WEBDATA_CONTENT_WORKERS: '0',
-        WEBDATA_JOB_CONCURRENCY: '4',
-        WEBDATA_SESSION_WARM_SPARES: '0',
-      };
-      const serve = () => {
-        const p = spawnCli(['serve'], env);
-        running.push(p);
-        return p;
-      };
+      const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_TEST_RESOLVE: resolve, WEBDATA_JOB_CONCURRENCY: '4' });
       const first = serve();
       await first.waitFor(/webdata listening/);
-      const client = apiAt(`http://127.0.0.1:${port}`);
       const created = await client.api('POST', '/api/v1/crawl', { url: site.url('embedded.test'), limit: LIMIT, sitemap: 'skip' });
       expect(created.status).toBe(202);
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.

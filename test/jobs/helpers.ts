@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { freePort, TEST_KEY, type TestServer } from '../helpers/server.ts';
 
 /** Polls a job until it reaches a terminal status (or the deadline), returning the last answer. */
 export async function waitForJob(
@@ -99,4 +99,26 @@ export function apiAt(base: string) {
       return { status: res.status, headers: res.headers, json: (await res.json()) as any };
     },
   };
+}
+
+/**
+ * An embedded `webdata serve` on a free port, as a real child process that can be killed and
+ * started again on the same data: `serve()` starts one (recorded in `running` for cleanup).
+ */
+export async function embeddedServe(running: CliProcess[], env: Record<string, string>): Promise<{ serve(): CliProcess; client: ReturnType<typeof apiAt> }> {
+  const port = await freePort();
+  const settings = {
+    PORT: String(port),
+    WEBDATA_API_KEYS: TEST_KEY,
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+    WEBDATA_CONTENT_WORKERS: '0',
+    WEBDATA_SESSION_WARM_SPARES: '0',
+    ...env,
+  };
+  const serve = () => {
+    const p = spawnCli(['serve'], settings);
+    running.push(p);
+    return p;
+  };
+  return { serve, client: apiAt(`http://127.0.0.1:${port}`) };
 }
