@@ -20,7 +20,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 60_000 }, async () => {
+it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 150_000 }, async () => {
   const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_JOB_CONCURRENCY: '2' });
   const first = serve();
   await first.waitFor(/webdata listening/);

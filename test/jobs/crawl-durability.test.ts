@@ -40,7 +40,7 @@ function expectExactlyOnce(job: any, data: any[], charges: number) {
 }
 
 describe('crawl durability', () => {
-  it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', { timeout: 90_000 }, async () => {
+  it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', { timeout: 150_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
       const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_TEST_RESOLVE: resolve, WEBDATA_JOB_CONCURRENCY: '4' });

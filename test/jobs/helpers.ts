@@ -61,7 +61,7 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
   return {
     proc,
     output: () => out,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = 45_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(out)) {
