@@ -121,10 +121,9 @@ export async function webhookTarget(body: WebhookBody | undefined, config: Confi
   const href = requireHttpUrl(body.url, 'webhook.url');
   const url = new URL(href);
   if (url.username || url.password) throw badRequest('webhook.url', 'credentials in the URL are not supported; send them in webhook.headers');
-  const policy = { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve };
   try {
-    checkUrl(url, policy);
-    await resolveChecked(url.hostname, policy);
+    checkUrl(url, config.network);
+    await resolveChecked(url.hostname, config.network);
   } catch (err) {
     const reason = err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
     throw badRequest('webhook.url', reason);
