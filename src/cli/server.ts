@@ -133,7 +133,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
   let address: string;
   try {
-    address = opts.listen === false ? (await app.ready(), config.publicUrl) : await app.listen({ port: config.port, host: config.host });
+    if (opts.listen === false) {
+      await app.ready();
+      address = config.publicUrl;
+    } else {
+      address = await app.listen({ port: config.port, host: config.host });
+    }
   } catch (err) {
     // A port already taken must not leave browsers, sessions and job loops running behind the error.
     await app.close();

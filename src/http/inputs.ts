@@ -186,5 +186,5 @@ export function extractInput(body: ExtractBody, config: Config, maxUrls: number)
   if (body.urls.length > maxUrls) throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
   const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
   const schema = usableSchema(body.schema, config, 'schema');
-  return { urls, schema, ...(body.prompt !== undefined && body.prompt.trim() ? { prompt: body.prompt } : {}) };
+  return { urls, schema, ...(body.prompt?.trim() ? { prompt: body.prompt } : {}) };
 }

@@ -11,7 +11,7 @@ import type { EngineName } from '../settings/index.ts';
 import type { SearchEngine } from './types.ts';
 
 export { ENGINE_NAMES, type EngineName } from '../settings/index.ts';
-export { type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
+export type { EngineQuery, FetchPage, SearchEngine, SearchHit, SerpPage } from './types.ts';
 export { SearchEngineError } from './errors.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
@@ -26,6 +26,7 @@ export type SearchEngines = Record<EngineName, SearchEngine>;
 function unconfigured(name: EngineName, setting: string): SearchEngine {
   return {
     name,
+    // biome-ignore lint/correctness/useYield: like every engine it fails on the first page asked for, not when the query is made
     async *pages() {
       throw notConfigured(name, setting);
     },

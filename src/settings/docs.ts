@@ -1,12 +1,12 @@
 import { GROUPS, type Setting } from './kinds.ts';
 
-function escape(cell: string): string {
+function escapeCell(cell: string): string {
   return cell.replaceAll('|', '\\|');
 }
 
 function row(s: Setting<unknown>, withKind: boolean): string {
   const cells = [`\`${s.variable}\``, s.shownDefault, ...(withKind ? [s.kind] : []), s.doc];
-  return `| ${cells.map(escape).join(' | ')} |`;
+  return `| ${cells.map(escapeCell).join(' | ')} |`;
 }
 
 /** The reference of every setting, grouped, for docs/configuration.md. */
