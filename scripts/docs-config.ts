@@ -14,7 +14,10 @@ export async function configDocs(): Promise<{ path: string; text: string }[]> {
   const reference = await readFile(join(ROOT, 'docs/configuration.md'), 'utf8');
   return [
     { path: 'README.md', text: replaceMarked(readme, 'settings', essentialSettings(settings)) },
-    { path: 'docs/configuration.md', text: replaceMarked(reference, 'settings', settingsReference(settings)) },
+    {
+      path: 'docs/configuration.md',
+      text: replaceMarked(reference, 'settings', settingsReference(settings)),
+    },
   ];
 }
 

@@ -1,4 +1,14 @@
-import { CLIENT_SETTINGS, ConfigError, ENGINE_SETTINGS, SERVICE_SETTINGS, readSettings, settingsOf, type Env, type Setting, type Values } from './settings/index.ts';
+import {
+  CLIENT_SETTINGS,
+  ConfigError,
+  ENGINE_SETTINGS,
+  type Env,
+  readSettings,
+  SERVICE_SETTINGS,
+  type Setting,
+  settingsOf,
+  type Values,
+} from './settings/index.ts';
 
 export { ConfigError };
 
@@ -20,7 +30,10 @@ export type BrowserConfig = Config['browser'];
 
 /** Rules that span settings; each names the variables it is about. */
 const CHECKS: ((config: Config) => string | undefined)[] = [
-  (c) => (Boolean(c.search.googleCseKey) !== Boolean(c.search.googleCseCx) ? 'GOOGLE_CSE_KEY and GOOGLE_CSE_CX must be set together' : undefined),
+  (c) =>
+    Boolean(c.search.googleCseKey) !== Boolean(c.search.googleCseCx)
+      ? 'GOOGLE_CSE_KEY and GOOGLE_CSE_CX must be set together'
+      : undefined,
   (c) =>
     !c.databaseUrl && !c.runWorker
       ? 'WEBDATA_WORKER=false needs DATABASE_URL=postgres://... and `webdata worker` processes; with SQLite, serve runs the jobs'

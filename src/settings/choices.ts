@@ -1,5 +1,12 @@
 /** Engines a search can run on: the spec's four plus the two self-hosters use. */
-export const ENGINE_NAMES = ['google', 'bing', 'chatgpt', 'perplexity', 'searxng', 'brave'] as const;
+export const ENGINE_NAMES = [
+  'google',
+  'bing',
+  'chatgpt',
+  'perplexity',
+  'searxng',
+  'brave',
+] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /** Session engines the spec names; this build runs only chromium and refuses the others per request. */

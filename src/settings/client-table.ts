@@ -7,5 +7,9 @@ export const CLIENT_SETTINGS = {
     default: '',
     doc: 'base URL of a running server for the client commands and `webdata mcp` (same as `--url`); empty runs the service in-process',
   }),
-  apiKey: text('WEBDATA_API_KEY', { group: 'Client', default: '', doc: 'the key sent to `WEBDATA_URL` (same as `--key`)' }),
+  apiKey: text('WEBDATA_API_KEY', {
+    group: 'Client',
+    default: '',
+    doc: 'the key sent to `WEBDATA_URL` (same as `--key`)',
+  }),
 };

@@ -14,13 +14,22 @@ export function settingsReference(settings: readonly Setting<unknown>[]): string
   return GROUPS.flatMap((group) => {
     const rows = settings.filter((s) => s.group === group);
     if (rows.length === 0) return [];
-    return [`### ${group}`, '', '| Variable | Default | Value | Meaning |', '|---|---|---|---|', ...rows.map((s) => row(s, true)), ''];
+    return [
+      `### ${group}`,
+      '',
+      '| Variable | Default | Value | Meaning |',
+      '|---|---|---|---|',
+      ...rows.map((s) => row(s, true)),
+      '',
+    ];
   }).join('\n');
 }
 
 /** The settings a first deployment sets, for the README; links are rewritten to point into docs/. */
 export function essentialSettings(settings: readonly Setting<unknown>[]): string {
-  const rows = settings.filter((s) => s.essential).map((s) => row(s, false).replace(/\]\((?!https?:|#)/g, '](docs/'));
+  const rows = settings
+    .filter((s) => s.essential)
+    .map((s) => row(s, false).replace(/\]\((?!https?:|#)/g, '](docs/'));
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows, ''].join('\n');
 }
 

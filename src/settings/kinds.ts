@@ -62,7 +62,10 @@ function code(value: string | number | boolean): string {
   return `\`${value}\``;
 }
 
-export function int(variable: string, o: About & { default: Fallback<number>; min: number; max: number }): Setting<number> {
+export function int(
+  variable: string,
+  o: About & { default: Fallback<number>; min: number; max: number },
+): Setting<number> {
   const shownDefault = o.shownDefault ?? code(fallback(o.default, () => undefined));
   return {
     ...o,
@@ -72,9 +75,11 @@ export function int(variable: string, o: About & { default: Fallback<number>; mi
     read(raw, earlier) {
       const text = given(raw);
       if (text === undefined) return fallback(o.default, earlier);
-      if (!/^\d+$/.test(text)) throw new ConfigError(`${variable} must be a whole number, got "${raw}"`);
+      if (!/^\d+$/.test(text))
+        throw new ConfigError(`${variable} must be a whole number, got "${raw}"`);
       const value = Number(text);
-      if (value < o.min || value > o.max) throw new ConfigError(`${variable} must be between ${o.min} and ${o.max}, got ${value}`);
+      if (value < o.min || value > o.max)
+        throw new ConfigError(`${variable} must be between ${o.min} and ${o.max}, got ${value}`);
       return value;
     },
   };
@@ -112,7 +117,13 @@ export function text(variable: string, o: About & { default: Fallback<string> })
 }
 
 export function path(variable: string, o: About & { default: string }): Setting<string> {
-  return { ...o, variable, kind: 'path', shownDefault: o.shownDefault ?? code(o.default), read: (raw) => resolve(given(raw) ?? o.default) };
+  return {
+    ...o,
+    variable,
+    kind: 'path',
+    shownDefault: o.shownDefault ?? code(o.default),
+    read: (raw) => resolve(given(raw) ?? o.default),
+  };
 }
 
 /** An http(s) URL without trailing slashes; an empty default leaves it unset (''). */
@@ -132,13 +143,17 @@ export function url(variable: string, o: About & { default: Fallback<string> }):
       } catch {
         throw new ConfigError(`${variable} must be a URL, got "${value}"`);
       }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${variable} must use http: or https:, got "${value}"`);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        throw new ConfigError(`${variable} must use http: or https:, got "${value}"`);
       return value.replace(/\/+$/, '');
     },
   };
 }
 
-export function choice<const T extends string>(variable: string, o: About & { options: readonly T[]; default: NoInfer<T> }): Setting<T> {
+export function choice<const T extends string>(
+  variable: string,
+  o: About & { options: readonly T[]; default: NoInfer<T> },
+): Setting<T> {
   return {
     ...o,
     variable,
@@ -147,7 +162,8 @@ export function choice<const T extends string>(variable: string, o: About & { op
     read(raw) {
       const value = given(raw);
       if (value === undefined) return o.default;
-      if (!(o.options as readonly string[]).includes(value)) throw new ConfigError(`${variable} must be one of ${o.options.join(', ')}, got "${value}"`);
+      if (!(o.options as readonly string[]).includes(value))
+        throw new ConfigError(`${variable} must be one of ${o.options.join(', ')}, got "${value}"`);
       return value as T;
     },
   };
@@ -161,7 +177,10 @@ function items(raw: string | undefined): string[] {
 }
 
 /** A comma-separated list; `check` names what is wrong with one item. */
-export function list(variable: string, o: About & { check?: (item: string) => string | undefined }): Setting<string[]> {
+export function list(
+  variable: string,
+  o: About & { check?: (item: string) => string | undefined },
+): Setting<string[]> {
   return {
     ...o,
     variable,
@@ -179,7 +198,10 @@ export function list(variable: string, o: About & { check?: (item: string) => st
 }
 
 /** A kind of its own: `parse` throws a plain Error whose message follows the variable's name. */
-export function custom<T>(variable: string, o: About & { kind: string; shownDefault: string; parse: (raw: string) => T }): Setting<T> {
+export function custom<T>(
+  variable: string,
+  o: About & { kind: string; shownDefault: string; parse: (raw: string) => T },
+): Setting<T> {
   return {
     ...o,
     variable,

@@ -10,8 +10,20 @@ const DAY_S = 24 * 60 * 60;
 
 /** The server itself: where it listens, what it stores, what it lets through. */
 export const SERVICE_SETTINGS = {
-  port: int('PORT', { group: 'Server', essential: true, default: 3000, min: 0, max: 65535, doc: 'TCP port of the HTTP server' }),
-  host: text('HOST', { group: 'Server', essential: true, default: '127.0.0.1', doc: 'interface the HTTP server binds' }),
+  port: int('PORT', {
+    group: 'Server',
+    essential: true,
+    default: 3000,
+    min: 0,
+    max: 65535,
+    doc: 'TCP port of the HTTP server',
+  }),
+  host: text('HOST', {
+    group: 'Server',
+    essential: true,
+    default: '127.0.0.1',
+    doc: 'interface the HTTP server binds',
+  }),
   publicUrl: url('WEBDATA_PUBLIC_URL', {
     group: 'Server',
     essential: true,
@@ -19,7 +31,12 @@ export const SERVICE_SETTINGS = {
     shownDefault: '`http://localhost:$PORT`',
     doc: 'base of every public URL the service hands out (files, polling, WebSockets)',
   }),
-  dataDir: path('WEBDATA_DATA_DIR', { group: 'Server', essential: true, default: './data', doc: 'folder of the SQLite file and the artifacts' }),
+  dataDir: path('WEBDATA_DATA_DIR', {
+    group: 'Server',
+    essential: true,
+    default: './data',
+    doc: 'folder of the SQLite file and the artifacts',
+  }),
   apiKeys: list('WEBDATA_API_KEYS', {
     group: 'Server',
     essential: true,
@@ -32,7 +49,8 @@ export const SERVICE_SETTINGS = {
     kind: 'empty or `postgres://` URL',
     shownDefault: '(empty: SQLite)',
     parse(raw) {
-      if (raw && !/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be empty (embedded SQLite) or a postgres:// URL');
+      if (raw && !/^postgres(ql)?:\/\//.test(raw))
+        throw new Error('must be empty (embedded SQLite) or a postgres:// URL');
       return raw;
     },
     doc: 'empty for the embedded SQLite store, or `postgres://...` to use Postgres and scale out',
@@ -70,7 +88,13 @@ export const SERVICE_SETTINGS = {
       'upstream HTTP(S) forward proxies for `proxy: { country }`: `us=http://user:pass@host:port,de=...`, country codes in any ' +
       'case; `*=url` is the default for other countries and for sessions with `proxy: true`. See [Geo proxies](api.md#geo-proxies-proxy)',
   }),
-  fetchTimeoutMs: int('WEBDATA_FETCH_TIMEOUT_MS', { group: 'Network', default: 15 * S, min: 100, max: 300 * S, doc: 'whole-request deadline of one outbound HTTP fetch, redirects included' }),
+  fetchTimeoutMs: int('WEBDATA_FETCH_TIMEOUT_MS', {
+    group: 'Network',
+    default: 15 * S,
+    min: 100,
+    max: 300 * S,
+    doc: 'whole-request deadline of one outbound HTTP fetch, redirects included',
+  }),
   pageBudgetMs: int('WEBDATA_PAGE_BUDGET_MS', {
     group: 'Limits',
     default: 30 * S,
@@ -80,8 +104,20 @@ export const SERVICE_SETTINGS = {
       'time one scraped page may take from the first byte fetched to its content settled, over every method tried (HTTP, browser, ' +
       'stealth); each fetch, navigation and wait for content draws from it; see [rendering.md](rendering.md)',
   }),
-  maxPageBytes: int('WEBDATA_MAX_PAGE_BYTES', { group: 'Limits', default: 10 * MIB, min: 1024, max: 1024 * MIB, doc: 'largest page body accepted from the web (after decompression)' }),
-  maxRequestBytes: int('WEBDATA_MAX_REQUEST_BYTES', { group: 'Limits', default: 5 * MIB, min: 1024, max: 100 * MIB, doc: 'largest JSON body accepted by the API (413 beyond)' }),
+  maxPageBytes: int('WEBDATA_MAX_PAGE_BYTES', {
+    group: 'Limits',
+    default: 10 * MIB,
+    min: 1024,
+    max: 1024 * MIB,
+    doc: 'largest page body accepted from the web (after decompression)',
+  }),
+  maxRequestBytes: int('WEBDATA_MAX_REQUEST_BYTES', {
+    group: 'Limits',
+    default: 5 * MIB,
+    min: 1024,
+    max: 100 * MIB,
+    doc: 'largest JSON body accepted by the API (413 beyond)',
+  }),
   requestTimeoutMs: int('WEBDATA_REQUEST_TIMEOUT_MS', {
     group: 'Limits',
     default: 30 * S,
@@ -89,9 +125,27 @@ export const SERVICE_SETTINGS = {
     max: 600 * S,
     doc: 'time a client has to send a whole request, headers and body (408 beyond; a slow body holds an in-flight place meanwhile)',
   }),
-  batchMaxUrls: int('WEBDATA_BATCH_MAX_URLS', { group: 'Limits', default: 100, min: 1, max: 1000, doc: 'most URLs in one synchronous `/v1/scrape/batch`' }),
-  batchConcurrency: int('WEBDATA_BATCH_CONCURRENCY', { group: 'Limits', default: 8, min: 1, max: 256, doc: 'URLs of one batch fetched at once' }),
-  maxInflightPerUser: int('WEBDATA_MAX_INFLIGHT_PER_USER', { group: 'Limits', default: 32, min: 1, max: 10_000, doc: 'concurrent API requests one user may have before 429' }),
+  batchMaxUrls: int('WEBDATA_BATCH_MAX_URLS', {
+    group: 'Limits',
+    default: 100,
+    min: 1,
+    max: 1000,
+    doc: 'most URLs in one synchronous `/v1/scrape/batch`',
+  }),
+  batchConcurrency: int('WEBDATA_BATCH_CONCURRENCY', {
+    group: 'Limits',
+    default: 8,
+    min: 1,
+    max: 256,
+    doc: 'URLs of one batch fetched at once',
+  }),
+  maxInflightPerUser: int('WEBDATA_MAX_INFLIGHT_PER_USER', {
+    group: 'Limits',
+    default: 32,
+    min: 1,
+    max: 10_000,
+    doc: 'concurrent API requests one user may have before 429',
+  }),
   contentWorkers: int('WEBDATA_CONTENT_WORKERS', {
     group: 'Content and PDFs',
     default: () => Math.max(1, availableParallelism()),
@@ -107,8 +161,20 @@ export const SERVICE_SETTINGS = {
     max: 600 * S,
     doc: "longest one page's HTML conversion may hold a content worker; the worker is ended and the page fails beyond it",
   }),
-  pdfMaxPages: int('WEBDATA_PDF_MAX_PAGES', { group: 'Content and PDFs', default: 100, min: 1, max: 10_000, doc: 'pages of a PDF read (text layer or OCR); later pages are left out' }),
-  ocrTimeoutMs: int('WEBDATA_OCR_TIMEOUT_MS', { group: 'Content and PDFs', default: 60 * S, min: S, max: 600 * S, doc: 'deadline for rendering or recognising one PDF page' }),
+  pdfMaxPages: int('WEBDATA_PDF_MAX_PAGES', {
+    group: 'Content and PDFs',
+    default: 100,
+    min: 1,
+    max: 10_000,
+    doc: 'pages of a PDF read (text layer or OCR); later pages are left out',
+  }),
+  ocrTimeoutMs: int('WEBDATA_OCR_TIMEOUT_MS', {
+    group: 'Content and PDFs',
+    default: 60 * S,
+    min: S,
+    max: 600 * S,
+    doc: 'deadline for rendering or recognising one PDF page',
+  }),
   ocrConcurrency: int('WEBDATA_OCR_CONCURRENCY', {
     group: 'Content and PDFs',
     default: 1,
@@ -116,7 +182,13 @@ export const SERVICE_SETTINGS = {
     max: 64,
     doc: 'PDFs read by OCR at once, across all users, in a lane apart from HTML conversion; more wait their turn',
   }),
-  ocrBudgetMs: int('WEBDATA_OCR_BUDGET_MS', { group: 'Content and PDFs', default: 120 * S, min: S, max: 3600 * S, doc: 'OCR time one PDF may take in all; pages not reached by then are left out' }),
+  ocrBudgetMs: int('WEBDATA_OCR_BUDGET_MS', {
+    group: 'Content and PDFs',
+    default: 120 * S,
+    min: S,
+    max: 3600 * S,
+    doc: 'OCR time one PDF may take in all; pages not reached by then are left out',
+  }),
   ocrMaxPixels: int('WEBDATA_OCR_MAX_PIXELS', {
     group: 'Content and PDFs',
     default: 8_000_000,
@@ -124,8 +196,17 @@ export const SERVICE_SETTINGS = {
     max: 200_000_000,
     doc: 'largest rendering of one page for OCR (200 dpi, lowered for bigger pages)',
   }),
-  logLevel: choice('WEBDATA_LOG_LEVEL', { group: 'Operations', options: LOG_LEVELS, default: 'info', doc: 'pino level of the server log' }),
-  metricsToken: text('WEBDATA_METRICS_TOKEN', { group: 'Operations', default: '', doc: 'bearer token `/metrics` asks for; without it `/metrics` answers loopback clients only' }),
+  logLevel: choice('WEBDATA_LOG_LEVEL', {
+    group: 'Operations',
+    options: LOG_LEVELS,
+    default: 'info',
+    doc: 'pino level of the server log',
+  }),
+  metricsToken: text('WEBDATA_METRICS_TOKEN', {
+    group: 'Operations',
+    default: '',
+    doc: 'bearer token `/metrics` asks for; without it `/metrics` answers loopback clients only',
+  }),
   shedEventLoopDelayMs: int('WEBDATA_SHED_EVENT_LOOP_DELAY_MS', {
     group: 'Operations',
     default: 1000,
@@ -157,8 +238,20 @@ export const SERVICE_SETTINGS = {
     max: 365 * DAY_S,
     doc: 'how long an async job and its results live after creation (then 404, then deleted)',
   }),
-  jobSweepSeconds: int('WEBDATA_JOB_SWEEP_SECONDS', { group: 'Jobs, map, crawl and webhooks', default: 60, min: 1, max: DAY_S, doc: 'how often expired jobs are deleted from the store' }),
-  jobConcurrency: int('WEBDATA_JOB_CONCURRENCY', { group: 'Jobs, map, crawl and webhooks', default: 8, min: 1, max: 256, doc: 'job items one process (`serve` or `worker`) runs at once' }),
+  jobSweepSeconds: int('WEBDATA_JOB_SWEEP_SECONDS', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 60,
+    min: 1,
+    max: DAY_S,
+    doc: 'how often expired jobs are deleted from the store',
+  }),
+  jobConcurrency: int('WEBDATA_JOB_CONCURRENCY', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 8,
+    min: 1,
+    max: 256,
+    doc: 'job items one process (`serve` or `worker`) runs at once',
+  }),
   jobHeartbeatSeconds: int('WEBDATA_JOB_HEARTBEAT_SECONDS', {
     group: 'Jobs, map, crawl and webhooks',
     default: 30,
@@ -171,7 +264,13 @@ export const SERVICE_SETTINGS = {
     default: true,
     doc: 'whether `webdata serve` also runs job items (`false`: only `webdata worker` processes do; Postgres only)',
   }),
-  mapTimeoutMs: int('WEBDATA_MAP_TIMEOUT_MS', { group: 'Jobs, map, crawl and webhooks', default: 30 * S, min: S, max: 600 * S, doc: 'deadline of one `/v1/map`; what was found by then is the answer' }),
+  mapTimeoutMs: int('WEBDATA_MAP_TIMEOUT_MS', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 30 * S,
+    min: S,
+    max: 600 * S,
+    doc: 'deadline of one `/v1/map`; what was found by then is the answer',
+  }),
   mapMaxRequests: int('WEBDATA_MAP_MAX_REQUESTS', {
     group: 'Jobs, map, crawl and webhooks',
     default: 200,
@@ -186,6 +285,18 @@ export const SERVICE_SETTINGS = {
     max: 64,
     doc: "requests one process's crawls have in flight to one host at once",
   }),
-  webhookTimeoutMs: int('WEBDATA_WEBHOOK_TIMEOUT_MS', { group: 'Jobs, map, crawl and webhooks', default: 10 * S, min: 100, max: 120 * S, doc: 'deadline of one webhook delivery attempt' }),
-  webhookMaxAttempts: int('WEBDATA_WEBHOOK_MAX_ATTEMPTS', { group: 'Jobs, map, crawl and webhooks', default: 8, min: 1, max: 50, doc: 'delivery attempts before a webhook event is given up as `failed`' }),
+  webhookTimeoutMs: int('WEBDATA_WEBHOOK_TIMEOUT_MS', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 10 * S,
+    min: 100,
+    max: 120 * S,
+    doc: 'deadline of one webhook delivery attempt',
+  }),
+  webhookMaxAttempts: int('WEBDATA_WEBHOOK_MAX_ATTEMPTS', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 8,
+    min: 1,
+    max: 50,
+    doc: 'delivery attempts before a webhook event is given up as `failed`',
+  }),
 };
