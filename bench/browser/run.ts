@@ -49,7 +49,7 @@ const t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '2', WEBDATA_BROWSE
 const engine = t.server.services.browser;
 const proxy = engine.proxy;
 const bare: Browser = await chromium.launch({
-  executablePath: t.server.services.config.browser.headlessPath,
+  executablePath: t.server.services.config.chromium.headless,
   args: [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage', '--no-sandbox'],
 });
 

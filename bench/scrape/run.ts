@@ -97,7 +97,9 @@ try {
   let bestBatch = Infinity;
   for (let r = 0; r < 3; r++) {
     const t0 = performance.now();
-    htmls.forEach((html, i) => convertHtml({ html, url: batchUrls[i]!, format: 'markdown', onlyMainContent: true }));
+    htmls.forEach((html, i) => {
+      convertHtml({ html, url: batchUrls[i]!, format: 'markdown', onlyMainContent: true });
+    });
     bestConvert = Math.min(bestConvert, performance.now() - t0);
     const t1 = performance.now();
     const res = await api('/api/v1/scrape/batch', { urls: batchUrls });

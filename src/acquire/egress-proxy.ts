@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ProxyTable } from './geo-proxy.ts';
+import type { ProxyTable } from '../settings/index.ts';
 import { BlockedDestinationError, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
 import { forwardThrough, tunnelThrough } from './upstream-proxy.ts';
 

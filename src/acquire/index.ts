@@ -5,7 +5,7 @@ export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resol
 export { browserHeaders, BROWSER_USER_AGENT } from './headers.ts';
 export { awaitingRender, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
 export { startEgressProxy, type EgressLane, type EgressLimits, type EgressProxy } from './egress-proxy.ts';
-export { isoCountry } from './countries.ts';
-export { defaultProxyRoute, parseProxyUrls, proxyCountryRefusal, proxyRouteFor, type ProxyRoute, type ProxyTable } from './geo-proxy.ts';
+export { isoCountry, type ProxyTable } from '../settings/index.ts';
+export { defaultProxyRoute, proxyCountryRefusal, proxyRouteFor, type ProxyRoute } from './geo-proxy.ts';
 export { acquiredFromBrowser, acquiredFromHttp, bodyKind, type AcquiredPage, type AcquireMethod, type BodyKind } from './acquired-page.ts';
 export { judgeMainContent, mainText, type ContentVerdict } from './main-content-signals.ts';

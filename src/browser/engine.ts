@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startEgressProxy, type EgressLimits, type EgressProxy, type NetworkPolicy, type ProxyRoute, type ProxyTable } from '../acquire/index.ts';
-import type { BrowserConfig } from '../config.ts';
+import type { BrowserConfig, ChromiumPaths } from '../config.ts';
 import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
@@ -12,6 +12,7 @@ import { startXvfb, type Xvfb } from './xvfb.ts';
 export type BrowserMethod = 'browser' | 'browser-stealth';
 
 export interface BrowserEngineOptions extends BrowserConfig {
+  chromium: ChromiumPaths;
   policy: NetworkPolicy;
   /**
    * An egress proxy to share (the caller closes it). Without one the engine starts its own, with
@@ -79,7 +80,7 @@ export class BrowserEngine {
       ...common,
       name: 'browser',
       size: opts.poolSize,
-      launch: async (marker) => chromium.launch({ executablePath: opts.headlessPath, args: [...baseArgs(await this.#egress()), marker] }),
+      launch: async (marker) => chromium.launch({ executablePath: opts.chromium.headless, args: [...baseArgs(await this.#egress()), marker] }),
     });
     const script = stealthInitScript();
     this.#stealth = new BrowserPool({
@@ -125,7 +126,7 @@ export class BrowserEngine {
     });
     const proxy = await this.#egress();
     return chromium.launch({
-      executablePath: this.#opts.chromiumPath,
+      executablePath: this.#opts.chromium.visible,
       headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },
       args: [...baseArgs(proxy), ...STEALTH_ARGS, marker],

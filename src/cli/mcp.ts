@@ -1,6 +1,7 @@
 import { httpClient } from '../api-client/index.ts';
 import type { Config } from '../config.ts';
 import { serveStdio } from '../mcp/index.ts';
+import { CLIENT_SETTINGS, readSettings } from '../settings/index.ts';
 import { startEmbedded } from './embedded.ts';
 
 /**
@@ -8,8 +9,7 @@ import { startEmbedded } from './embedded.ts';
  * speaks to that server; with neither it runs the whole service in this process.
  */
 export async function mcpCommand(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const url = env.WEBDATA_URL?.trim();
-  const key = env.WEBDATA_API_KEY?.trim();
+  const { url, apiKey: key } = readSettings(CLIENT_SETTINGS, env);
   if (url || key) {
     if (!url || !key) {
       console.error('webdata mcp: set both WEBDATA_URL and WEBDATA_API_KEY, or neither for an embedded server');

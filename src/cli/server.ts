@@ -48,9 +48,8 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = new KeyStore(database.db);
   const ledger = new LedgerStore(database.db);
-  const policy = { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve };
   const http = new HttpEngine({
-    policy,
+    policy: config.network,
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
@@ -64,11 +63,12 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
   const egressLimits = { maxResponseBytes: config.maxPageBytes, maxLaneBytes: config.browser.maxLoadBytes };
   // Serving, one egress proxy serves every browser (sessions and the scraping pools); it applies
   // the same SSRF policy as fetches. A worker's browser engine starts its own when it needs it.
-  const egress = role === 'serve' ? await startEgressProxy(policy, config.proxyUrls, egressLimits) : undefined;
+  const egress = role === 'serve' ? await startEgressProxy(config.network, config.proxyUrls, egressLimits) : undefined;
   const sessions =
     egress &&
     new SessionManager({
       config: config.sessions,
+      chromium: config.chromium,
       publicUrl: config.publicUrl,
       dataDir: config.dataDir,
       store: new SessionStore(database.db),
@@ -78,13 +78,14 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
     });
   const browser = await BrowserEngine.start({
     ...config.browser,
-    policy,
+    chromium: config.chromium,
+    policy: config.network,
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,
     upstreams: config.proxyUrls,
     egressLimits,
   });
-  const search = createSearchEngines(config.search, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
+  const search = createSearchEngines(config.search, config.llm, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
   const services: Services = { config, http, content, search, browser, artifacts };
   const jobs = new Jobs(database, config);
@@ -132,7 +133,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
   let address: string;
   try {
-    address = opts.listen === false ? (await app.ready(), config.publicUrl) : await app.listen({ port: config.port, host: config.host });
+    if (opts.listen === false) {
+      await app.ready();
+      address = config.publicUrl;
+    } else {
+      address = await app.listen({ port: config.port, host: config.host });
+    }
   } catch (err) {
     // A port already taken must not leave browsers, sessions and job loops running behind the error.
     await app.close();

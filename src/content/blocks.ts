@@ -198,7 +198,10 @@ export function collectBlocks(root: Element): Block[] {
   const groupOf = (el: Element | null | undefined) => {
     if (!el) return -1;
     let id = groupIds.get(el);
-    if (id === undefined) groupIds.set(el, (id = groupIds.size));
+    if (id === undefined) {
+      id = groupIds.size;
+      groupIds.set(el, id);
+    }
     return id;
   };
   for (const block of blocks) block.text = block.text.replace(/\s+/g, ' ').trim();

@@ -16,7 +16,7 @@ function normalise(spec: SelectorSpec): { selector: string; attribute?: string; 
   return typeof spec === 'string' ? { selector: spec, all: false } : { selector: spec.selector, attribute: spec.attribute, all: spec.all ?? false };
 }
 
-function valueOf(el: Element, attribute: string | undefined, base: string): string | null {
+function selectedValue(el: Element, attribute: string | undefined, base: string): string | null {
   if (attribute === undefined) return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
   const raw = el.getAttribute(attribute);
   if (raw === null) return null;
@@ -59,11 +59,11 @@ export function selectFields(html: string, url: string, selectors: Selectors): R
   for (const [field, spec] of Object.entries(selectors)) {
     const { selector, attribute, all } = normalise(spec);
     if (all) {
-      out[field] = [...doc.querySelectorAll(selector)].map((el) => valueOf(el, attribute, baseUrl)).filter((v): v is string => v !== null);
+      out[field] = [...doc.querySelectorAll(selector)].map((el) => selectedValue(el, attribute, baseUrl)).filter((v): v is string => v !== null);
       continue;
     }
     const el = doc.querySelector(selector);
-    out[field] = el ? valueOf(el, attribute, baseUrl) : null;
+    out[field] = el ? selectedValue(el, attribute, baseUrl) : null;
   }
   return out;
 }

@@ -88,14 +88,20 @@ class SitemapReader {
   }
 
   #page(url: string, title?: string): void {
-    if (this.#entries >= this.#opts.maxEntries) return this.#stop(`more than ${this.#opts.maxEntries} entries`);
+    if (this.#entries >= this.#opts.maxEntries) {
+      this.#stop(`more than ${this.#opts.maxEntries} entries`);
+      return;
+    }
     this.#entries++;
     const t = title?.replace(/\s+/g, ' ').trim();
     this.#opts.onPage(t ? { url, title: t } : { url });
   }
 
   #child(url: string): void {
-    if (this.#entries >= this.#opts.maxEntries) return this.#stop(`more than ${this.#opts.maxEntries} entries`);
+    if (this.#entries >= this.#opts.maxEntries) {
+      this.#stop(`more than ${this.#opts.maxEntries} entries`);
+      return;
+    }
     this.#entries++;
     this.#opts.onChild(url);
   }
@@ -104,7 +110,10 @@ class SitemapReader {
     const lines = (this.#line + chunk).split(/\r?\n/);
     this.#line = last ? '' : lines.pop()!;
     // A line longer than any URL is not a URL list: stop rather than buffer it.
-    if (this.#line.length > MAX_TEXT) return this.#stop('a line longer than any URL');
+    if (this.#line.length > MAX_TEXT) {
+      this.#stop('a line longer than any URL');
+      return;
+    }
     for (const raw of lines) {
       const line = raw.trim();
       if (/^https?:\/\/\S+$/i.test(line) && line.length <= MAX_TEXT) this.#page(line);

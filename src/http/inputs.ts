@@ -121,10 +121,9 @@ export async function webhookTarget(body: WebhookBody | undefined, config: Confi
   const href = requireHttpUrl(body.url, 'webhook.url');
   const url = new URL(href);
   if (url.username || url.password) throw badRequest('webhook.url', 'credentials in the URL are not supported; send them in webhook.headers');
-  const policy = { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve };
   try {
-    checkUrl(url, policy);
-    await resolveChecked(url.hostname, policy);
+    checkUrl(url, config.network);
+    await resolveChecked(url.hostname, config.network);
   } catch (err) {
     const reason = err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
     throw badRequest('webhook.url', reason);
@@ -187,5 +186,5 @@ export function extractInput(body: ExtractBody, config: Config, maxUrls: number)
   if (body.urls.length > maxUrls) throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
   const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
   const schema = usableSchema(body.schema, config, 'schema');
-  return { urls, schema, ...(body.prompt !== undefined && body.prompt.trim() ? { prompt: body.prompt } : {}) };
+  return { urls, schema, ...(body.prompt?.trim() ? { prompt: body.prompt } : {}) };
 }

@@ -55,7 +55,7 @@ export class Jobs {
     if (!services) return;
     const config = this.#config;
     const deliverer = new WebhookDeliverer(this.#database.db, this.webhookSecrets, {
-      policy: { allowPrivate: config.allowPrivateNetwork, staticHosts: config.testResolve },
+      policy: config.network,
       timeoutMs: config.webhookTimeoutMs,
       maxAttempts: config.webhookMaxAttempts,
       concurrency: WEBHOOK_CONCURRENCY,

@@ -120,7 +120,9 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   if (input.summary || input.extract) {
     // A breakpoint whose summary or extraction fails ends the sequence there, like a failing step.
     const kept = await extrasUntilFailure(input, data.map((b, i) => ({ url: b.url, ...pages[i]! })), ctx);
-    kept.extras.forEach((extras, i) => Object.assign(data[i]!, extras.fields));
+    kept.extras.forEach((extras, i) => {
+      Object.assign(data[i]!, extras.fields);
+    });
     if (kept.failure) {
       const stepIndex = data[kept.failure.index]!.stepIndex;
       data.splice(kept.failure.index);

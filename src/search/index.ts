@@ -1,4 +1,4 @@
-import type { SearchSettings } from '../config.ts';
+import type { LlmSettings, SearchSettings } from '../config.ts';
 import { bingSerpEngine } from './bing.ts';
 import { braveEngine } from './brave.ts';
 import { chatgptEngine } from './chatgpt.ts';
@@ -7,9 +7,11 @@ import { googleCseEngine, googleSerpEngine } from './google.ts';
 import { perplexityEngine } from './perplexity.ts';
 import { searxngEngine } from './searxng.ts';
 import type { SerpFetchers } from './serp-fetch.ts';
-import type { EngineName, SearchEngine } from './types.ts';
+import type { EngineName } from '../settings/index.ts';
+import type { SearchEngine } from './types.ts';
 
-export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
+export { ENGINE_NAMES, type EngineName } from '../settings/index.ts';
+export type { EngineQuery, FetchPage, SearchEngine, SearchHit, SerpPage } from './types.ts';
 export { SearchEngineError } from './errors.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
@@ -24,6 +26,7 @@ export type SearchEngines = Record<EngineName, SearchEngine>;
 function unconfigured(name: EngineName, setting: string): SearchEngine {
   return {
     name,
+    // biome-ignore lint/correctness/useYield: like every engine it fails on the first page asked for, not when the query is made
     async *pages() {
       throw notConfigured(name, setting);
     },
@@ -31,10 +34,11 @@ function unconfigured(name: EngineName, setting: string): SearchEngine {
 }
 
 /**
- * Builds every engine from the settings. `fetchers` is how the Google and Bing adapters get their
- * results pages: plain HTTP first, browser-stealth when the engine turns HTTP away.
+ * Builds every engine from the settings; chatgpt reaches the one LLM endpoint. `fetchers` is how
+ * the Google and Bing adapters get their results pages: plain HTTP first, browser-stealth when the
+ * engine turns HTTP away.
  */
-export function createSearchEngines(settings: SearchSettings, deps: { fetchers: SerpFetchers }): SearchEngines {
+export function createSearchEngines(settings: SearchSettings, llm: Pick<LlmSettings, 'baseUrl' | 'apiKey'>, deps: { fetchers: SerpFetchers }): SearchEngines {
   const { fetchers } = deps;
   return {
     google:
@@ -42,8 +46,8 @@ export function createSearchEngines(settings: SearchSettings, deps: { fetchers: 
         ? googleCseEngine({ url: settings.googleCseUrl, key: settings.googleCseKey, cx: settings.googleCseCx })
         : googleSerpEngine({ baseUrl: settings.googleUrl, fetchers }),
     bing: bingSerpEngine({ baseUrl: settings.bingUrl, fetchers }),
-    chatgpt: settings.openaiApiKey
-      ? chatgptEngine({ baseUrl: settings.openaiBaseUrl, apiKey: settings.openaiApiKey, model: settings.openaiSearchModel })
+    chatgpt: llm.apiKey
+      ? chatgptEngine({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: settings.openaiSearchModel })
       : unconfigured('chatgpt', 'OPENAI_API_KEY'),
     perplexity: settings.perplexityApiKey
       ? perplexityEngine({ baseUrl: settings.perplexityBaseUrl, apiKey: settings.perplexityApiKey })

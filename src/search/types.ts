@@ -1,6 +1,4 @@
-/** Engines a search can run on: the spec's four plus the two self-hosters use. */
-export const ENGINE_NAMES = ['google', 'bing', 'chatgpt', 'perplexity', 'searxng', 'brave'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+import type { EngineName } from '../settings/index.ts';
 
 /** One result as the API returns it. */
 export interface SearchHit {

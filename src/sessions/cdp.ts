@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 
 interface Pending {
-  resolve(value: any): void;
+  resolve(value: unknown): void;
   reject(err: Error): void;
 }
 
@@ -118,7 +118,7 @@ export class CdpConnection extends EventEmitter {
     return this.#closed;
   }
 
-  send<T = any>(method: string, params: object = {}, sessionId?: string): Promise<T> {
+  send<T = unknown>(method: string, params: object = {}, sessionId?: string): Promise<T> {
     if (this.#closed) return Promise.reject(new Error(`CDP connection closed (${method})`));
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -158,8 +158,7 @@ export class CdpConnection extends EventEmitter {
 
   #onData(chunk: string): void {
     this.#buffered += chunk;
-    let end: number;
-    while ((end = this.#buffered.indexOf('\0')) >= 0) {
+    for (let end = this.#buffered.indexOf('\0'); end >= 0; end = this.#buffered.indexOf('\0')) {
       const message = this.#buffered.slice(0, end);
       this.#buffered = this.#buffered.slice(end + 1);
       this.#onMessage(message);

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { SessionConfig } from '../config.ts';
+import type { ChromiumPaths, SessionConfig } from '../config.ts';
 import { launchChromium, type RunningBrowser } from './chromium.ts';
 import { RUNTIME_MARKER } from './reap.ts';
 import { SessionError } from './types.ts';
@@ -17,6 +17,7 @@ export interface LaunchRequest {
 
 export interface LauncherOptions {
   config: SessionConfig;
+  chromium: ChromiumPaths;
   /** Folder of this instance's profiles; its path also marks the processes for reaping. */
   root: string;
   proxyUrl: string;
@@ -89,10 +90,9 @@ export class SessionLauncher {
   }
 
   async #launchFresh(req: LaunchRequest): Promise<RunningBrowser> {
-    const { chromiumHeadless, chromiumVisible } = this.#o.config;
     try {
       return await launchChromium({
-        executable: req.headless ? chromiumHeadless : chromiumVisible,
+        executable: req.headless ? this.#o.chromium.headless : this.#o.chromium.visible,
         headless: req.headless,
         width: req.width,
         height: req.height,

@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SessionConfig } from '../config.ts';
+import type { ChromiumPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
 import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
@@ -17,11 +17,11 @@ import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
 import { VncPipeline } from './vnc.ts';
 
 /** Engines this build can run. camoufox and lightpanda are named by the spec but not installed here. */
-export const KNOWN_BROWSERS = ['chromium', 'camoufox', 'lightpanda'] as const;
 const RUNNABLE_BROWSERS = ['chromium'];
 
 export interface SessionManagerOptions {
   config: SessionConfig;
+  chromium: ChromiumPaths;
   publicUrl: string;
   dataDir: string;
   store: SessionStore;
@@ -61,10 +61,7 @@ export class SessionManager {
     // unix sockets inside it, and socket paths may not exceed 107 bytes.
     const instance = createHash('sha256').update(`${o.dataDir}\n${o.publicUrl}`).digest('hex').slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
-    this.#launcher = new SessionLauncher({ config: o.config, root: this.#root, proxyUrl: o.proxyUrl, upstreamProxyUrl: o.upstreamProxyUrl });
-    if (!(KNOWN_BROWSERS as readonly string[]).includes(o.config.defaultBrowser)) {
-      throw new Error(`WEBDATA_DEFAULT_BROWSER must be one of ${KNOWN_BROWSERS.join(', ')}`);
-    }
+    this.#launcher = new SessionLauncher({ config: o.config, chromium: o.chromium, root: this.#root, proxyUrl: o.proxyUrl, upstreamProxyUrl: o.upstreamProxyUrl });
   }
 
   /** Folder holding every browser profile of this instance; its path marks the processes too. */

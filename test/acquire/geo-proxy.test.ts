@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProxyUrls, proxyCountryRefusal, proxyRouteFor, startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
+import { proxyCountryRefusal, proxyRouteFor, startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
+import { parseProxyUrls } from '../../src/settings/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { startGeoProxyProvider, type GeoProxyProvider } from '../fixtures/geo-proxy-provider.ts';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';

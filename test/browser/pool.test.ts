@@ -10,7 +10,7 @@ let engine: BrowserEngine;
 beforeAll(async () => {
   site = await startFixtureSite();
   const config = loadConfig({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_BROWSER_RECYCLE_PAGES: '2' });
-  engine = await BrowserEngine.start({ ...config.browser, policy: { allowPrivate: true }, navigationTimeoutMs: 5000 });
+  engine = await BrowserEngine.start({ ...config.browser, chromium: config.chromium, policy: { allowPrivate: true }, navigationTimeoutMs: 5000 });
 });
 afterAll(async () => {
   await engine?.close();

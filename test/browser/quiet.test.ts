@@ -28,13 +28,14 @@ afterAll(async () => {
 });
 
 it('headless pool and session browsers ask the egress proxy for nothing but the pages they are sent to', async () => {
-  const browser = loadConfig({}).browser;
+  const { browser, chromium } = loadConfig({});
   // Only the headless shell is held to this: Debian's full Chromium (visible sessions, the stealth
   // pool) still asks update.googleapis.com and accounts.google.com despite every flag and policy here.
-  const sessionHeadless = await launchChromium({ executable: browser.headlessPath, headless: true, width: 1280, height: 720, proxyUrl: proxies['session-headless']!.url, root, env: {} });
+  const sessionHeadless = await launchChromium({ executable: chromium.headless, headless: true, width: 1280, height: 720, proxyUrl: proxies['session-headless']!.url, root, env: {} });
   const pools = proxies.pools!;
   const engine = await BrowserEngine.start({
     ...browser,
+    chromium,
     policy: { allowPrivate: false },
     proxy: { url: pools.url, port: pools.port, routeUrl: () => undefined, refusals: () => [], openLane: async () => ({ url: pools.url, refusals: () => [], close: async () => undefined }), close: async () => undefined },
     navigationTimeoutMs: 15_000,

@@ -134,6 +134,7 @@ describe('a process that never ran sessions', () => {
     // same runtime folder; it never starts it, and its shutdown must not reap what serve runs.
     const worker = new SessionManager({
       config: t.server.services.config.sessions,
+      chromium: t.server.services.config.chromium,
       publicUrl: t.server.services.config.publicUrl,
       dataDir: t.server.services.config.dataDir,
       store: new SessionStore(t.server.database.db),

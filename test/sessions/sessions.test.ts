@@ -273,7 +273,7 @@ describe('live view', () => {
       const pixel = await waitFor(async () => {
         const rgba = await view.evaluate(() => {
           const canvas = document.querySelector('#screen canvas') as HTMLCanvasElement | null;
-          if (!canvas || !canvas.width) return null;
+          if (!canvas?.width) return null;
           return Array.from(canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data);
         });
         return rgba && rgba[0] === 255 && rgba[1] === 0 && rgba[2] === 170 && rgba;

@@ -35,6 +35,8 @@ function wrap(api: ApiClient, close: () => Promise<void>, where: string): Sessio
  * service in this process, so a one-off command needs no server running.
  */
 export async function connect(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<Session> {
+  // Read here rather than through CLIENT_SETTINGS: the settings room loads the service's whole
+  // table (the country list included), which a command talking to a server does not need.
   const url = opts.url ?? env.WEBDATA_URL?.trim();
   const key = opts.key ?? env.WEBDATA_API_KEY?.trim();
   if (url) {

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { connect, type Session } from './api.ts';
 import { CliError, EXIT } from './errors.ts';
 import { readJob, waitForJob } from './jobs.ts';

@@ -52,7 +52,7 @@ export function extractRequest(body: ExtractObject | undefined, config: Config, 
     }
     return { selectors };
   }
-  return { schema: usableSchema(schema, config, `${field}.schema`), ...(prompt !== undefined && prompt.trim() ? { prompt } : {}) };
+  return { schema: usableSchema(schema, config, `${field}.schema`), ...(prompt?.trim() ? { prompt } : {}) };
 }
 
 /** A caller's schema this server can fill, or a 400 naming `field`: checked, and an LLM configured to fill it. */
