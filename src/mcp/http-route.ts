@@ -1,6 +1,6 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { injectClient, type Injector } from '../api-client/index.ts';
+import { JsonExchange } from './exchange.ts';
 import { createMcpServer, toolCatalog } from './server.ts';
 
 /**
@@ -13,21 +13,13 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const injector = app as unknown as Injector;
   const catalog = toolCatalog(injectClient(injector, ''));
   app.post('/mcp', { schema: { hide: true }, config: { forwards: true } }, async (request, reply) => {
+    // A server per exchange: the SDK's server answers one client, and request ids are the client's own.
+    // It is never closed: closing only rejects requests still pending, and an answered exchange has none.
     const server = createMcpServer(injectClient(injector, request.headers.authorization ?? ''), catalog);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.once('close', () => {
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (err) {
-      // The reply is hijacked: Fastify's error handler cannot answer for it any more.
-      request.log.error({ err }, 'MCP request failed');
-      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
-      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
-    }
+    const exchange = new JsonExchange();
+    await server.connect(exchange);
+    const answer = await exchange.answer(request.headers, request.body);
+    return reply.code(answer.status).send(answer.body);
   });
   // No server-initiated stream and no sessions to end: the spec's answer is 405.
   const notOffered = async (_request: unknown, reply: FastifyReply) =>
