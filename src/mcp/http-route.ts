@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { injectClient, type Injector } from '../api-client/index.ts';
-import { JsonExchange } from './exchange.ts';
-import { createMcpServer, toolCatalog } from './server.ts';
+import { answerExchange } from './exchange.ts';
+import { createMcpHandler, toolCatalog } from './server.ts';
 
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each POST carries whole JSON-RPC messages and gets
@@ -13,12 +13,8 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const injector = app as unknown as Injector;
   const catalog = toolCatalog(injectClient(injector, ''));
   app.post('/mcp', { schema: { hide: true }, config: { forwards: true } }, async (request, reply) => {
-    // A server per exchange: the SDK's server answers one client, and request ids are the client's own.
-    // It is never closed: closing only rejects requests still pending, and an answered exchange has none.
-    const server = createMcpServer(injectClient(injector, request.headers.authorization ?? ''), catalog);
-    const exchange = new JsonExchange();
-    await server.connect(exchange);
-    const answer = await exchange.answer(request.headers, request.body);
+    const handle = createMcpHandler(injectClient(injector, request.headers.authorization ?? ''), catalog);
+    const answer = await answerExchange(request.headers, request.body, handle);
     return reply.code(answer.status).send(answer.body);
   });
   // No server-initiated stream and no sessions to end: the spec's answer is 405.
