@@ -61,7 +61,8 @@ class RpcError extends Error {
   }
 }
 
-function params<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, request: JSONRPCRequest): T {
+/** The request checked against its method's SDK schema; what fails is an invalid-params error naming it. */
+function checkedRequest<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, request: JSONRPCRequest): T {
   const parsed = schema.safeParse(request);
   if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid ${request.method} request: ${parsed.error.message}`);
   return parsed.data;
@@ -77,7 +78,7 @@ function params<T>(schema: { safeParse(v: unknown): { success: true; data: T } |
 export function createMcpHandler(api: ApiClient, tools: () => Promise<GeneratedTool[]> = toolCatalog(api)): McpHandler {
   const methods: Record<string, (request: JSONRPCRequest) => Promise<Record<string, unknown>>> = {
     initialize: async (request) => {
-      const requested = params(InitializeRequestSchema, request).params.protocolVersion;
+      const requested = checkedRequest(InitializeRequestSchema, request).params.protocolVersion;
       return {
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
         capabilities: { tools: {} },
@@ -95,7 +96,7 @@ export function createMcpHandler(api: ApiClient, tools: () => Promise<GeneratedT
       })),
     }),
     'tools/call': async (request) => {
-      const { name, arguments: args } = params(CallToolRequestSchema, request).params;
+      const { name, arguments: args } = checkedRequest(CallToolRequestSchema, request).params;
       const tool = (await tools()).find((t) => t.route.name === name);
       if (!tool) return { isError: true, content: [{ type: 'text', text: `unknown tool "${name}"` }] };
       return callTool(tool, args ?? {}, api);
