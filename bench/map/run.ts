@@ -100,8 +100,14 @@ async function main(): Promise<void> {
     console.log(`baseline (download + XML parse): ${base.count} URLs, ${fmt(base.medianMs)} ms warm; one cold run peaks at ${fmt(baseMem.maxRssMB)} MB RSS`);
     console.log(`map (discover + rank):           ${mapped.count} links, ${fmt(mapped.medianMs)} ms warm; one cold run peaks at ${fmt(mapMem.maxRssMB)} MB RSS`);
     console.log(`idle process RSS: ${fmt(idle)} MB`);
-    console.log(`time ratio map/baseline: ${(mapped.medianMs / base.medianMs).toFixed(2)}x`);
-    console.log(`peak RSS ratio map/baseline: ${(mapMem.maxRssMB / baseMem.maxRssMB).toFixed(2)}x (above idle: ${((mapMem.maxRssMB - idle) / (baseMem.maxRssMB - idle)).toFixed(2)}x)`);
+    const timeRatio = mapped.medianMs / base.medianMs;
+    const rssRatio = mapMem.maxRssMB / baseMem.maxRssMB;
+    const aboveIdle = (mapMem.maxRssMB - idle) / (baseMem.maxRssMB - idle);
+    console.log(`time ratio map/baseline: ${timeRatio.toFixed(2)}x`);
+    console.log(`peak RSS ratio map/baseline: ${rssRatio.toFixed(2)}x (above idle: ${aboveIdle.toFixed(2)}x)`);
+    console.log(
+      `RESULT map_over_baseline_time=${timeRatio.toFixed(3)} map_over_baseline_rss=${rssRatio.toFixed(3)} map_over_baseline_rss_above_idle=${aboveIdle.toFixed(3)} map_ms=${fmt(mapped.medianMs)} baseline_ms=${fmt(base.medianMs)} map_peak_rss_mb=${fmt(mapMem.maxRssMB)} links=${mapped.count}`,
+    );
   } finally {
     await site.close();
   }

@@ -36,6 +36,8 @@ console.log(`rounds per page: ${rounds} (median ms)`);
 console.log('page'.padEnd(62), 'results', 'parse-only ms', 'parser ms', 'ratio');
 let totalBase = 0;
 let totalOurs = 0;
+let pages = 0;
+let results = 0;
 for (const engine of ['google', 'bing'] as const) {
   for (const file of readdirSync(resolve(SERP, engine)).filter((f) => f.endsWith('.html'))) {
     const html = readFileSync(resolve(SERP, engine, file), 'utf8');
@@ -47,7 +49,11 @@ for (const engine of ['google', 'bing'] as const) {
     );
     totalBase += base;
     totalOurs += ours;
-    console.log(`${engine}/${file}`.slice(0, 62).padEnd(62), String(parse(html, pageUrl).length).padStart(7), base.toFixed(2).padStart(13), ours.toFixed(2).padStart(9), (ours / base).toFixed(2).padStart(5));
+    const found = parse(html, pageUrl).length;
+    pages++;
+    results += found;
+    console.log(`${engine}/${file}`.slice(0, 62).padEnd(62), String(found).padStart(7), base.toFixed(2).padStart(13), ours.toFixed(2).padStart(9), (ours / base).toFixed(2).padStart(5));
   }
 }
 console.log('all pages'.padEnd(62), ''.padStart(7), totalBase.toFixed(2).padStart(13), totalOurs.toFixed(2).padStart(9), (totalOurs / totalBase).toFixed(2).padStart(5));
+console.log(`RESULT parser_over_parse_only=${(totalOurs / totalBase).toFixed(3)} parser_ms=${totalOurs.toFixed(2)} parse_only_ms=${totalBase.toFixed(2)} pages=${pages} results=${results}`);

@@ -1,7 +1,7 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { injectClient, type Injector } from '../api-client/index.ts';
-import { createMcpServer, toolCatalog } from './server.ts';
+import { answerExchange } from './exchange.ts';
+import { createMcpHandler, toolCatalog } from './server.ts';
 
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each POST carries whole JSON-RPC messages and gets
@@ -13,21 +13,9 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const injector = app as unknown as Injector;
   const catalog = toolCatalog(injectClient(injector, ''));
   app.post('/mcp', { schema: { hide: true }, config: { forwards: true } }, async (request, reply) => {
-    const server = createMcpServer(injectClient(injector, request.headers.authorization ?? ''), catalog);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.once('close', () => {
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (err) {
-      // The reply is hijacked: Fastify's error handler cannot answer for it any more.
-      request.log.error({ err }, 'MCP request failed');
-      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
-      reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
-    }
+    const handle = createMcpHandler(injectClient(injector, request.headers.authorization ?? ''), catalog);
+    const answer = await answerExchange(request.headers, request.body, handle);
+    return reply.code(answer.status).send(answer.body);
   });
   // No server-initiated stream and no sessions to end: the spec's answer is 405.
   const notOffered = async (_request: unknown, reply: FastifyReply) =>

@@ -1,4 +1,4 @@
 export { mcpRoutes } from './http-route.ts';
-export { createMcpServer, MCP_SERVER_INFO } from './server.ts';
+export { createMcpHandler, MCP_SERVER_INFO, type McpHandler } from './server.ts';
 export { serveStdio } from './stdio.ts';
 export { TOOL_ROUTES, type ToolRoute } from './tools.ts';

@@ -23,6 +23,33 @@ function pagesText(results: unknown[], label: (item: Body) => string): string {
   return results.map((r) => `## ${label(r as Body)}\n\n${pageText(r as Body)}`).join('\n\n');
 }
 
+/**
+ * How much of a job's pages `job_status` shows as text. A page of results is up to 100 pages, each
+ * possibly long, and an agent polling a crawl should not have all of them read into its context on
+ * every call: each page shows its opening, and once the whole text is long enough the remaining
+ * pages are listed by URL. `structuredContent` keeps every page whole.
+ */
+export const JOB_TEXT_LIMITS = { pageChars: 2_000, totalChars: 30_000 } as const;
+
+function jobPagesText(data: Body[]): string {
+  let used = 0;
+  let listed = 0;
+  const sections = data.map((page) => {
+    const url = str(page.url) ?? '';
+    if (used >= JOB_TEXT_LIMITS.totalChars) {
+      listed++;
+      return `- ${url}`;
+    }
+    const full = pageText(page);
+    const shown = full.slice(0, JOB_TEXT_LIMITS.pageChars);
+    used += shown.length;
+    const cut = shown.length < full.length ? `\n\n[… first ${shown.length} of ${full.length} characters; the whole page is in structuredContent.data, under this URL]` : '';
+    return `## ${url}\n\n${shown}${cut}`;
+  });
+  const note = listed ? `\n\n${listed} more pages listed by URL only: their content is in structuredContent.data; a smaller limit pages through them as text.` : '';
+  return sections.join('\n\n') + note;
+}
+
 function searchText(body: Body): string {
   const queries = (body.results as Body[] | undefined) ?? [];
   return queries
@@ -61,7 +88,7 @@ function text(kind: RenderKind, body: Body): string {
       const head = `job ${str(body.id)}: ${str(body.status)} (${String(body.completed)}/${String(body.total)})`;
       // Items not run yet are null; search items carry no page to show.
       const data = ((body.data as unknown[] | undefined) ?? []).filter((item): item is Body => item !== null && typeof item === 'object' && 'url' in item);
-      const pages = data.length ? `\n\n${pagesText(data, (r) => str(r.url) ?? '')}` : '';
+      const pages = data.length ? `\n\n${jobPagesText(data)}` : '';
       return `${head}${pages}${body.next ? `\n\nmore results: offset from ${str(body.next)}` : ''}`;
     }
     case 'image':

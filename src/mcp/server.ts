@@ -1,18 +1,22 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api-client/index.ts';
 import { errorText, renderContent } from './render.ts';
 import { generateTools, toRequest, ToolInputError, type GeneratedTool } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'webdata', version: '1' } as const;
 
-/**
- * One validator for every server: /mcp builds a server per request, and the SDK would otherwise
- * build a fresh Ajv (formats and all) for each, milliseconds of every call. It validates only
- * what clients send back to elicitations, which these tools never ask for.
- */
-const validator = new AjvJsonSchemaValidator();
+/** Answers one JSON-RPC request of an MCP client; notifications need no answer and are not passed here. */
+export type McpHandler = (request: JSONRPCRequest) => Promise<JSONRPCResponse>;
 
 /**
  * Memoises the generated tools: the OpenAPI document only changes with the server's code, and a
@@ -49,22 +53,64 @@ async function callTool(tool: GeneratedTool, args: Record<string, unknown>, api:
   };
 }
 
-/** An MCP server whose tools are the API's routes, called through `api` as one user. */
-export function createMcpServer(api: ApiClient, tools: () => Promise<GeneratedTool[]> = toolCatalog(api)): Server {
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, jsonSchemaValidator: validator });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await tools()).map((t) => ({
-      name: t.route.name,
-      description: t.description,
-      inputSchema: t.inputSchema,
-      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-      annotations: { readOnlyHint: t.route.readOnly ?? false, destructiveHint: t.route.destructive ?? false, openWorldHint: true },
-    })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = (await tools()).find((t) => t.route.name === request.params.name);
-    if (!tool) return { isError: true, content: [{ type: 'text', text: `unknown tool "${request.params.name}"` }] };
-    return callTool(tool, request.params.arguments ?? {}, api);
-  });
-  return server;
+class RpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** The request checked against its method's SDK schema; what fails is an invalid-params error naming it. */
+function checkedRequest<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, request: JSONRPCRequest): T {
+  const parsed = schema.safeParse(request);
+  if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid ${request.method} request: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/**
+ * The MCP server side for both transports: the tools are the API's routes, called through `api`
+ * as one user. The methods and answers are the SDK `Server`'s for a server with only the tools
+ * capability (SDK schemas check each request), dispatched by method name: the SDK's `Protocol`
+ * tells a request from a response by attempting schemas that fail, and a failed zod parse builds
+ * an Error and its messages, which profiled as the largest cost of a stateless HTTP tool call.
+ */
+export function createMcpHandler(api: ApiClient, tools: () => Promise<GeneratedTool[]> = toolCatalog(api)): McpHandler {
+  const methods: Record<string, (request: JSONRPCRequest) => Promise<Record<string, unknown>>> = {
+    initialize: async (request) => {
+      const requested = checkedRequest(InitializeRequestSchema, request).params.protocolVersion;
+      return {
+        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: MCP_SERVER_INFO,
+      };
+    },
+    ping: async () => ({}),
+    'tools/list': async () => ({
+      tools: (await tools()).map((t) => ({
+        name: t.route.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+        annotations: { readOnlyHint: t.route.readOnly ?? false, destructiveHint: t.route.destructive ?? false, openWorldHint: true },
+      })),
+    }),
+    'tools/call': async (request) => {
+      const { name, arguments: args } = checkedRequest(CallToolRequestSchema, request).params;
+      const tool = (await tools()).find((t) => t.route.name === name);
+      if (!tool) return { isError: true, content: [{ type: 'text', text: `unknown tool "${name}"` }] };
+      return callTool(tool, args ?? {}, api);
+    },
+  };
+  return async (request) => {
+    const id: RequestId = request.id;
+    const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+    if (!method) return { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found' } };
+    try {
+      return { jsonrpc: '2.0', id, result: await method(request) };
+    } catch (err) {
+      const code = err instanceof RpcError ? err.code : ErrorCode.InternalError;
+      return { jsonrpc: '2.0', id, error: { code, message: err instanceof Error ? err.message : 'Internal error' } };
+    }
+  };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_TEXT_LIMITS } from '../../src/mcp/render.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
 import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
@@ -172,6 +173,31 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(textOf(hidden)).toContain('HTTP 404');
     expect((await call(theirs, 'job_list', {})).structuredContent.jobs).toEqual([]);
     expect((await call(theirs, 'job_cancel', { id })).isError).toBe(true);
+  });
+
+  it('bounds the text of job_status: each page its opening, then URLs only; structuredContent keeps every page whole', async () => {
+    const client = await httpClient(TEST_KEY);
+    const { pageChars, totalChars } = JOB_TEXT_LIMITS;
+    const shownPages = Math.ceil(totalChars / pageChars);
+    const urls = Array.from({ length: shownPages + 2 }, (_, i) => `${site.origin}/long-article?paragraphs=${40 + i}`);
+    const id = (await call(client, 'start_batch_scrape', { urls })).structuredContent.id as string;
+    let status: ToolResult;
+    for (;;) {
+      status = await call(client, 'job_status', { id, limit: String(urls.length) });
+      if (status.structuredContent.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const pages = status.structuredContent.data as Array<{ url: string; markdown: string }>;
+    expect(pages).toHaveLength(urls.length);
+    expect(pages.every((p) => p.markdown.length > pageChars)).toBe(true);
+    expect(pages[0]!.markdown).toContain('Paragraph 40 of');
+    const text = textOf(status);
+    expect(text.length).toBeLessThan(totalChars + 10_000);
+    expect(text.match(/^## /gm)).toHaveLength(shownPages);
+    expect(text).toContain(`[… first ${pageChars} of ${pages[0]!.markdown.length} characters; the whole page is in structuredContent.data, under this URL]`);
+    expect(text).not.toContain('Paragraph 40 of');
+    for (const page of pages.slice(shownPages)) expect(text).toContain(`\n- ${page.url}`);
+    expect(text).toContain('2 more pages listed by URL only');
   });
 
   it('crawls a site as a job whose pages job_status reads, to its owner only', async () => {

@@ -31,7 +31,7 @@ const jobStatus = (status: string) => (status === 'pending' || status === 'proce
 const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /** Every field a native result carries is one its request asked for. */
-const presentFormats = (r: ScrapeResult) => new Set(['markdown', 'html', 'rawHtml', 'links', 'summary'].filter((f) => (f === 'summary' ? r.content : r[f as keyof ScrapeResult]) !== undefined));
+const presentFormats = (r: ScrapeResult) => new Set(['markdown', 'html', 'rawHtml', 'links', 'summary', 'json'].filter((f) => (f === 'summary' ? r.content : r[f as keyof ScrapeResult]) !== undefined));
 
 /**
  * Firecrawl's v2 API on top of the native operations, so programs written for Firecrawl switch by

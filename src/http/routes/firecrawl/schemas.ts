@@ -24,6 +24,12 @@ const NoEffect = {
   origin: Type.Optional(Type.String()),
 };
 
+/** Firecrawl's JSON options beside a plain `json` format; the format object carries the same two fields. */
+const JsonOptions = Type.Object(
+  { schema: Type.Optional(Type.Unknown()), prompt: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+
 const Location = Type.Object(
   { country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })), languages: Type.Optional(Type.Array(Type.String())) },
   { additionalProperties: false },
@@ -38,6 +44,7 @@ export const scrapeOptionFields = {
   mobile: Type.Optional(Type.Literal(false)),
   actions: Type.Optional(Type.Array(Loose, { maxItems: 100 })),
   location: Type.Optional(Location),
+  jsonOptions: Type.Optional(JsonOptions),
   ...NoEffect,
 };
 

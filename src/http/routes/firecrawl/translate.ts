@@ -1,10 +1,12 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
+import type { ExtractRequest } from '../../../extract/index.ts';
 import type { PageFormat, ScrapeInput, ScrapeResult, ScreenshotResult } from '../../../ops/index.ts';
 import type { Action } from '../../schemas/actions.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
+import { extractRequest } from '../../schemas/extract.ts';
 import type { ScrapeOptions, V2CrawlBody } from './schemas.ts';
 
 /**
@@ -32,14 +34,40 @@ export interface CompatScrape {
   screenshot?: ScreenshotRequest;
 }
 
-function formatsOf(options: ScrapeOptions, prefix: string): { formats: Set<string>; screenshot?: ScreenshotRequest } {
+interface Formats {
+  formats: Set<string>;
+  screenshot?: ScreenshotRequest;
+  /** The `json` format as the native schema extraction. */
+  extract?: ExtractRequest;
+}
+
+type FormatEntry = { type: string; fullPage?: unknown; viewport?: { width?: unknown; height?: unknown }; schema?: unknown; prompt?: unknown };
+
+/**
+ * Firecrawl's `json` format (a format object with `schema` and `prompt`, or the plain format with
+ * `jsonOptions`) is the native JSON Schema extraction, checked as the native `extract` is. Without a
+ * schema Firecrawl lets the model choose the shape; this server only fills a schema.
+ */
+function jsonExtract(entry: FormatEntry, options: ScrapeOptions, config: Config, field: string, prefix: string): ExtractRequest {
+  const inEntry = entry.schema !== undefined || entry.prompt !== undefined;
+  const [schema, prompt, at] = inEntry ? [entry.schema, entry.prompt, field] : [options.jsonOptions?.schema, options.jsonOptions?.prompt, `${prefix}jsonOptions`];
+  if (schema === undefined) throw badRequest(`${at}.schema`, 'this server fills a JSON Schema: give the json format a `schema` (a prompt alone is not supported)');
+  if (prompt !== undefined && typeof prompt !== 'string') throw badRequest(`${at}.prompt`, 'must be a string');
+  return extractRequest({ schema, ...(prompt !== undefined ? { prompt } : {}) }, config, at)!;
+}
+
+function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Formats {
   const formats = new Set<string>();
   let screenshot: ScreenshotRequest | undefined;
+  let extract: ExtractRequest | undefined;
   for (const [i, raw] of (options.formats ?? ['markdown']).entries()) {
-    const entry = typeof raw === 'string' ? { type: raw } : (raw as { type: string; fullPage?: unknown; viewport?: { width?: unknown; height?: unknown } });
+    const entry: FormatEntry = typeof raw === 'string' ? { type: raw } : raw;
     const field = `${prefix}formats[${i}]`;
     if (PAGE_FORMATS.has(entry.type) || entry.type === 'summary') formats.add(entry.type);
-    else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
+    else if (entry.type === 'json') {
+      formats.add('json');
+      extract = jsonExtract(entry, options, config, field, prefix);
+    } else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
       formats.add('screenshot');
       const vp = entry.viewport;
       screenshot = {
@@ -49,7 +77,7 @@ function formatsOf(options: ScrapeOptions, prefix: string): { formats: Set<strin
       };
     } else throw badRequest(field, `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`);
   }
-  return { formats, ...(screenshot ? { screenshot } : {}) };
+  return { formats, ...(screenshot ? { screenshot } : {}), ...(extract ? { extract } : {}) };
 }
 
 /** Firecrawl actions as native ones; `write` types into what the previous click focused. */
@@ -97,14 +125,14 @@ function actionsOf(options: ScrapeOptions, prefix: string): Action[] {
 
 /** A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`. */
 export function compatScrape(url: string, options: ScrapeOptions, config: Config, prefix = ''): CompatScrape {
-  const { formats, screenshot } = formatsOf(options, prefix);
+  const { formats, screenshot, extract } = formatsOf(options, config, prefix);
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
   const actions = actionsOf(options, prefix);
   const country = options.location?.country;
   const input = scrapeInput(
     {
       url,
-      // Links are the cheapest conversion when only a screenshot or a summary was asked for.
+      // Links are the cheapest conversion when only a screenshot, a summary or json was asked for.
       formats: pageFormats.length ? pageFormats : ['links'],
       onlyMainContent: options.onlyMainContent ?? true,
       ...(options.includeTags ? { includeTags: options.includeTags } : {}),
@@ -119,7 +147,7 @@ export function compatScrape(url: string, options: ScrapeOptions, config: Config
     config,
     prefix,
   );
-  return { input, formats, ...(screenshot ? { screenshot } : {}) };
+  return { input: extract ? { ...input, extract } : input, formats, ...(screenshot ? { screenshot } : {}) };
 }
 
 /**
@@ -131,6 +159,7 @@ export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 
   const prefix = 'scrapeOptions.';
   const c = compatScrape('https://example.invalid/', body.scrapeOptions ?? {}, config, prefix);
   if (c.screenshot) throw badRequest(`${prefix}formats`, 'screenshot is served by /v2/scrape only');
+  if (c.input.extract) throw badRequest(`${prefix}formats`, 'json is served by /v2/scrape, /v2/batch/scrape and /v2/search: crawl pages are not extracted');
   if (body.scrapeOptions?.waitFor) throw badRequest(`${prefix}waitFor`, 'crawl pages take no browser actions, so no waitFor');
   if (body.scrapeOptions?.actions?.length) throw badRequest(`${prefix}actions`, 'crawl pages take no browser actions');
   const { formats, includeTags, excludeTags, onlyMainContent, extractMetadata, pdfStrategy, summary, proxy } = c.input;
@@ -164,6 +193,7 @@ export interface FirecrawlDocument {
   links?: string[];
   screenshot?: string;
   summary?: string;
+  json?: unknown;
   metadata: Record<string, unknown>;
   warning?: string;
 }
@@ -176,6 +206,7 @@ export function toDocument(result: ScrapeResult, formats: ReadonlySet<string>, s
   if (formats.has('rawHtml') && result.rawHtml !== undefined) doc.rawHtml = result.rawHtml;
   if (formats.has('links') && result.links !== undefined) doc.links = result.links;
   if (formats.has('summary') && result.content !== undefined) doc.summary = result.content;
+  if (formats.has('json') && result.json !== undefined) doc.json = result.json;
   if (shot?.success && shot.url) doc.screenshot = shot.url;
   else if (shot) doc.warning = `screenshot failed: ${shot.error ?? 'unknown error'}`;
   const m = result.metadata;
