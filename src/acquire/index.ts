@@ -7,5 +7,5 @@ export { awaitingRender, detectBlock, needsJavaScript, visibleText, type BlockVe
 export { startEgressProxy, type EgressLane, type EgressLimits, type EgressProxy } from './egress-proxy.ts';
 export { isoCountry } from './countries.ts';
 export { defaultProxyRoute, parseProxyUrls, proxyCountryRefusal, proxyRouteFor, type ProxyRoute, type ProxyTable } from './geo-proxy.ts';
-export { acquiredFromBrowser, acquiredFromHttp, bodyKind, type AcquiredPage, type AcquireMethod, type BodyKind } from './acquired-page.ts';
+export { acquiredFromBrowser, acquiredFromHttp, bodyKind, type AcquiredPage, type BodyKind } from './acquired-page.ts';
 export { judgeMainContent, mainText, type ContentVerdict } from './main-content-signals.ts';

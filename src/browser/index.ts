@@ -1,5 +1,5 @@
 export { BrowserEngine, type BrowserEngineOptions, type BrowserMethod, type PageEnv, type PageRun } from './engine.ts';
-export { runAction, ACTION_TIMEOUT_MS, WAIT_FOR_SELECTOR_DEFAULT_MS, type Action, type ActionEnv } from './actions.ts';
+export { runAction, ACTION_TIMEOUT_MS, WAIT_FOR_SELECTOR_DEFAULT_MS, type ActionEnv } from './actions.ts';
 export { openUrl, goBack, setHtml, type Guard } from './navigate.ts';
 export { ActionError, BrowserBusyError, NavigationError } from './errors.ts';
 export { processTree, pssBytes } from './procs.ts';

@@ -1,5 +1,6 @@
-import { acquiredFromBrowser, acquiredFromHttp, detectBlock, judgeMainContent, needsJavaScript, type AcquiredPage, type AcquireMethod, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
-import { settledContent, type Action, type BrowserMethod } from '../browser/index.ts';
+import { acquiredFromBrowser, acquiredFromHttp, detectBlock, judgeMainContent, needsJavaScript, type AcquiredPage, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
+import { settledContent, type BrowserMethod } from '../browser/index.ts';
+import type { AcquireMethod, Action } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
 import type { OpContext } from './context.ts';

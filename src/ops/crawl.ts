@@ -1,6 +1,7 @@
 import { addSiteSitemaps, BudgetedFetcher, crawlScope, DEFAULT_LIMITS, HostGate, RobotsCache, SitemapCollector, type RobotsRules } from '../discover/index.ts';
 import type { OpContext } from './context.ts';
-import { failure, scrape, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
+import type { FetchResult } from '../contract/index.ts';
+import { failure, scrape, type ScrapeOptions } from './scrape.ts';
 
 export type SitemapMode = 'include' | 'skip' | 'only';
 
@@ -30,7 +31,7 @@ export interface CrawlPageInput {
   crawl: CrawlSettings;
 }
 
-export interface CrawlPageResult extends ScrapeResult {
+export interface CrawlPageResult extends FetchResult {
   depth: number;
   foundOn: string | null;
 }
@@ -84,7 +85,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   const host = new URL(input.url).host;
   const release = await hostGate(config.crawlHostConcurrency).acquire(host, Math.max(crawl.delayMs, robots.delayMs), ctx.signal);
   let links: string[] = [];
-  let result: ScrapeResult;
+  let result: FetchResult;
   try {
     result = await scrape({ ...crawl.scrape, url: input.url }, ctx, (found) => (links = found));
   } finally {

@@ -1,8 +1,8 @@
 export type { OpContext, Services } from './context.ts';
-export { scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult, type PageMetadataResult } from './scrape.ts';
+export { scrape, type ScrapeInput, type ScrapeOptions } from './scrape.ts';
 export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
-export { scrapeBatch, batchItems, summariseBatch, type BatchInput, type BatchResult } from './batch.ts';
-export { sequence, type SequenceInput, type SequenceResult, type SequenceStep, type Breakpoint } from './sequence.ts';
+export { scrapeBatch, batchItems, summariseBatch, type BatchInput } from './batch.ts';
+export { sequence, type SequenceInput } from './sequence.ts';
 export { screenshot, type ScreenshotInput, type ScreenshotResult } from './screenshot.ts';
 export { pdfFromHtml, pdfFromUrl, PDF_TIMEOUT_MS, type PdfOptions, type PdfResult } from './pdf.ts';
 export { openArtifact } from './files.ts';

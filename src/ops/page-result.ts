@@ -1,9 +1,10 @@
-import { FetchFailure, type AcquiredPage, type AcquireMethod } from '../acquire/index.ts';
+import { FetchFailure, type AcquiredPage } from '../acquire/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
 import type { ConvertOutput, OutputFormat, PageMetadata, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type { AcquireMethod, FetchResult, ResultMetadata } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import type { OpContext } from './context.ts';
-import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras, type PageExtraFields } from './page-extras.ts';
+import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras } from './page-extras.ts';
 import { convertFormats, textFormats, type PageFields, type PageFormat } from './page-formats.ts';
 
 /** What a caller asks to get out of a page (scrape and each sequence breakpoint). */
@@ -29,31 +30,6 @@ export interface PageOutputOptions {
 /** Receives the absolute links of a converted HTML page. */
 export type LinksObserver = (links: string[]) => void;
 
-export interface PageMetadataResult {
-  title: string;
-  description: string;
-  canonicalUrl: string;
-  finalUrl: string;
-  contentType: string;
-  contentLength: number;
-}
-
-export interface ScrapeResult extends PageExtraFields {
-  url: string;
-  success: boolean;
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  statusCode: number;
-  metadata?: PageMetadataResult;
-  /** How the page was acquired; absent when nothing was. */
-  method?: AcquireMethod;
-  timestamp: string;
-  cost: number;
-  error?: string;
-}
-
 /**
  * Converts HTML for one request, each (page, format, main-content choice) once: the render
  * decision reads the page's main content as markdown, and the result reuses that conversion
@@ -77,7 +53,7 @@ export class PageConverter {
   }
 }
 
-export function failure(url: string, err: unknown, statusCode = 0, method?: AcquireMethod): ScrapeResult {
+export function failure(url: string, err: unknown, statusCode = 0, method?: AcquireMethod): FetchResult {
   const message = err instanceof Error ? err.message : String(err);
   return {
     url,
@@ -106,7 +82,7 @@ class UnreadablePdfError extends FetchFailure {
 /** A page's outputs before summary, extraction and charges. */
 export interface RenderedPage {
   /** The asked formats' content and, when asked, metadata. */
-  fields: PageFields & { metadata?: PageMetadataResult };
+  fields: PageFields & { metadata?: ResultMetadata };
   /** PDF pages read by OCR, billed on top of the fetch. */
   ocrPages: number;
   /** What a summary or an LLM extraction reads: the page as markdown whatever the formats. */
@@ -115,7 +91,7 @@ export interface RenderedPage {
   html?: string;
 }
 
-function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): PageMetadataResult {
+function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): ResultMetadata {
   return {
     title: found?.title ?? '',
     description: found?.description ?? '',
@@ -161,7 +137,7 @@ export async function renderPage(page: AcquiredPage, opts: PageOutputOptions, ct
  * charges. Never throws for the page's fault: an error page, unconvertible content or a failed
  * summary is a failed result at cost 0 (OCR work done on an unreadable PDF is still charged).
  */
-export async function pageResult(requestedUrl: string, page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<ScrapeResult> {
+export async function pageResult(requestedUrl: string, page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<FetchResult> {
   if (page.statusCode >= 400) return failure(requestedUrl, new Error(`the page answered HTTP ${page.statusCode}`), page.statusCode, page.method);
   try {
     const { fields, ocrPages, markdown, html } = await renderPage(page, opts, ctx, converter);

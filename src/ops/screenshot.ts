@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pngSize } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
-import { ACTION_TIMEOUT_MS, BrowserBusyError, type Action } from '../browser/index.ts';
+import { ACTION_TIMEOUT_MS, BrowserBusyError } from '../browser/index.ts';
+import type { Action } from '../contract/index.ts';
 import { browse } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';

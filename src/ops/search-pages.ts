@@ -1,12 +1,13 @@
 import { microsToUsd, usdToMicros } from '../billing/index.ts';
 import { scrapeBatch } from './batch.ts';
 import type { OpContext } from './context.ts';
-import type { ScrapeInput, ScrapeResult } from './scrape.ts';
+import type { FetchResult } from '../contract/index.ts';
+import type { ScrapeInput } from './scrape.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 
 /** A search whose hits carry their page, scraped with `options`; each query's cost includes its pages. */
 export interface SearchWithPages extends SearchResult {
-  results: Array<SearchResult['results'][number] & { results: Array<SearchResult['results'][number]['results'][number] & { page?: ScrapeResult }> }>;
+  results: Array<SearchResult['results'][number] & { results: Array<SearchResult['results'][number]['results'][number] & { page?: FetchResult }> }>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cost, Timestamp } from './common.ts';
+import { Cost, Timestamp } from '../../contract/index.ts';
 
 export const MapBody = Type.Object(
   {

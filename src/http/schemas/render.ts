@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
-import { Actions } from './actions.ts';
-import { Cost, ProxyObject, Timestamp } from './common.ts';
+import { Actions } from '../../contract/index.ts';
+import { Cost, Timestamp } from '../../contract/index.ts';
+import { ProxyObject } from './common.ts';
 
 export const ScreenshotBody = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ENGINE_NAMES } from '../../search/index.ts';
-import { Cost, Timestamp } from './common.ts';
-import { FetchResult, PageScrapeOptions } from './scrape.ts';
+import { Cost, FetchResult, Timestamp } from '../../contract/index.ts';
+import { PageScrapeOptions } from './scrape.ts';
 
 export const Engine = Type.Union(
   ENGINE_NAMES.map((name) => Type.Literal(name)),

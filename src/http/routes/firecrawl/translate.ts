@@ -1,7 +1,7 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
-import type { PageFormat, ScrapeInput, ScrapeResult, ScreenshotResult } from '../../../ops/index.ts';
-import type { Action } from '../../schemas/actions.ts';
+import type { PageFormat, ScrapeInput, ScreenshotResult } from '../../../ops/index.ts';
+import type { Action, FetchResult } from '../../../contract/index.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
@@ -169,7 +169,7 @@ export interface FirecrawlDocument {
 }
 
 /** A native result as Firecrawl's Document; its `cost` rides in metadata (Firecrawl's index signature allows it). */
-export function toDocument(result: ScrapeResult, formats: ReadonlySet<string>, shot?: ScreenshotResult): FirecrawlDocument {
+export function toDocument(result: FetchResult, formats: ReadonlySet<string>, shot?: ScreenshotResult): FirecrawlDocument {
   const doc: FirecrawlDocument = { metadata: {} };
   if (formats.has('markdown') && result.markdown !== undefined) doc.markdown = result.markdown;
   if (formats.has('html') && result.html !== undefined) doc.html = result.html;
