@@ -1,4 +1,4 @@
 export { Cost, Timestamp } from './common.ts';
 export { Action, Actions, SequenceStep } from './actions.ts';
-export { AcquireMethod, BatchResult, FetchResult, ResultMetadata, pageExtraFields, type PageExtraFields } from './page.ts';
+export { AcquireMethod, BatchResult, FetchResult, ResultMetadata, type PageExtraFields } from './page.ts';
 export { Breakpoint, SequenceResult } from './sequence.ts';

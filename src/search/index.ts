@@ -9,13 +9,12 @@ import { searxngEngine } from './searxng.ts';
 import type { SerpFetchers } from './serp-fetch.ts';
 import type { EngineName, SearchEngine } from './types.ts';
 
-export { ENGINE_NAMES, type EngineName, type EngineQuery, type FetchPage, type SearchEngine, type SearchHit, type SerpPage } from './types.ts';
+export { ENGINE_NAMES, type EngineName, type SearchHit } from './types.ts';
 export { SearchEngineError } from './errors.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
-export type { SerpFetchers } from './serp-fetch.ts';
 export { normaliseDomain } from './domains.ts';
-export { parseGoogleSerp, googleRefusal, googleNoResults, decodeGoogleHref } from './google-serp.ts';
+export { parseGoogleSerp, googleRefusal, googleNoResults } from './google-serp.ts';
 export { parseBingSerp, bingRefusal, bingNoResults, decodeBingHref } from './bing-serp.ts';
 
 export type SearchEngines = Record<EngineName, SearchEngine>;
