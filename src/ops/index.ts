@@ -3,7 +3,7 @@ export { scrape, type ScrapeInput, type ScrapeOptions } from './scrape.ts';
 export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
 export { scrapeBatch, batchItems, type BatchInput } from './batch.ts';
 export { sequence, type SequenceInput } from './sequence.ts';
-export { screenshot, type ScreenshotResult } from './screenshot.ts';
+export { screenshot } from './screenshot.ts';
 export { pdfFromHtml, pdfFromUrl, PDF_TIMEOUT_MS } from './pdf.ts';
 export { openArtifact } from './files.ts';
 export { proxyRefusal, type ProxyRequest } from './proxy.ts';

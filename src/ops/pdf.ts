@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { BrowserBusyError, openUrl, setHtml, settledContent, trackDocument } from '../browser/index.ts';
+import type { PdfResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 export type PageSize = 'A4' | 'Letter' | 'Legal';
@@ -19,13 +20,6 @@ export interface PdfOptions {
   timeoutMs?: number;
 }
 
-export interface PdfResult {
-  success: boolean;
-  url?: string;
-  error?: string;
-  durationMs: number;
-  cost: number;
-}
 
 export const PDF_TIMEOUT_MS = { default: 30_000, min: 1_000, max: 120_000 } as const;
 

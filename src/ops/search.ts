@@ -1,7 +1,8 @@
 import { FetchFailure, isoCountry } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
 import { UpstreamError } from '../llm/index.ts';
-import { collect, normaliseDomain, SearchEngineError, type EngineName, type SearchHit } from '../search/index.ts';
+import { collect, normaliseDomain, SearchEngineError, type EngineName } from '../search/index.ts';
+import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface SearchOptions {
@@ -23,24 +24,7 @@ export interface SearchQueryInput extends SearchOptions {
   query: string;
 }
 
-export interface SearchQueryResult {
-  query: string;
-  success: boolean;
-  results: SearchHit[];
-  loadTimeMs: number;
-  cost: number;
-  error?: string;
-}
 
-export interface SearchResult {
-  results: SearchQueryResult[];
-  total: number;
-  successful: number;
-  failed: number;
-  totalTimeMs: number;
-  timestamp: string;
-  cost: number;
-}
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 

@@ -173,7 +173,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         title: hit.title,
         description: hit.description,
         position: i + 1,
-        ...('page' in hit && hit.page && compat ? toDocument(hit.page as FetchResult, compat.formats) : {}),
+        ...(hit.page && compat ? toDocument(hit.page, compat.formats) : {}),
       }));
       return { success: true, data: { web }, cost: found.cost };
     });

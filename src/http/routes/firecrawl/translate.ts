@@ -1,7 +1,7 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
-import type { PageFormat, ScrapeInput, ScreenshotResult } from '../../../ops/index.ts';
-import type { Action, FetchResult } from '../../../contract/index.ts';
+import type { PageFormat, ScrapeInput } from '../../../ops/index.ts';
+import type { Action, FetchResult, ScreenshotResult } from '../../../contract/index.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
