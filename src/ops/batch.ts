@@ -31,7 +31,7 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
   });
 }
 
-export function summariseBatch(results: FetchResult[]): BatchResult {
+export function totalBatch(results: FetchResult[]): BatchResult {
   const successful = results.filter((r) => r.success).length;
   const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
   return { results, total: results.length, successful, failed: results.length - successful, timestamp: new Date().toISOString(), cost: microsToUsd(micros) };
@@ -47,5 +47,5 @@ export async function scrapeBatch(input: BatchInput, ctx: OpContext): Promise<Ba
       throw err;
     });
   const results = await Promise.all(batchItems(input).map((item) => limit(() => one(item))));
-  return summariseBatch(results);
+  return totalBatch(results);
 }

@@ -109,7 +109,7 @@ export async function searchQuery(input: SearchQueryInput, ctx: OpContext): Prom
   }
 }
 
-export function summariseSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
+export function totalSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
   const successful = results.filter((r) => r.success).length;
   const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
   return {
@@ -127,5 +127,5 @@ export function summariseSearch(results: SearchQueryResult[], totalTimeMs: numbe
 export async function search(input: SearchInput, ctx: OpContext): Promise<SearchResult> {
   const started = performance.now();
   const results = await Promise.all(searchItems(input).map((item) => searchQuery(item, ctx)));
-  return summariseSearch(results, Math.round(performance.now() - started));
+  return totalSearch(results, Math.round(performance.now() - started));
 }
