@@ -80,7 +80,7 @@ class UnreadablePdfError extends FetchFailure {
 }
 
 /** A page's outputs before summary, extraction and charges. */
-export interface RenderedPage {
+export interface PageOutputs {
   /** The asked formats' content and, when asked, metadata. */
   fields: PageFields & { metadata?: ResultMetadata };
   /** PDF pages read by OCR, billed on top of the fetch. */
@@ -106,7 +106,7 @@ function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): ResultMe
  * Turns an acquired page into the asked outputs: PDF text, plain text, or converted HTML, with
  * metadata. An output added to scrape results (links, JSON) is added here.
  */
-export async function renderPage(page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<RenderedPage> {
+export async function pageOutputs(page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<PageOutputs> {
   const meta = (found?: Partial<PageMetadata>) => (opts.extractMetadata ? { metadata: metadataOf(page, found) } : {});
   switch (page.kind) {
     case 'binary':
@@ -140,7 +140,7 @@ export async function renderPage(page: AcquiredPage, opts: PageOutputOptions, ct
 export async function pageResult(requestedUrl: string, page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<FetchResult> {
   if (page.statusCode >= 400) return failure(requestedUrl, new Error(`the page answered HTTP ${page.statusCode}`), page.statusCode, page.method);
   try {
-    const { fields, ocrPages, markdown, html } = await renderPage(page, opts, ctx, converter);
+    const { fields, ocrPages, markdown, html } = await pageOutputs(page, opts, ctx, converter);
     const extras = await pageExtras(opts, { url: page.url, markdown, html }, ctx);
     let cost = ctx.meter.charge('scrape', 1, fetchCost()) + chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
     if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));

@@ -8,7 +8,7 @@ import type { ExtractRequest } from '../extract/index.ts';
 import { BROWSER_METHODS, browse } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { chargeExtras, extrasUntilFailure } from './page-extras.ts';
-import { PageConverter, renderPage } from './page-result.ts';
+import { PageConverter, pageOutputs } from './page-result.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
 export interface SequenceInput {
@@ -90,7 +90,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   const converter = new PageConverter(ctx);
   const opts = { type, onlyMainContent: input.onlyMainContent ?? true, extractMetadata: input.extractMetadata ?? false, pdfStrategy: 'local' as const, summary: input.summary, extract: input.extract };
   for (const c of run.captured) {
-    const { fields, markdown } = await renderPage(acquiredFromBrowser(c, method), opts, ctx, converter);
+    const { fields, markdown } = await pageOutputs(acquiredFromBrowser(c, method), opts, ctx, converter);
     pages.push({ markdown, html: c.html });
     data.push({ url: c.url, ...fields, stepIndex: c.stepIndex });
   }

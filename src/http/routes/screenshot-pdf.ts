@@ -5,12 +5,12 @@ import { runOp } from '../op-context.ts';
 import { checkSteps } from '../schemas/actions.ts';
 import { ErrorResponse, requireHttpUrl, requireProxy } from '../schemas/common.ts';
 import { PdfResult, ScreenshotResult } from '../../contract/index.ts';
-import { PdfHtmlBody, PdfUrlBody, ScreenshotBody } from '../schemas/render.ts';
+import { PdfHtmlBody, PdfUrlBody, ScreenshotBody } from '../schemas/screenshot-pdf.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
 
 /** Screenshots and PDFs: pages rendered by the browser, stored as public files. */
-export const renderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(
     '/v1/screenshot',
     { schema: { tags: ['render'], summary: 'Capture a page or one element as a PNG', body: ScreenshotBody, response: { 200: ScreenshotResult, ...errors } } },
