@@ -70,9 +70,9 @@ const NO_ROBOTS: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
  */
 export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<CrawlPageOutcome> {
   const { crawl } = input;
-  const { config, http } = ctx.services;
+  const { config, httpEngine } = ctx.services;
   const inScope = crawlScope(crawl);
-  const rulesFor = (url: string) => (crawl.ignoreRobotsTxt ? Promise.resolve(NO_ROBOTS) : robotsCache.get(http, new URL(url).origin, ctx.signal));
+  const rulesFor = (url: string) => (crawl.ignoreRobotsTxt ? Promise.resolve(NO_ROBOTS) : robotsCache.get(httpEngine, new URL(url).origin, ctx.signal));
   const robots = await rulesFor(input.url);
   const where = { depth: input.depth, foundOn: input.foundOn };
   if (!robots.allows(input.url)) {
@@ -117,7 +117,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   if (input.foundOn === null && crawl.sitemap !== 'skip') {
     const listed: Array<{ url: string; base: string }> = [];
     const limits = { ...DEFAULT_LIMITS, deadlineMs: config.mapTimeoutMs, maxRequests: config.mapMaxRequests };
-    const fetcher = new BudgetedFetcher(http, limits, ctx.signal);
+    const fetcher = new BudgetedFetcher(httpEngine, limits, ctx.signal);
     const sitemaps = new SitemapCollector(fetcher, limits, (url, base) => {
       if (listed.length < crawl.limit * 2) listed.push({ url, base });
     });

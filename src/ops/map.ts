@@ -19,7 +19,7 @@ export interface MapInput {
 export async function mapSite(input: MapInput, ctx: OpContext): Promise<MapResult> {
   const { config } = ctx.services;
   const result = await discover(
-    ctx.services.http,
+    ctx.services.httpEngine,
     {
       url: input.url,
       limit: input.limit ?? 100,
