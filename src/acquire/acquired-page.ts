@@ -1,7 +1,5 @@
+import type { AcquireMethod } from '../contract/index.ts';
 import { decodeBody } from './decode.ts';
-
-/** Every way a page can be acquired, in the order the ladder tries them. */
-export type AcquireMethod = 'http' | 'browser' | 'browser-stealth';
 
 export type BodyKind = 'html' | 'text' | 'pdf' | 'binary';
 

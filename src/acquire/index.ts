@@ -1,11 +1,10 @@
-export { HttpEngine, type HttpEngineOptions, type HttpResponse, type HttpStream, type FetchOptions } from './http-engine.ts';
+export { HttpEngine, type HttpResponse, type HttpStream, type FetchOptions } from './http-engine.ts';
 export { FetchFailure } from './errors.ts';
-export { decodeBody, charsetFromContentType, type Decoded } from './decode.ts';
+export { decodeBody } from './decode.ts';
 export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
-export { browserHeaders, BROWSER_USER_AGENT } from './headers.ts';
-export { awaitingRender, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
+export { awaitingRender, detectBlock, needsJavaScript, type BlockVerdict } from './page-signals.ts';
 export { startEgressProxy, type EgressLane, type EgressLimits, type EgressProxy } from './egress-proxy.ts';
 export { isoCountry, type ProxyTable } from '../settings/index.ts';
-export { defaultProxyRoute, proxyCountryRefusal, proxyRouteFor, type ProxyRoute } from './geo-proxy.ts';
-export { acquiredFromBrowser, acquiredFromHttp, bodyKind, type AcquiredPage, type AcquireMethod, type BodyKind } from './acquired-page.ts';
-export { judgeMainContent, mainText, type ContentVerdict } from './main-content-signals.ts';
+export { proxyCountryRefusal, proxyRouteFor, type ProxyRoute } from './geo-proxy.ts';
+export { acquiredFromBrowser, acquiredFromHttp, type AcquiredPage } from './acquired-page.ts';
+export { judgeMainContent, type ContentVerdict } from './main-content-signals.ts';

@@ -1,4 +1,4 @@
-export { PRICES_MICROS, type Operation } from './prices.ts';
+export { PRICES_MICROS } from './prices.ts';
 export { microsToUsd, usdToMicros } from './money.ts';
 export { searchQueryCost, fetchCost, pdfOcrCost, sequenceCost, summaryCost, extractCost } from './costs.ts';
 export { Meter } from './meter.ts';

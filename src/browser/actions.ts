@@ -1,18 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page, Request } from 'playwright-core';
+import type { Action } from '../contract/index.ts';
 import { ActionError, shortMessage } from './errors.ts';
 import { goBack, openUrl, type Guard } from './navigate.ts';
-
-/** The spec's step shapes without `scrape` (the sequence runner handles that one itself). */
-export type Action =
-  | { type: 'click'; selector: string }
-  | { type: 'type'; selector: string; text: string }
-  | { type: 'wait'; milliseconds: number }
-  | { type: 'press'; key: string }
-  | { type: 'scroll'; direction?: 'up' | 'down'; selector?: string }
-  | { type: 'waitForSelector'; selector: string; timeout?: number }
-  | { type: 'navigate'; url: string }
-  | { type: 'goBack' };
 
 /** Time one click, type or press may take to find its element. */
 export const ACTION_TIMEOUT_MS = 10_000;

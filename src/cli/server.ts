@@ -48,7 +48,7 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = new KeyStore(database.db);
   const ledger = new LedgerStore(database.db);
-  const http = new HttpEngine({
+  const httpEngine = new HttpEngine({
     policy: config.network,
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.maxPageBytes,
@@ -85,9 +85,9 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
     upstreams: config.proxyUrls,
     egressLimits,
   });
-  const search = createSearchEngines(config.search, config.llm, { fetchers: { plain: httpPageFetcher(http), stealth: stealthPageFetcher(browser) } });
+  const search = createSearchEngines(config.search, config.llm, { fetchers: { plain: httpPageFetcher(httpEngine), stealth: stealthPageFetcher(browser) } });
   const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
-  const services: Services = { config, http, content, search, browser, artifacts };
+  const services: Services = { config, httpEngine, content, search, browser, artifacts };
   const jobs = new Jobs(database, config);
   // Gauges are read by /metrics, which only a serving process answers.
   const unwatch = sessions
@@ -111,7 +111,7 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
       await jobs.close();
       await Promise.allSettled([sessions?.shutdown(), browser.close()]);
       await egress?.close();
-      await Promise.allSettled([http.close(), content.close(), artifacts.close()]);
+      await Promise.allSettled([httpEngine.close(), content.close(), artifacts.close()]);
       await database.close();
     },
   };

@@ -22,7 +22,7 @@ import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { mapRoutes } from './routes/map.ts';
 import { metricsRoutes } from './routes/metrics.ts';
-import { renderRoutes } from './routes/render.ts';
+import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
@@ -57,7 +57,7 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, renderRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes, usageRoutes, extractRoutes];
+const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, screenshotPdfRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes, usageRoutes, extractRoutes];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;

@@ -1,3 +1,2 @@
 export { buildApp, type AppOptions } from './app.ts';
-export type { RouteDeps, ServingServices } from './deps.ts';
-export { ApiError } from './errors.ts';
+export type { ServingServices } from './deps.ts';

@@ -1,4 +1,3 @@
 export { mcpRoutes } from './http-route.ts';
 export { createMcpHandler, MCP_SERVER_INFO, type McpHandler } from './server.ts';
 export { serveStdio } from './stdio.ts';
-export { TOOL_ROUTES, type ToolRoute } from './tools.ts';

@@ -1,1 +1,1 @@
-export { countBlock, countCharges, countRequest, countShed, registry, watch, type GaugeSources } from './registry.ts';
+export { countBlock, countCharges, countRequest, countShed, registry, watch } from './registry.ts';

@@ -1,5 +1,6 @@
-import { acquiredFromBrowser, acquiredFromHttp, detectBlock, judgeMainContent, needsJavaScript, type AcquiredPage, type AcquireMethod, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
-import { settledContent, type Action, type BrowserMethod } from '../browser/index.ts';
+import { acquiredFromBrowser, acquiredFromHttp, detectBlock, judgeMainContent, needsJavaScript, type AcquiredPage, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
+import { settledContent, type BrowserMethod } from '../browser/index.ts';
+import type { AcquireMethod, Action } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
 import type { OpContext } from './context.ts';
@@ -62,7 +63,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
   if (rungs[0]!.method === 'http') {
     triedBefore.push('http');
     const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
-    const res = await ctx.services.http.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
+    const res = await ctx.services.httpEngine.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
     const page = acquiredFromHttp(res);
     const reason = await escalationReason(page, converter);
     if (!reason) return page;

@@ -1,21 +1,13 @@
 import pLimit from 'p-limit';
 import { microsToUsd, usdToMicros } from '../billing/index.ts';
+import type { BatchResult, FetchResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 import { BrowserBusyError } from '../browser/index.ts';
-import { failure, scrape, type ScrapeInput, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
+import { failure, scrape, type ScrapeInput, type ScrapeOptions } from './scrape.ts';
 
 export interface BatchInput extends ScrapeOptions {
   /** A URL, or an object carrying `url` plus single-scrape fields that override the batch's. */
   urls: Array<string | ScrapeInput>;
-}
-
-export interface BatchResult {
-  results: ScrapeResult[];
-  total: number;
-  successful: number;
-  failed: number;
-  timestamp: string;
-  cost: number;
 }
 
 export function batchItems(input: BatchInput): ScrapeInput[] {
@@ -39,7 +31,7 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
   });
 }
 
-export function summariseBatch(results: ScrapeResult[]): BatchResult {
+export function totalBatch(results: FetchResult[]): BatchResult {
   const successful = results.filter((r) => r.success).length;
   const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
   return { results, total: results.length, successful, failed: results.length - successful, timestamp: new Date().toISOString(), cost: microsToUsd(micros) };
@@ -55,5 +47,5 @@ export async function scrapeBatch(input: BatchInput, ctx: OpContext): Promise<Ba
       throw err;
     });
   const results = await Promise.all(batchItems(input).map((item) => limit(() => one(item))));
-  return summariseBatch(results);
+  return totalBatch(results);
 }

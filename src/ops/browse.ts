@@ -1,7 +1,8 @@
 import type { ProxyRoute } from '../acquire/index.ts';
-import { BlockedPageError, openUrl, runAction, settledContent, trackDocument, type Action, type BrowserMethod, type ContentJudge, type DocumentState, type PageEnv } from '../browser/index.ts';
+import { BlockedPageError, openUrl, runAction, settledContent, trackDocument, type BrowserMethod, type ContentJudge, type DocumentState, type PageEnv } from '../browser/index.ts';
 import type { Page } from 'playwright-core';
 import { countBlock } from '../metrics/index.ts';
+import type { Action } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth'];

@@ -13,7 +13,7 @@ import type { SearchEngines } from '../search/index.ts';
  */
 export interface Services {
   config: Config;
-  http: HttpEngine;
+  httpEngine: HttpEngine;
   content: ContentPool;
   browser: BrowserEngine;
   artifacts: ArtifactStore;

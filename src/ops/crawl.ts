@@ -1,6 +1,7 @@
 import { addSiteSitemaps, BudgetedFetcher, crawlScope, DEFAULT_LIMITS, HostGate, RobotsCache, SitemapCollector, type RobotsRules } from '../discover/index.ts';
 import type { OpContext } from './context.ts';
-import { failure, scrape, type ScrapeOptions, type ScrapeResult } from './scrape.ts';
+import type { FetchResult } from '../contract/index.ts';
+import { failure, scrape, type ScrapeOptions } from './scrape.ts';
 
 export type SitemapMode = 'include' | 'skip' | 'only';
 
@@ -30,7 +31,7 @@ export interface CrawlPageInput {
   crawl: CrawlSettings;
 }
 
-export interface CrawlPageResult extends ScrapeResult {
+export interface CrawlPageResult extends FetchResult {
   depth: number;
   foundOn: string | null;
 }
@@ -69,9 +70,9 @@ const NO_ROBOTS: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
  */
 export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<CrawlPageOutcome> {
   const { crawl } = input;
-  const { config, http } = ctx.services;
+  const { config, httpEngine } = ctx.services;
   const inScope = crawlScope(crawl);
-  const rulesFor = (url: string) => (crawl.ignoreRobotsTxt ? Promise.resolve(NO_ROBOTS) : robotsCache.get(http, new URL(url).origin, ctx.signal));
+  const rulesFor = (url: string) => (crawl.ignoreRobotsTxt ? Promise.resolve(NO_ROBOTS) : robotsCache.get(httpEngine, new URL(url).origin, ctx.signal));
   const robots = await rulesFor(input.url);
   const where = { depth: input.depth, foundOn: input.foundOn };
   if (!robots.allows(input.url)) {
@@ -84,7 +85,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   const host = new URL(input.url).host;
   const release = await hostGate(config.crawlHostConcurrency).acquire(host, Math.max(crawl.delayMs, robots.delayMs), ctx.signal);
   let links: string[] = [];
-  let result: ScrapeResult;
+  let result: FetchResult;
   try {
     result = await scrape({ ...crawl.scrape, url: input.url }, ctx, (found) => (links = found));
   } finally {
@@ -116,7 +117,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   if (input.foundOn === null && crawl.sitemap !== 'skip') {
     const listed: Array<{ url: string; base: string }> = [];
     const limits = { ...DEFAULT_LIMITS, deadlineMs: config.mapTimeoutMs, maxRequests: config.mapMaxRequests };
-    const fetcher = new BudgetedFetcher(http, limits, ctx.signal);
+    const fetcher = new BudgetedFetcher(httpEngine, limits, ctx.signal);
     const sitemaps = new SitemapCollector(fetcher, limits, (url, base) => {
       if (listed.length < crawl.limit * 2) listed.push({ url, base });
     });

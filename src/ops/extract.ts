@@ -4,7 +4,8 @@ import { BrowserBusyError } from '../browser/index.ts';
 import { extractJson, ExtractError, type PageText } from '../extract/index.ts';
 import type { FinishReason } from '../llm/index.ts';
 import type { OpContext } from './context.ts';
-import { failure, scrape, type ScrapeResult } from './scrape.ts';
+import type { FetchResult } from '../contract/index.ts';
+import { failure, scrape } from './scrape.ts';
 
 /** POST /v1/extract: one object, valid against `schema`, from every page of `urls` together. */
 export interface ExtractInput {
@@ -34,7 +35,7 @@ export interface ExtractResult {
   cost: number;
 }
 
-function outcome(r: ScrapeResult): ExtractPageOutcome {
+function outcome(r: FetchResult): ExtractPageOutcome {
   return { url: r.url, success: r.success, statusCode: r.statusCode, ...(r.error !== undefined ? { error: r.error } : {}) };
 }
 

@@ -1,5 +1,6 @@
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { DEFAULT_LIMITS, discover } from '../discover/index.ts';
+import type { MapResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface MapInput {
@@ -10,14 +11,6 @@ export interface MapInput {
   ignoreQueryParameters?: boolean;
 }
 
-export interface MapResult {
-  success: boolean;
-  links: string[];
-  total: number;
-  cost: number;
-  error?: string;
-  timestamp: string;
-}
 
 /**
  * Maps a site's URLs. One price per request whatever was found; a map that found nothing
@@ -26,7 +19,7 @@ export interface MapResult {
 export async function mapSite(input: MapInput, ctx: OpContext): Promise<MapResult> {
   const { config } = ctx.services;
   const result = await discover(
-    ctx.services.http,
+    ctx.services.httpEngine,
     {
       url: input.url,
       limit: input.limit ?? 100,

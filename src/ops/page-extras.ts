@@ -1,7 +1,7 @@
 import { extractCost, summaryCost } from '../billing/index.ts';
-import { summarise, type Summarizer, type SummaryRequest } from '../content/index.ts';
+import { summarise, type SummaryRequest } from '../content/index.ts';
 import { extractPage, needsMarkdown, type ExtractRequest } from '../extract/index.ts';
-import type { FinishReason } from '../llm/index.ts';
+import type { PageExtraFields } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 /** What a page result may carry beyond its content: a summary and an extraction. */
@@ -10,14 +10,6 @@ export interface PageExtrasRequest {
   extract?: ExtractRequest;
 }
 
-/** The result fields the extras add. */
-export interface PageExtraFields {
-  content?: string;
-  summarizer?: Summarizer;
-  json?: unknown;
-  warning?: string;
-  finishReason?: FinishReason;
-}
 
 export interface PageExtras {
   fields: PageExtraFields;

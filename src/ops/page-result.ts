@@ -1,9 +1,10 @@
-import { FetchFailure, type AcquiredPage, type AcquireMethod } from '../acquire/index.ts';
+import { FetchFailure, type AcquiredPage } from '../acquire/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
 import type { ConvertOutput, OutputFormat, PageMetadata, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type { AcquireMethod, FetchResult, ResultMetadata } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import type { OpContext } from './context.ts';
-import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras, type PageExtraFields } from './page-extras.ts';
+import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras } from './page-extras.ts';
 import { convertFormats, textFormats, type PageFields, type PageFormat } from './page-formats.ts';
 
 /** What a caller asks to get out of a page (scrape and each sequence breakpoint). */
@@ -29,31 +30,6 @@ export interface PageOutputOptions {
 /** Receives the absolute links of a converted HTML page. */
 export type LinksObserver = (links: string[]) => void;
 
-export interface PageMetadataResult {
-  title: string;
-  description: string;
-  canonicalUrl: string;
-  finalUrl: string;
-  contentType: string;
-  contentLength: number;
-}
-
-export interface ScrapeResult extends PageExtraFields {
-  url: string;
-  success: boolean;
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  statusCode: number;
-  metadata?: PageMetadataResult;
-  /** How the page was acquired; absent when nothing was. */
-  method?: AcquireMethod;
-  timestamp: string;
-  cost: number;
-  error?: string;
-}
-
 /**
  * Converts HTML for one request, each (page, format, main-content choice) once: the render
  * decision reads the page's main content as markdown, and the result reuses that conversion
@@ -77,7 +53,7 @@ export class PageConverter {
   }
 }
 
-export function failure(url: string, err: unknown, statusCode = 0, method?: AcquireMethod): ScrapeResult {
+export function failure(url: string, err: unknown, statusCode = 0, method?: AcquireMethod): FetchResult {
   const message = err instanceof Error ? err.message : String(err);
   return {
     url,
@@ -104,9 +80,9 @@ class UnreadablePdfError extends FetchFailure {
 }
 
 /** A page's outputs before summary, extraction and charges. */
-export interface RenderedPage {
+export interface PageOutputs {
   /** The asked formats' content and, when asked, metadata. */
-  fields: PageFields & { metadata?: PageMetadataResult };
+  fields: PageFields & { metadata?: ResultMetadata };
   /** PDF pages read by OCR, billed on top of the fetch. */
   ocrPages: number;
   /** What a summary or an LLM extraction reads: the page as markdown whatever the formats. */
@@ -115,7 +91,7 @@ export interface RenderedPage {
   html?: string;
 }
 
-function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): PageMetadataResult {
+function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): ResultMetadata {
   return {
     title: found?.title ?? '',
     description: found?.description ?? '',
@@ -130,7 +106,7 @@ function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): PageMeta
  * Turns an acquired page into the asked outputs: PDF text, plain text, or converted HTML, with
  * metadata. An output added to scrape results (links, JSON) is added here.
  */
-export async function renderPage(page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<RenderedPage> {
+export async function pageOutputs(page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<PageOutputs> {
   const meta = (found?: Partial<PageMetadata>) => (opts.extractMetadata ? { metadata: metadataOf(page, found) } : {});
   switch (page.kind) {
     case 'binary':
@@ -161,10 +137,10 @@ export async function renderPage(page: AcquiredPage, opts: PageOutputOptions, ct
  * charges. Never throws for the page's fault: an error page, unconvertible content or a failed
  * summary is a failed result at cost 0 (OCR work done on an unreadable PDF is still charged).
  */
-export async function pageResult(requestedUrl: string, page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<ScrapeResult> {
+export async function pageResult(requestedUrl: string, page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<FetchResult> {
   if (page.statusCode >= 400) return failure(requestedUrl, new Error(`the page answered HTTP ${page.statusCode}`), page.statusCode, page.method);
   try {
-    const { fields, ocrPages, markdown, html } = await renderPage(page, opts, ctx, converter);
+    const { fields, ocrPages, markdown, html } = await pageOutputs(page, opts, ctx, converter);
     const extras = await pageExtras(opts, { url: page.url, markdown, html }, ctx);
     let cost = ctx.meter.charge('scrape', 1, fetchCost()) + chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
     if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));

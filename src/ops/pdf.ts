@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { BrowserBusyError, openUrl, setHtml, settledContent, trackDocument } from '../browser/index.ts';
+import type { PdfResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 export type PageSize = 'A4' | 'Letter' | 'Legal';
@@ -19,17 +20,10 @@ export interface PdfOptions {
   timeoutMs?: number;
 }
 
-export interface PdfResult {
-  success: boolean;
-  url?: string;
-  error?: string;
-  durationMs: number;
-  cost: number;
-}
 
 export const PDF_TIMEOUT_MS = { default: 30_000, min: 1_000, max: 120_000 } as const;
 
-async function render(source: { html: string } | { url: string }, opts: PdfOptions, ctx: OpContext): Promise<PdfResult> {
+async function printPdf(source: { html: string } | { url: string }, opts: PdfOptions, ctx: OpContext): Promise<PdfResult> {
   const started = performance.now();
   const durationMs = () => Math.round(performance.now() - started);
   const timeoutMs = opts.timeoutMs ?? PDF_TIMEOUT_MS.default;
@@ -67,10 +61,10 @@ async function render(source: { html: string } | { url: string }, opts: PdfOptio
 
 /** Prints HTML to a PDF; its subresources load through the egress proxy like any page's. */
 export function pdfFromHtml(input: PdfOptions & { html: string }, ctx: OpContext): Promise<PdfResult> {
-  return render({ html: input.html }, input, ctx);
+  return printPdf({ html: input.html }, input, ctx);
 }
 
 /** Opens a URL in the browser and prints it to a PDF. */
 export function pdfFromUrl(input: PdfOptions & { url: string }, ctx: OpContext): Promise<PdfResult> {
-  return render({ url: input.url }, input, ctx);
+  return printPdf({ url: input.url }, input, ctx);
 }

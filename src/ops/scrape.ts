@@ -1,14 +1,15 @@
 import type { ProxyRoute } from '../acquire/index.ts';
-import { BlockedPageError, BrowserBusyError, type Action } from '../browser/index.ts';
+import { BlockedPageError, BrowserBusyError } from '../browser/index.ts';
+import type { Action, FetchResult } from '../contract/index.ts';
 import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import { acquirePage } from './acquire-page.ts';
 import type { OpContext } from './context.ts';
 import type { PageFormat } from './page-formats.ts';
-import { failure, PageConverter, pageResult, type LinksObserver, type PageOutputOptions, type ScrapeResult } from './page-result.ts';
+import { failure, PageConverter, pageResult, type LinksObserver, type PageOutputOptions } from './page-result.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
 
-export { failure, type LinksObserver, type PageMetadataResult, type ScrapeResult } from './page-result.ts';
+export { failure, type LinksObserver } from './page-result.ts';
 
 export interface ScrapeOptions {
   type?: OutputFormat;
@@ -41,7 +42,7 @@ export interface ScrapeInput extends ScrapeOptions {
  * turns what it got into the result. Never throws for a page's fault: that is a failed result at
  * cost 0. Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
  */
-export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: LinksObserver): Promise<ScrapeResult> {
+export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: LinksObserver): Promise<FetchResult> {
   const deadline = Date.now() + ctx.services.config.pageBudgetMs;
   let route: ProxyRoute | undefined;
   try {

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pngSize } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
-import { ACTION_TIMEOUT_MS, BrowserBusyError, type Action } from '../browser/index.ts';
+import { ACTION_TIMEOUT_MS, BrowserBusyError } from '../browser/index.ts';
+import type { Action, ScreenshotResult } from '../contract/index.ts';
 import { browse } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
@@ -19,16 +20,6 @@ export interface ScreenshotInput {
   proxy?: ProxyRequest;
 }
 
-export interface ScreenshotResult {
-  success: boolean;
-  url?: string;
-  sourceUrl: string;
-  width?: number;
-  height?: number;
-  cost: number;
-  error?: string;
-  timestamp: string;
-}
 
 /** Captures the page (whole, viewport or one element) as a PNG stored under a public URL. */
 export async function screenshot(input: ScreenshotInput, ctx: OpContext): Promise<ScreenshotResult> {

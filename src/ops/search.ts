@@ -1,7 +1,8 @@
 import { FetchFailure, isoCountry } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
 import { UpstreamError } from '../llm/index.ts';
-import { collect, normaliseDomain, SearchEngineError, type EngineName, type SearchHit } from '../search/index.ts';
+import { collect, normaliseDomain, SearchEngineError, type EngineName } from '../search/index.ts';
+import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface SearchOptions {
@@ -23,24 +24,7 @@ export interface SearchQueryInput extends SearchOptions {
   query: string;
 }
 
-export interface SearchQueryResult {
-  query: string;
-  success: boolean;
-  results: SearchHit[];
-  loadTimeMs: number;
-  cost: number;
-  error?: string;
-}
 
-export interface SearchResult {
-  results: SearchQueryResult[];
-  total: number;
-  successful: number;
-  failed: number;
-  totalTimeMs: number;
-  timestamp: string;
-  cost: number;
-}
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 
@@ -125,7 +109,7 @@ export async function searchQuery(input: SearchQueryInput, ctx: OpContext): Prom
   }
 }
 
-export function summariseSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
+export function totalSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
   const successful = results.filter((r) => r.success).length;
   const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
   return {
@@ -143,5 +127,5 @@ export function summariseSearch(results: SearchQueryResult[], totalTimeMs: numbe
 export async function search(input: SearchInput, ctx: OpContext): Promise<SearchResult> {
   const started = performance.now();
   const results = await Promise.all(searchItems(input).map((item) => searchQuery(item, ctx)));
-  return summariseSearch(results, Math.round(performance.now() - started));
+  return totalSearch(results, Math.round(performance.now() - started));
 }

@@ -1,16 +1,15 @@
 import type { Page } from 'playwright-core';
 import { microsToUsd, sequenceCost } from '../billing/index.ts';
 import { acquiredFromBrowser } from '../acquire/index.ts';
-import { BlockedPageError, BrowserBusyError, runAction, settledContent, type Action, type ActionEnv, type BrowserMethod, type DocumentState } from '../browser/index.ts';
+import { BlockedPageError, BrowserBusyError, runAction, settledContent, type ActionEnv, type BrowserMethod, type DocumentState } from '../browser/index.ts';
 import type { OutputFormat, SummaryRequest } from '../content/index.ts';
+import type { Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import { BROWSER_METHODS, browse } from './browse.ts';
 import type { OpContext } from './context.ts';
-import { chargeExtras, extrasUntilFailure, type PageExtraFields } from './page-extras.ts';
-import { PageConverter, renderPage, type PageMetadataResult } from './page-result.ts';
+import { chargeExtras, extrasUntilFailure } from './page-extras.ts';
+import { PageConverter, pageOutputs } from './page-result.ts';
 import { proxyRoute, type ProxyRequest } from './proxy.ts';
-
-export type SequenceStep = Action | { type: 'scrape' };
 
 export interface SequenceInput {
   startUrl: string;
@@ -25,27 +24,6 @@ export interface SequenceInput {
   extract?: ExtractRequest;
   /** Geo-targeted: the browser's requests leave through that country's proxy. */
   proxy?: ProxyRequest;
-}
-
-export interface Breakpoint extends PageExtraFields {
-  url: string;
-  markdown?: string;
-  html?: string;
-  stepIndex: number;
-  metadata?: PageMetadataResult;
-}
-
-export interface SequenceResult {
-  success: boolean;
-  data: Breakpoint[];
-  totalBreakpoints: number;
-  completedBreakpoints: number;
-  method: BrowserMethod;
-  totalTimeMs: number;
-  error?: string;
-  failedAtStepIndex?: number;
-  timestamp: string;
-  cost: number;
 }
 
 interface Captured {
@@ -112,7 +90,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   const converter = new PageConverter(ctx);
   const opts = { type, onlyMainContent: input.onlyMainContent ?? true, extractMetadata: input.extractMetadata ?? false, pdfStrategy: 'local' as const, summary: input.summary, extract: input.extract };
   for (const c of run.captured) {
-    const { fields, markdown } = await renderPage(acquiredFromBrowser(c, method), opts, ctx, converter);
+    const { fields, markdown } = await pageOutputs(acquiredFromBrowser(c, method), opts, ctx, converter);
     pages.push({ markdown, html: c.html });
     data.push({ url: c.url, ...fields, stepIndex: c.stepIndex });
   }

@@ -11,13 +11,12 @@ import type { EngineName } from '../settings/index.ts';
 import type { SearchEngine } from './types.ts';
 
 export { ENGINE_NAMES, type EngineName } from '../settings/index.ts';
-export type { EngineQuery, FetchPage, SearchEngine, SearchHit, SerpPage } from './types.ts';
+export type { SearchHit } from './types.ts';
 export { SearchEngineError } from './errors.ts';
 export { collect } from './collect.ts';
 export { httpPageFetcher } from './page-fetcher.ts';
-export type { SerpFetchers } from './serp-fetch.ts';
 export { normaliseDomain } from './domains.ts';
-export { parseGoogleSerp, googleRefusal, googleNoResults, decodeGoogleHref } from './google-serp.ts';
+export { parseGoogleSerp, googleRefusal, googleNoResults } from './google-serp.ts';
 export { parseBingSerp, bingRefusal, bingNoResults, decodeBingHref } from './bing-serp.ts';
 
 export type SearchEngines = Record<EngineName, SearchEngine>;

@@ -67,28 +67,28 @@ export class WebdataClient {
     return this.#call('POST', '/v1/scrape/sequence', request);
   }
 
-  startScrape(request: T.ScrapeRequest): Promise<T.JobCreated> {
+  startScrape(request: T.ScrapeRequest & T.AsyncOptions): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/single', request);
   }
 
-  startBatch(request: T.BatchRequest): Promise<T.JobCreated> {
+  startBatch(request: T.BatchRequest & T.AsyncOptions): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/batch', request);
   }
 
-  startSequence(request: T.SequenceRequest): Promise<T.JobCreated> {
+  startSequence(request: T.SequenceRequest & T.AsyncOptions): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/sequence', request);
   }
 
-  startSequenceBatch(request: { sequences: T.SequenceRequest[]; type?: T.OutputFormat; proxy?: T.Proxy }): Promise<T.JobCreated> {
+  startSequenceBatch(request: { sequences: T.SequenceRequest[]; type?: T.OutputFormat; proxy?: T.Proxy } & T.AsyncOptions): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/sequence/batch', request);
   }
 
-  startSearchBatch(request: T.SearchRequest): Promise<T.JobCreated> {
+  startSearchBatch(request: T.SearchRequest & T.AsyncOptions): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/search/batch', request);
   }
 
   /** One object, valid against `schema`, from all the pages; poll with waitForJob<ExtractResult>. */
-  startExtract(request: T.ExtractRequest): Promise<T.JobCreated> {
+  startExtract(request: T.ExtractRequest & T.AsyncOptions): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/extract', request);
   }
 
@@ -110,7 +110,7 @@ export class WebdataClient {
     return this.#call('GET', `/v1/usage${q.size ? `?${q}` : ''}`);
   }
 
-  cancelJob(id: string): Promise<Record<string, unknown>> {
+  cancelJob(id: string): Promise<T.JobCancelled> {
     return this.#call('DELETE', `/v1/scrape/async/job/${encodeURIComponent(id)}`);
   }
 
@@ -164,7 +164,7 @@ export class WebdataClient {
     return this.#call('GET', `/v1/browser-sandbox/session/${encodeURIComponent(id)}`);
   }
 
-  closeSession(id: string): Promise<Record<string, unknown>> {
+  closeSession(id: string): Promise<T.SessionDetails> {
     return this.#call('DELETE', `/v1/browser-sandbox/session/${encodeURIComponent(id)}`);
   }
 

@@ -1,6 +1,7 @@
 /**
- * Request and response shapes of the webdata API (../shared/spec/web-data-api.md), written from
- * the contract rather than imported from the server, so the package depends on nothing of it.
+ * Request and response shapes of the webdata API (../shared/spec/web-data-api.md), written by
+ * hand so the package depends on nothing of the server; test/client/openapi-contract.test.ts
+ * checks every one against the server's /openapi.json.
  */
 
 export type OutputFormat = 'markdown' | 'html';
@@ -54,7 +55,7 @@ export interface Metadata {
 /** Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every link on it. */
 export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
 
-/** How a page is turned into content, wherever pages are scraped. */
+/** How a page is turned into content, wherever pages are scraped (a search's hits included). */
 export interface PageOptions {
   type?: OutputFormat;
   formats?: PageFormat[];
@@ -63,12 +64,12 @@ export interface PageOptions {
   excludeTags?: string[];
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
-  extract?: Extract;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
 }
 
 export interface ScrapeRequest extends PageOptions {
   url: string;
+  extract?: Extract;
   summary?: Summary;
   actions?: Action[];
   proxy?: Proxy;
@@ -83,7 +84,9 @@ export interface FetchResult extends PageExtras {
   links?: string[];
   statusCode: number;
   metadata?: Metadata;
-  timestamp?: string;
+  /** The engine that answered: plain HTTP, the headless browser, or the stealth browser; absent when nothing was acquired. */
+  method?: 'http' | 'browser' | 'browser-stealth';
+  timestamp: string;
   cost: number;
   error?: string;
 }
@@ -140,6 +143,7 @@ export interface SequenceRequest {
   summary?: Summary;
   extract?: Extract;
   proxy?: Proxy;
+  onlyMainContent?: boolean;
   extractMetadata?: boolean;
 }
 
@@ -176,22 +180,50 @@ export interface ExtractResult {
   cost: number;
 }
 
+/** Where an async job reports its events: a signed POST per event. */
+export interface Webhook {
+  url: string;
+  headers?: Record<string, string>;
+  /** Events to deliver; default all. */
+  events?: Array<'started' | 'item' | 'completed' | 'failed' | 'cancelled'>;
+}
+
+/** What every async start accepts beside its sync twin's fields. */
+export interface AsyncOptions {
+  webhook?: Webhook;
+}
+
 export interface JobCreated {
-  success: boolean;
+  success: true;
   id: string;
   url: string;
+  /** The key's webhook signing secret, made by this request because it had none; shown only here. */
+  webhookSecret?: string;
 }
 
 export interface Job<Item = unknown> {
+  success: true;
   id: string;
   status: JobStatus;
   type: JobType;
   total: number;
   completed: number;
+  cost: number;
+  createdAt: string;
   expiresAt: string;
+  /** Why the job could not run at all (status failed). */
+  error?: string;
+  /** This page's item results in input order; null for an item without a result. */
   data: Item[];
   next?: string;
-  [extra: string]: unknown;
+}
+
+export interface JobCancelled {
+  success: true;
+  id: string;
+  status: 'cancelled';
+  total: number;
+  completed: number;
 }
 
 export interface JobList {
@@ -278,7 +310,8 @@ export interface SessionRequest {
   width?: number;
   height?: number;
   headless?: boolean;
-  browser?: string;
+  /** Engines not installed on the server are refused with 400. */
+  browser?: 'chromium' | 'camoufox' | 'lightpanda';
   proxy?: boolean;
 }
 

@@ -4,7 +4,8 @@ import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse, requireHttpUrl } from '../schemas/common.ts';
-import { MapBody, MapResponse } from '../schemas/map.ts';
+import { MapResult } from '../../contract/index.ts';
+import { MapBody } from '../schemas/map.ts';
 
 export const mapRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(
@@ -14,7 +15,7 @@ export const mapRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps)
         tags: ['map'],
         summary: "Discover a site's URLs, optionally ranked by a keyword",
         body: MapBody,
-        response: { 200: MapResponse, 400: ErrorResponse, 401: ErrorResponse },
+        response: { 200: MapResult, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
     async (request, reply) => {

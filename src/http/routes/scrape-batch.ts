@@ -4,7 +4,8 @@ import type { RouteDeps } from '../deps.ts';
 import { batchInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { BatchResponse, ScrapeBatchBody } from '../schemas/scrape.ts';
+import { BatchResult } from '../../contract/index.ts';
+import { ScrapeBatchBody } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const max = deps.services.config.batchMaxUrls;
@@ -15,7 +16,7 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
         tags: ['scrape'],
         summary: `Fetch up to ${max} URLs at once; a failed URL never sinks the batch`,
         body: ScrapeBatchBody,
-        response: { 200: BatchResponse, 400: ErrorResponse, 401: ErrorResponse },
+        response: { 200: BatchResult, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
     async (request, reply) => {

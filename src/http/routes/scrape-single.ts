@@ -4,7 +4,8 @@ import type { RouteDeps } from '../deps.ts';
 import { scrapeInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { FetchResult, ScrapeSingleBody } from '../schemas/scrape.ts';
+import { FetchResult } from '../../contract/index.ts';
+import { ScrapeSingleBody } from '../schemas/scrape.ts';
 
 export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(

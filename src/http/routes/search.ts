@@ -4,7 +4,8 @@ import type { RouteDeps } from '../deps.ts';
 import { pageScrapeOptions, searchInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { SearchBody, SearchResponse } from '../schemas/search.ts';
+import { SearchResult } from '../../contract/index.ts';
+import { SearchBody } from '../schemas/search.ts';
 
 export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.post(
@@ -14,7 +15,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, de
         tags: ['search'],
         summary: 'Search the web with 1-3 queries; each query succeeds, fails and is charged on its own',
         body: SearchBody,
-        response: { 200: SearchResponse, 400: ErrorResponse, 401: ErrorResponse },
+        response: { 200: SearchResult, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
     async (request, reply) => {

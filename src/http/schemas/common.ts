@@ -7,10 +7,6 @@ export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')
   description: 'Output format; default markdown',
 });
 
-export const Timestamp = Type.String({ format: 'date-time' });
-
-export const Cost = Type.Number({ description: 'USD' });
-
 export const ErrorResponse = Type.Object({
   success: Type.Literal(false),
   error: Type.String(),
@@ -33,15 +29,6 @@ export function requireProxy(config: Config, proxy: ProxyRequest | undefined, pr
   return proxy;
 }
 
-export const Metadata = Type.Object({
-  title: Type.String(),
-  description: Type.String(),
-  canonicalUrl: Type.String(),
-  finalUrl: Type.String(),
-  contentType: Type.String(),
-  contentLength: Type.Number(),
-});
-
 /** A target URL must be absolute http(s); anything else is the caller's mistake, named by field. */
 export function requireHttpUrl(value: string, field: string): string {
   let url: URL;
@@ -59,12 +46,3 @@ export function checkSummary(summary: { query: string } | undefined, field: stri
   if (summary === undefined) return;
   if (!summary.query.trim()) throw badRequest(`${field}.query`, 'must not be blank');
 }
-
-/** Result fields the summary and the extraction add to a page (a fetch result or a breakpoint). */
-export const pageExtraFields = {
-  content: Type.Optional(Type.String({ description: 'Summary (when a summary query was given)' })),
-  summarizer: Type.Optional(Type.Union([Type.Literal('llm'), Type.Literal('extractive')], { description: 'Who wrote `content`' })),
-  json: Type.Optional(Type.Unknown({ description: 'Extracted object (when `extract` was given)' })),
-  warning: Type.Optional(Type.String({ description: 'Set when page text was left out to fit the model\'s window' })),
-  finishReason: Type.Optional(Type.String({ description: 'The model\'s finish reason when it was not a normal stop (length, content_filter, refusal)' })),
-};

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { JOB_STATUSES, JOB_TYPES } from '../../jobs/index.ts';
 import { badRequest } from '../errors.ts';
-import { Cost, Format, ProxyObject, Timestamp } from './common.ts';
+import { Cost, Timestamp } from '../../contract/index.ts';
+import { Format, ProxyObject } from './common.ts';
 import { ScrapeBatchBody, ScrapeSingleBody } from './scrape.ts';
 import { searchBody } from './search.ts';
 import { SequenceBody } from './sequence.ts';

@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { Cost, Timestamp } from './common.ts';
 
 export const MapBody = Type.Object(
   {
@@ -12,12 +11,3 @@ export const MapBody = Type.Object(
   { additionalProperties: false },
 );
 export type MapBody = Static<typeof MapBody>;
-
-export const MapResponse = Type.Object({
-  success: Type.Boolean(),
-  links: Type.Array(Type.String()),
-  total: Type.Number({ description: 'Length of links' }),
-  cost: Cost,
-  error: Type.Optional(Type.String()),
-  timestamp: Timestamp,
-});

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PAGE_FORMATS } from '../../ops/index.ts';
-import { Actions } from './actions.ts';
-import { Cost, Format, Metadata, pageExtraFields, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { Actions } from '../../contract/index.ts';
+import { Format, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
 
 const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
@@ -64,32 +64,3 @@ export const ScrapeBatchBody = Type.Object(
   { additionalProperties: false },
 );
 export type ScrapeBatchBody = Static<typeof ScrapeBatchBody>;
-
-export const FetchResult = Type.Object({
-  url: Type.String(),
-  success: Type.Boolean(),
-  markdown: Type.Optional(Type.String()),
-  html: Type.Optional(Type.String()),
-  rawHtml: Type.Optional(Type.String()),
-  links: Type.Optional(Type.Array(Type.String())),
-  statusCode: Type.Number(),
-  metadata: Type.Optional(Metadata),
-  ...pageExtraFields,
-  method: Type.Optional(
-    Type.Union([Type.Literal('http'), Type.Literal('browser'), Type.Literal('browser-stealth')], {
-      description: 'How the page was acquired: plain HTTP, the headless browser, or browser-stealth (beyond the spec; absent when nothing was acquired)',
-    }),
-  ),
-  timestamp: Type.Optional(Timestamp),
-  cost: Cost,
-  error: Type.Optional(Type.String()),
-});
-
-export const BatchResponse = Type.Object({
-  results: Type.Array(FetchResult),
-  total: Type.Number(),
-  successful: Type.Number(),
-  failed: Type.Number(),
-  timestamp: Timestamp,
-  cost: Cost,
-});

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ENGINE_NAMES } from '../../search/index.ts';
-import { Cost, Timestamp } from './common.ts';
-import { FetchResult, PageScrapeOptions } from './scrape.ts';
+import { PageScrapeOptions } from './scrape.ts';
 
 export const Engine = Type.Union(
   ENGINE_NAMES.map((name) => Type.Literal(name)),
@@ -37,24 +36,3 @@ export const SearchBody = Type.Object(
   { additionalProperties: false },
 );
 export type SearchBody = Static<typeof SearchBody>;
-
-export const SearchHit = Type.Object({ url: Type.String(), title: Type.String(), description: Type.String(), page: Type.Optional(FetchResult) });
-
-export const SearchQueryResult = Type.Object({
-  query: Type.String(),
-  success: Type.Boolean(),
-  results: Type.Array(SearchHit),
-  loadTimeMs: Type.Number(),
-  cost: Cost,
-  error: Type.Optional(Type.String()),
-});
-
-export const SearchResponse = Type.Object({
-  results: Type.Array(SearchQueryResult),
-  total: Type.Number(),
-  successful: Type.Number(),
-  failed: Type.Number(),
-  totalTimeMs: Type.Number(),
-  timestamp: Timestamp,
-  cost: Cost,
-});

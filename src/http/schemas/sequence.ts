@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { SequenceStep } from './actions.ts';
-import { Cost, Format, Metadata, pageExtraFields, ProxyObject, SummaryObject, Timestamp } from './common.ts';
+import { SequenceStep } from '../../contract/index.ts';
+import { Format, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
 
 export const SequenceBody = Type.Object(
@@ -16,25 +16,3 @@ export const SequenceBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const SequenceResponse = Type.Object({
-  success: Type.Boolean(),
-  data: Type.Array(
-    Type.Object({
-      url: Type.String(),
-      markdown: Type.Optional(Type.String()),
-      html: Type.Optional(Type.String()),
-      stepIndex: Type.Number(),
-      metadata: Type.Optional(Metadata),
-      ...pageExtraFields,
-    }),
-  ),
-  totalBreakpoints: Type.Number(),
-  completedBreakpoints: Type.Number(),
-  method: Type.Union([Type.Literal('browser'), Type.Literal('browser-stealth')]),
-  totalTimeMs: Type.Number(),
-  error: Type.Optional(Type.String()),
-  failedAtStepIndex: Type.Optional(Type.Number()),
-  timestamp: Timestamp,
-  cost: Cost,
-});

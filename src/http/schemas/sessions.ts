@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from './common.ts';
+import { Timestamp } from '../../contract/index.ts';
 
 export const SessionCreateBody = Type.Object(
   {

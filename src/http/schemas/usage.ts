@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Cost } from './common.ts';
+import { Cost } from '../../contract/index.ts';
 
 /** Longest span one usage request covers, in days. */
 export const USAGE_MAX_DAYS = 366;

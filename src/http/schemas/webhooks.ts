@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { WEBHOOK_EVENTS } from '../../webhooks/index.ts';
-import { Timestamp } from './common.ts';
+import { Timestamp } from '../../contract/index.ts';
 
 export const WebhookBody = Type.Object(
   {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { JobType } from '../../../jobs/index.ts';
 import { microsToUsd } from '../../../billing/index.ts';
-import { mapSite, scrape, screenshot, search, searchWithPages, type ScrapeInput, type ScrapeResult } from '../../../ops/index.ts';
+import { mapSite, scrape, screenshot, search, searchWithPages, type ScrapeInput } from '../../../ops/index.ts';
+import type { FetchResult } from '../../../contract/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { searchInput } from '../../inputs.ts';
@@ -31,7 +32,7 @@ const jobStatus = (status: string) => (status === 'pending' || status === 'proce
 const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /** Every field a native result carries is one its request asked for. */
-const presentFormats = (r: ScrapeResult) => new Set(['markdown', 'html', 'rawHtml', 'links', 'summary', 'json'].filter((f) => (f === 'summary' ? r.content : r[f as keyof ScrapeResult]) !== undefined));
+const presentFormats = (r: FetchResult) => new Set(['markdown', 'html', 'rawHtml', 'links', 'summary', 'json'].filter((f) => (f === 'summary' ? r.content : r[f as keyof FetchResult]) !== undefined));
 
 /**
  * Firecrawl's v2 API on top of the native operations, so programs written for Firecrawl switch by
@@ -90,7 +91,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     app.get(`${kind.path}/:id`, { schema: { tags, summary: `Firecrawl-compatible ${kind.what} status`, params: JobParams, querystring: JobPageQuery } }, async (request) => {
       const skip = Number(request.query.skip ?? '0');
       const { job, data } = await jobPage(request, request.params.id, skip, STATUS_PAGE);
-      const docs = (data.filter((item) => item !== null) as ScrapeResult[]).map((r) => toDocument(r, presentFormats(r)));
+      const docs = (data.filter((item) => item !== null) as FetchResult[]).map((r) => toDocument(r, presentFormats(r)));
       const next = skip + STATUS_PAGE < job.total ? `${origin(request)}${kind.path}/${job.id}?skip=${skip + STATUS_PAGE}` : null;
       return {
         success: true,
@@ -110,7 +111,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       for (let offset = 0; ; offset += STATUS_PAGE) {
         const { job, data } = await jobPage(request, request.params.id, offset, STATUS_PAGE);
         data.forEach((item, i) => {
-          const r = item as ScrapeResult | null;
+          const r = item as FetchResult | null;
           if (r && !r.success) errors.push({ id: `${job.id}-${offset + i}`, url: r.url, error: r.error ?? 'failed', timestamp: r.timestamp });
         });
         if (offset + STATUS_PAGE >= job.total) break;
@@ -172,7 +173,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         title: hit.title,
         description: hit.description,
         position: i + 1,
-        ...('page' in hit && hit.page && compat ? toDocument(hit.page as ScrapeResult, compat.formats) : {}),
+        ...(hit.page && compat ? toDocument(hit.page, compat.formats) : {}),
       }));
       return { success: true, data: { web }, cost: found.cost };
     });

@@ -1,8 +1,8 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
 import type { ExtractRequest } from '../../../extract/index.ts';
-import type { PageFormat, ScrapeInput, ScrapeResult, ScreenshotResult } from '../../../ops/index.ts';
-import type { Action } from '../../schemas/actions.ts';
+import type { PageFormat, ScrapeInput } from '../../../ops/index.ts';
+import type { Action, FetchResult, ScreenshotResult } from '../../../contract/index.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
@@ -199,7 +199,7 @@ export interface FirecrawlDocument {
 }
 
 /** A native result as Firecrawl's Document; its `cost` rides in metadata (Firecrawl's index signature allows it). */
-export function toDocument(result: ScrapeResult, formats: ReadonlySet<string>, shot?: ScreenshotResult): FirecrawlDocument {
+export function toDocument(result: FetchResult, formats: ReadonlySet<string>, shot?: ScreenshotResult): FirecrawlDocument {
   const doc: FirecrawlDocument = { metadata: {} };
   if (formats.has('markdown') && result.markdown !== undefined) doc.markdown = result.markdown;
   if (formats.has('html') && result.html !== undefined) doc.html = result.html;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
-import { Actions } from './actions.ts';
-import { Cost, ProxyObject, Timestamp } from './common.ts';
+import { Actions } from '../../contract/index.ts';
+import { ProxyObject } from './common.ts';
 
 export const ScreenshotBody = Type.Object(
   {
@@ -16,17 +16,6 @@ export const ScreenshotBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const ScreenshotResponse = Type.Object({
-  success: Type.Boolean(),
-  url: Type.Optional(Type.String({ description: 'Public PNG URL' })),
-  sourceUrl: Type.String(),
-  width: Type.Optional(Type.Number()),
-  height: Type.Optional(Type.Number()),
-  cost: Cost,
-  error: Type.Optional(Type.String()),
-  timestamp: Timestamp,
-});
 
 const MarginValue = Type.Union([
   Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)$', description: 'CSS length: px, in, cm or mm' }),
@@ -48,11 +37,3 @@ const pdfFields = {
 
 export const PdfHtmlBody = Type.Object({ html: Type.String({ minLength: 1 }), ...pdfFields }, { additionalProperties: false });
 export const PdfUrlBody = Type.Object({ url: Type.String({ minLength: 1 }), ...pdfFields }, { additionalProperties: false });
-
-export const PdfResponse = Type.Object({
-  success: Type.Boolean(),
-  url: Type.Optional(Type.String({ description: 'Public PDF URL' })),
-  error: Type.Optional(Type.String()),
-  durationMs: Type.Number(),
-  cost: Cost,
-});

@@ -1,0 +1,33 @@
+import { Type, type Static } from 'typebox';
+import { Cost, Timestamp } from './common.ts';
+
+export const MapResult = Type.Object({
+  success: Type.Boolean(),
+  links: Type.Array(Type.String()),
+  total: Type.Number({ description: 'Length of links' }),
+  cost: Cost,
+  error: Type.Optional(Type.String()),
+  timestamp: Timestamp,
+});
+export type MapResult = Static<typeof MapResult>;
+
+export const ScreenshotResult = Type.Object({
+  success: Type.Boolean(),
+  url: Type.Optional(Type.String({ description: 'Public PNG URL' })),
+  sourceUrl: Type.String(),
+  width: Type.Optional(Type.Number()),
+  height: Type.Optional(Type.Number()),
+  cost: Cost,
+  error: Type.Optional(Type.String()),
+  timestamp: Timestamp,
+});
+export type ScreenshotResult = Static<typeof ScreenshotResult>;
+
+export const PdfResult = Type.Object({
+  success: Type.Boolean(),
+  url: Type.Optional(Type.String({ description: 'Public PDF URL' })),
+  error: Type.Optional(Type.String()),
+  durationMs: Type.Number(),
+  cost: Cost,
+});
+export type PdfResult = Static<typeof PdfResult>;
