@@ -11,8 +11,7 @@ const running = useCliProcesses();
 
 it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 60_000 }, async () => {
   const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: data.path, WEBDATA_JOB_CONCURRENCY: '2' });
-  const first = serve();
-  await first.waitFor(/webdata listening/);
+  const first = await serve();
 
   const urls = Array.from({ length: 6 }, (_, n) => `${site.origin}/slow?ms=1000&n=${n}`);
   const created = await client.api('POST', '/api/v1/scrape/async/batch', { urls });
@@ -23,8 +22,7 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
   await first.kill9();
   expect(first.proc.signalCode).toBe('SIGKILL');
 
-  const second = serve();
-  await second.waitFor(/webdata listening/);
+  const second = await serve();
   const job = await waitForJob(client, created.json.url, { timeoutMs: 30_000 });
   expect(job).toMatchObject({ status: 'completed', total: 6, completed: 6, cost: 0.012 });
   expect(job.data.map((d: any) => [d.url, d.success])).toEqual(urls.map((u) => [u, true]));

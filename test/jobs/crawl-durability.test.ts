@@ -36,8 +36,7 @@ describe('crawl durability', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
       const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '4' });
-      const first = serve();
-      await first.waitFor(/webdata listening/);
+      const first = await serve();
       const created = await client.api('POST', '/api/v1/crawl', { url: site.url('embedded.test'), limit: LIMIT, sitemap: 'skip' });
       expect(created.status).toBe(202);
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
@@ -46,8 +45,7 @@ describe('crawl durability', () => {
       await first.kill9();
       expect(first.proc.signalCode).toBe('SIGKILL');
 
-      const second = serve();
-      await second.waitFor(/webdata listening/);
+      const second = await serve();
       const job = await waitForJob(client, created.json.url, { timeoutMs: 60_000 });
       const { data } = await allPages(client, created.json.url, 100);
       await second.kill9();

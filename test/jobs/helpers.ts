@@ -115,9 +115,10 @@ export async function spawnWorker(running: CliProcess[], server: Pick<TestServer
 
 /**
  * An embedded `webdata serve` on a free port, as a real child process that can be killed and
- * started again on the same data: `serve()` starts one (recorded in `running` for cleanup).
+ * started again on the same data: `serve()` starts one (recorded in `running` for cleanup) and
+ * resolves once it listens.
  */
-export async function embeddedServe(running: CliProcess[], env: Record<string, string>): Promise<{ serve(): CliProcess; client: Pick<TestServer, 'api'> }> {
+export async function embeddedServe(running: CliProcess[], env: Record<string, string>): Promise<{ serve(): Promise<CliProcess>; client: Pick<TestServer, 'api'> }> {
   const port = await freePort();
   const settings = {
     PORT: String(port),
@@ -127,9 +128,10 @@ export async function embeddedServe(running: CliProcess[], env: Record<string, s
     WEBDATA_SESSION_WARM_SPARES: '0',
     ...env,
   };
-  const serve = () => {
+  const serve = async () => {
     const p = spawnCli(['serve'], settings);
     running.push(p);
+    await p.waitFor(/webdata listening/);
     return p;
   };
   return { serve, client: { api: apiAt(`http://127.0.0.1:${port}`) } };
