@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { addClientCommands } from './client/commands.ts';
 import { CliError, EXIT } from './client/errors.ts';
+import { closeOnSignals } from './signals.ts';
 
 function config(): Config {
   try {
@@ -21,15 +22,7 @@ async function serve(): Promise<void> {
     console.log(`\nNo API key existed, so one was created. It is shown only this once:\n\n  ${server.createdKey}\n`);
   }
   console.log(`webdata listening on ${server.address} (public URL ${cfg.publicUrl})`);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  closeOnSignals(() => server.close());
 }
 
 const program = new Command('webdata')

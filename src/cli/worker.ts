@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { createServices } from './server.ts';
+import { closeOnSignals } from './signals.ts';
 
 /**
  * `webdata worker`: runs job items from the shared Postgres queue, serving no HTTP. Start any
@@ -15,13 +16,5 @@ export async function workerCommand(config: Config): Promise<void> {
   const built = await createServices(config, 'worker');
   await built.jobs.start(log.child({ room: 'jobs' }), built.services);
   log.info({ concurrency: config.jobConcurrency }, 'webdata worker running job items');
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await built.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  closeOnSignals(() => built.close());
 }

@@ -23,14 +23,9 @@ import type { WebhookBody } from './schemas/webhooks.ts';
 export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = ''): ScrapeInput {
   checkSteps(body.actions, `${prefix}actions`);
   checkSummary(body.summary, `${prefix}summary`);
-  checkPageFields(body, prefix);
   return {
-    ...pageFields(body),
+    ...pageScrapeOptions(body, prefix),
     url: requireHttpUrl(body.url, `${prefix}url`),
-    type: body.type,
-    onlyMainContent: body.onlyMainContent,
-    extractMetadata: body.extractMetadata,
-    pdfStrategy: body.pdfStrategy,
     actions: body.actions,
     summary: body.summary,
     extract: extractRequest(body.extract, config, `${prefix}extract`),
@@ -55,28 +50,28 @@ function checkPageFields(body: PageFieldsBody, prefix: string): void {
   }
 }
 
-function pageFields(body: PageFieldsBody): Pick<ScrapeInput, 'formats' | 'includeTags' | 'excludeTags'> {
-  return { formats: body.formats, includeTags: body.includeTags, excludeTags: body.excludeTags };
-}
-
-/** Scrape options given for pages another operation fetches (a search's hits). */
+/** How to turn a page into content, as every body that scrapes gives it (a search's hits, a batch, a crawl's pages), checked. */
 export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): ScrapeOptions {
   checkPageFields(body, prefix);
-  return { type: body.type, onlyMainContent: body.onlyMainContent, extractMetadata: body.extractMetadata, pdfStrategy: body.pdfStrategy, ...pageFields(body) };
+  return {
+    type: body.type,
+    formats: body.formats,
+    includeTags: body.includeTags,
+    excludeTags: body.excludeTags,
+    onlyMainContent: body.onlyMainContent,
+    extractMetadata: body.extractMetadata,
+    pdfStrategy: body.pdfStrategy,
+  };
 }
 
 export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {
   if (body.urls.length > limit.max) throw badRequest('urls', `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`);
   checkSummary(body.summary, 'summary');
-  checkPageFields(body, '');
+  const options = pageScrapeOptions(body, '');
   const proxy = requireProxy(config, body.proxy);
   return {
-    ...pageFields(body),
+    ...options,
     urls: body.urls.map((item, i) => (typeof item === 'string' ? { url: requireHttpUrl(item, `urls[${i}]`) } : scrapeInput(item, config, `urls[${i}].`))),
-    type: body.type,
-    onlyMainContent: body.onlyMainContent,
-    extractMetadata: body.extractMetadata,
-    pdfStrategy: body.pdfStrategy,
     summary: body.summary,
     extract: extractRequest(body.extract, config, 'extract'),
     proxy,
@@ -153,7 +148,7 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
   const { username, password } = new URL(url);
   if (username || password) throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
   checkSummary(body.summary, 'summary');
-  checkPageFields(body, '');
+  const options = pageScrapeOptions(body, '');
   const ignoreQueryParameters = body.ignoreQueryParameters ?? false;
   const settings: CrawlSettings = {
     url,
@@ -168,11 +163,7 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
     ignoreRobotsTxt: body.ignoreRobotsTxt ?? false,
     delayMs: body.delayMs ?? 0,
     scrape: {
-      ...pageFields(body),
-      type: body.type,
-      onlyMainContent: body.onlyMainContent,
-      extractMetadata: body.extractMetadata,
-      pdfStrategy: body.pdfStrategy,
+      ...options,
       summary: body.summary,
       extract: extractRequest(body.extract, config, 'extract'),
       proxy: requireProxy(config, body.proxy),

@@ -1,38 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
+import { describe, expect, it } from 'vitest';
+import { startCrawlSite } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { freePort, startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { freePort, TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
 
-let site: FixtureSite;
-let searx: EngineServer;
-let t: TestServer;
-let scratch: string;
-let web: CrawlSite;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  searx = await startSearxngServer([`${site.origin}/article.html`]);
-  web = await startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] });
-  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: 'tree.test=127.0.0.1' });
-  scratch = await mkdtemp(join(tmpdir(), 'webdata-cli-'));
-});
-afterAll(async () => {
-  await t?.close();
-  await web?.close();
-  await searx?.close();
-  await site?.close();
-  await rm(scratch, { recursive: true, force: true });
-});
+const scratch = useFixture(() => tempDir('webdata-cli-'));
+const site = useFixture(() => startFixtureSite());
+const searx = useFixture(() => startSearxngServer([`${site.origin}/article.html`]));
+const web = useFixture(() => startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }));
+const t = useServer({ settings: () => ({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: 'tree.test=127.0.0.1' }) });
 
 /** Runs `webdata ...` as a process against the test server; stdin and stderr are not a terminal. */
 function webdata(args: string[], env: Record<string, string> = { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY }): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -59,7 +44,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('scrape -o writes the content to a file', async () => {
-    const file = join(scratch, 'page.md');
+    const file = join(scratch.path, 'page.md');
     const res = await webdata(['scrape', `${site.origin}/article.html`, '-o', file]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
@@ -87,7 +72,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('batch runs a job, prints each page, and exits 1 when an item failed', async () => {
-    const list = join(scratch, 'urls.txt');
+    const list = join(scratch.path, 'urls.txt');
     await writeFile(list, `${site.origin}/article.html\n# a comment\n${site.origin}/status/500\n`);
     const res = await webdata(['batch', '-i', list]);
     expect(res.code).toBe(1);
@@ -156,14 +141,14 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('screenshot and pdf -o save the files', async () => {
-    const png = join(scratch, 'shot.png');
+    const png = join(scratch.path, 'shot.png');
     const shot = await webdata(['screenshot', `${site.origin}/browser/tall`, '--viewport', '--width', '640', '--height', '480', '-o', png]);
     expect(shot.code).toBe(0);
     expect(shot.stdout.trim()).toBe(`${png} (640x480)`);
     const img = PNG.sync.read(await readFile(png));
     expect([img.width, img.height]).toEqual([640, 480]);
-    const pdf = join(scratch, 'doc.pdf');
-    const html = join(scratch, 'doc.html');
+    const pdf = join(scratch.path, 'doc.pdf');
+    const html = join(scratch.path, 'doc.html');
     await writeFile(html, '<h1>Tide table</h1>');
     const printed = await webdata(['pdf', '--html-file', html, '-o', pdf]);
     expect(printed.code).toBe(0);
@@ -180,7 +165,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('with no server named, runs the service in the process', async () => {
-    const dataDir = join(scratch, 'embedded');
+    const dataDir = join(scratch.path, 'embedded');
     const res = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_DATA_DIR: dataDir, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_SESSION_WARM_SPARES: '0', WEBDATA_BROWSER_POOL_SIZE: '1' });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Twice a day the ocean pulls back');

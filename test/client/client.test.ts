@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebdataClient, WebdataError } from '../../packages/client/src/index.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY, useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
+const site = useFixture(() => startFixtureSite());
+const t = useServer();
 let client: WebdataClient;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer();
+beforeAll(() => {
   client = new WebdataClient({ baseUrl: t.base, apiKey: TEST_KEY });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
 });
 
 describe('@webdata/client against the real server', () => {

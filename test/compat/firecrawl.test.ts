@@ -1,21 +1,15 @@
 import Firecrawl, { SdkError, type Document } from '@mendable/firecrawl-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linksPage, startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { linksPage, startCrawlSite } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY, TEST_KEY_2, toLoopback, useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let searx: EngineServer;
-let t: TestServer;
-let fc: Firecrawl;
-let web: CrawlSite;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  searx = await startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]);
-  web = await startCrawlSite({
+const site = useFixture(() => startFixtureSite());
+const searx = useFixture(() => startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]));
+const web = useFixture(() =>
+  startCrawlSite({
     generated: [
       { host: 'tree.test', pages: 130, fanout: 5, sitemap: false },
       { host: 'slow.test', pages: 200, fanout: 5, sitemap: false, pageDelayMs: 400 },
@@ -31,27 +25,23 @@ beforeAll(async () => {
         '/blog/x': linksPage('X', []),
       },
     },
-  });
-  t = await startTestServer({
+  }),
+);
+const t = useServer({
+  settings: () => ({
     SEARXNG_URL: searx.origin,
     WEBDATA_FIRECRAWL_SEARCH_ENGINE: 'searxng',
     WEBDATA_BROWSER_POOL_SIZE: '1',
-    WEBDATA_TEST_RESOLVE: web.hosts.map((h) => `${h}=127.0.0.1`).join(','),
+    WEBDATA_TEST_RESOLVE: toLoopback(web.hosts),
     WEBDATA_JOB_CONCURRENCY: '8',
-  });
+  }),
+});
+let fc: Firecrawl;
+beforeAll(() => {
   fc = new Firecrawl({ apiKey: TEST_KEY, apiUrl: t.base });
 });
-afterAll(async () => {
-  await t?.close();
-  await web?.close();
-  await searx?.close();
-  await site?.close();
-});
 
-async function ledgerOps(key = TEST_KEY): Promise<string[]> {
-  const user = (await t.server.keys.authenticate(key))!;
-  return (await t.server.ledger.forUser(user.userId)).map((r) => r.operation);
-}
+const ledgerOps = async (key = TEST_KEY): Promise<string[]> => (await t.ledger(key)).map((r) => r.operation);
 
 describe('Firecrawl v2 API through the official SDK', () => {
   it('scrapes one page in several formats, with Firecrawl metadata and our cost', async () => {

@@ -4,16 +4,17 @@ import { join } from 'node:path';
 import { openDatabase, type Database } from '../../src/store/index.ts';
 import { createTestDatabase } from './postgres.ts';
 
-export type OpenBackend = () => Promise<{ database: Database; cleanup(): Promise<void> }>;
+/** Opens a fresh store; closing it also removes its file or drops its database. */
+export type OpenBackend = () => Promise<Database>;
 
-/** Both store backends, for `describe.each`: a fresh SQLite file and a fresh Postgres database. */
+/** Both store backends, for `describe.each` with `useFixture(open)`: a fresh SQLite file and a fresh Postgres database. */
 export const storeBackends: Array<[string, OpenBackend]> = [
   [
     'sqlite',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'webdata-store-'));
       const database = await openDatabase({ databaseUrl: '', dataDir: dir });
-      return { database, cleanup: () => rm(dir, { recursive: true, force: true }) };
+      return { ...database, close: () => database.close().then(() => rm(dir, { recursive: true, force: true })) };
     },
   ],
   [
@@ -21,7 +22,7 @@ export const storeBackends: Array<[string, OpenBackend]> = [
     async () => {
       const pg = await createTestDatabase();
       const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
-      return { database, cleanup: () => pg.drop() };
+      return { ...database, close: () => database.close().then(() => pg.drop()) };
     },
   ],
 ];

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { afterAll, expect } from 'vitest';
 import { processTree } from '../../src/browser/index.ts';
 
 /** Browser and Xvfb processes below this test process (what a closed server must not leave). */
@@ -13,4 +14,14 @@ export function leftoverBrowserProcesses(): string[] {
       }
     })
     .filter((cmd) => /chrom|Xvfb/i.test(cmd));
+}
+
+/**
+ * Checks, after the file's tests, that no browser outlived its servers. Call it before them:
+ * vitest runs afterAll hooks last-registered first, so it then runs once they all closed.
+ */
+export function expectNoBrowsersLeft(): void {
+  afterAll(() => {
+    expect(leftoverBrowserProcesses()).toEqual([]);
+  });
 }

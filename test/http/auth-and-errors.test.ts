@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY, useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer({ WEBDATA_MAX_REQUEST_BYTES: '4096', WEBDATA_MAX_INFLIGHT_PER_USER: '2' });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_MAX_REQUEST_BYTES: '4096', WEBDATA_MAX_INFLIGHT_PER_USER: '2' } });
 
 describe('authentication', () => {
   it('answers 401 without a key and with a wrong one', async () => {

@@ -1,21 +1,21 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { processTree, pssBytes } from '../../src/browser/index.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { freePort, TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 const CAP = 1024 * 1024;
 
 /** An HTML response that never ends, written as fast as the reader takes it. */
 const endless = { written: 0, startedAt: 0, closedAt: 0 };
 
-let site: FixtureSite;
-let t: TestServer;
+/** A port nothing listens on. */
 let closedPort: number;
-
 beforeAll(async () => {
-  site = await startFixtureSite({
+  closedPort = await freePort();
+});
+const site = useFixture(() =>
+  startFixtureSite({
     '/endless.html': (_req, res) => {
       endless.startedAt = performance.now();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -34,21 +34,13 @@ beforeAll(async () => {
       void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end('<html><body><p id="t">A page with a pixel on an internal host.</p><img src="http://secret-internal-a.example/pixel.png"></body></html>'),
-  });
-  closedPort = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-  t = await startTestServer({
+  }),
+);
+const t = useServer({
+  settings: {
     WEBDATA_MAX_PAGE_BYTES: String(CAP),
     WEBDATA_TEST_RESOLVE: 'secret-internal-a.example=169.254.7.7,a.example=127.0.0.1',
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
+  },
 });
 
 describe('browser loads through per-context egress lanes', () => {

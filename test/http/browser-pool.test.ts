@@ -1,36 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
 /** Profile directories of the browsers seen, which must be gone once the server closed. */
 const profiles = new Set<string>();
 
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '2', WEBDATA_BROWSER_MAX_PAGES: '4', WEBDATA_BROWSER_QUEUE_WAIT_MS: '400' });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-  expect(leftoverBrowserProcesses()).toEqual([]);
+expectNoBrowsersLeft();
+// Registered before the server, so it runs once the server closed.
+afterAll(() => {
   expect(profiles.size).toBeGreaterThanOrEqual(2);
   for (const dir of profiles) expect(existsSync(dir)).toBe(false);
 });
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '2', WEBDATA_BROWSER_MAX_PAGES: '4', WEBDATA_BROWSER_QUEUE_WAIT_MS: '400' } });
 
 const engine = () => t.server.services.browser;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-}
 
 describe('browser pool', () => {
   it('re-runs the requests of a browser killed mid-batch on a fresh one; the others are unaffected', async () => {
@@ -38,7 +26,7 @@ describe('browser pool', () => {
     const batch = t.api('POST', '/api/v1/scrape/batch', { urls });
     // Each URL is fetched over HTTP, then opened by a browser: 8 hits mean every page is loading.
     const slowHits = () => site.hits.filter((h) => h.startsWith('/browser/slow-js')).length;
-    await until(() => slowHits() >= 8 && engine().pids('browser').filter((p) => p.active > 0).length >= 2);
+    await waitFor(() => slowHits() >= 8 && engine().pids('browser').filter((p) => p.active > 0).length >= 2);
     for (const { pid } of engine().pids('browser')) {
       const dir = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').find((a) => a.startsWith('--user-data-dir='));
       if (dir) profiles.add(dir.slice('--user-data-dir='.length));

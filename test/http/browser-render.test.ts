@@ -1,29 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-let scratch: string;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PUBLIC_URL: 'http://files.test.invalid' });
-  scratch = mkdtempSync(join(tmpdir(), 'webdata-render-'));
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-  rmSync(scratch, { recursive: true, force: true });
-  expect(leftoverBrowserProcesses()).toEqual([]);
-});
+expectNoBrowsersLeft();
+const scratch = useFixture(() => tempDir('webdata-render-'));
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PUBLIC_URL: 'http://files.test.invalid' } });
 
 /** Downloads a public artifact URL from the test server (the public base is not resolvable here). */
 async function download(url: string): Promise<{ status: number; type: string | null; body: Buffer }> {
@@ -34,7 +24,7 @@ async function download(url: string): Promise<{ status: number; type: string | n
 
 /** Page size in points, rounded: Chromium prints A4 as 595.92 x 842.88 (whole CSS pixels). */
 function pdfInfo(pdf: Buffer): { pageSize: string; text: string } {
-  const file = join(scratch, `${Math.random().toString(36).slice(2)}.pdf`);
+  const file = join(scratch.path, `${Math.random().toString(36).slice(2)}.pdf`);
   writeFileSync(file, pdf);
   const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
   const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1' });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-  expect(leftoverBrowserProcesses()).toEqual([]);
-});
+expectNoBrowsersLeft();
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1' } });
 
 const scrape = (body: Record<string, unknown>) => t.api('POST', '/api/v1/scrape/single', body);
 const stats = () => t.server.services.browser.stats();

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { linksPage, pagePath, startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY_2, toLoopback, useServer } from '../helpers/server.ts';
 import { allPages, waitForJob } from '../jobs/helpers.ts';
-
-let site: CrawlSite;
-let t: TestServer;
 
 const xml = (locs: string[]) => () => ({
   type: 'application/xml',
@@ -12,8 +10,9 @@ const xml = (locs: string[]) => () => ({
 });
 const text = (body: string) => () => ({ type: 'text/plain', body });
 
-beforeAll(async () => {
-  site = await startCrawlSite({
+// Typed here: its own pages name it.
+const site: CrawlSite = useFixture(() =>
+  startCrawlSite({
     generated: [
       { host: 'tree.test', pages: 40, fanout: 3, sitemap: false },
       { host: 'big.test', pages: 400, fanout: 10, sitemap: false },
@@ -63,13 +62,9 @@ beforeAll(async () => {
         '/sitemap.xml': () => xml(['/a', '/orphan'].map((p) => site.url('maps.test', p)))(),
       },
     },
-  });
-  t = await startTestServer({ WEBDATA_TEST_RESOLVE: site.hosts.map((h) => `${h}=127.0.0.1`).join(','), WEBDATA_JOB_CONCURRENCY: '8' });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+  }),
+);
+const t = useServer({ settings: () => ({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '8' }) });
 
 const crawl = async (body: Record<string, unknown>, key?: string) => {
   const res = await t.api('POST', '/api/v1/crawl', body, key);

@@ -1,32 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureHandler, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureHandler } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { timed } from '../helpers/poll.ts';
+import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 const nested = (n: number) => `<!doctype html><html><head><title>Deep ${n}</title></head><body><p>Opening words of the deep page.</p>${'<div>'.repeat(n)}Words at the bottom of ${n} levels.${'</div>'.repeat(n)}</body></html>`;
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  const page = (html: string): FixtureHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  site = await startFixtureSite({
+const page = (html: string): FixtureHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+const site = useFixture(() =>
+  startFixtureSite({
     '/deep-2000.html': page(nested(2_000)),
     '/deep-100000.html': page(nested(100_000)),
     '/small.html': page('<!doctype html><html><head><title>Small</title></head><body><article><h1>Small page</h1><p>A short page anyone may ask for.</p></article></body></html>'),
-  });
-  // One content worker: a deep page holding it would hold every other user's pages too.
-  t = await startTestServer({ WEBDATA_CONTENT_WORKERS: '1' });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
-
-async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work;
-  return { value, ms: performance.now() - started };
-}
+  }),
+);
+// One content worker: a deep page holding it would hold every other user's pages too.
+const t = useServer({ settings: { WEBDATA_CONTENT_WORKERS: '1' } });
 
 describe('deeply nested pages', () => {
   it('answers 2,000- and 100,000-deep pages within a bound, and another user’s small scrape is not held up', async () => {

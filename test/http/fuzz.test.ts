@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
 import { schemaArbitrary, type JsonSchema } from '../helpers/schema-arbitrary.ts';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { jsonOrText, TEST_KEY, useServer } from '../helpers/server.ts';
 
 /**
  * Requests derived from the served /openapi.json: for every operation, bodies valid by its schema,
@@ -30,25 +31,24 @@ interface Attempt {
   contentType?: string;
 }
 
-let site: FixtureSite;
-let t: TestServer;
+const site = useFixture(() => startFixtureSite());
+const t = useServer({
+  settings: () => ({
+    // Every engine and model endpoint points at the local fixture site: valid bodies never leave the machine.
+    WEBDATA_GOOGLE_URL: site.origin,
+    WEBDATA_GOOGLE_CSE_URL: `${site.origin}/cse`,
+    WEBDATA_BING_URL: site.origin,
+    OPENAI_BASE_URL: `${site.origin}/v1`,
+    PERPLEXITY_BASE_URL: site.origin,
+    BRAVE_BASE_URL: site.origin,
+    SEARXNG_URL: site.origin,
+    WEBDATA_SESSIONS_MAX: '1',
+    WEBDATA_FETCH_TIMEOUT_MS: '3000',
+  }),
+});
 let operations: Operation[];
 
 beforeAll(async () => {
-  site = await startFixtureSite();
-  const origin = site.origin;
-  t = await startTestServer({
-    // Every engine and model endpoint points at the local fixture site: valid bodies never leave the machine.
-    WEBDATA_GOOGLE_URL: origin,
-    WEBDATA_GOOGLE_CSE_URL: `${origin}/cse`,
-    WEBDATA_BING_URL: origin,
-    OPENAI_BASE_URL: `${origin}/v1`,
-    PERPLEXITY_BASE_URL: origin,
-    BRAVE_BASE_URL: origin,
-    SEARXNG_URL: origin,
-    WEBDATA_SESSIONS_MAX: '1',
-    WEBDATA_FETCH_TIMEOUT_MS: '3000',
-  });
   const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as {
     paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: Array<{ in: string; name: string }> }>>;
   };
@@ -62,11 +62,6 @@ beforeAll(async () => {
     })),
   );
 }, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
 
 /** Free-form strings: local URLs the server may fetch, and text that never parses as a URL (so nothing resolves a name off this machine). */
 function strings(origin: string): fc.Arbitrary<string> {
@@ -131,12 +126,7 @@ describe('schema-driven fuzzing', () => {
           if (a.contentType) headers['content-type'] = a.contentType;
           const res = await fetch(`${t.base}${a.url}`, { method: a.op.method, headers, body: a.body, signal: AbortSignal.timeout(120_000) });
           const text = await res.text();
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = text;
-          }
+          const json = jsonOrText(text);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           const wrong = problem(res.status, json);
           if (wrong) failures.push(`${wrong}: ${a.op.method} ${a.url} ${a.body?.slice(0, 300) ?? ''} -> ${text.slice(0, 300)}`);

@@ -1,37 +1,31 @@
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGeoProxyProvider, type GeoProxyProvider } from '../fixtures/geo-proxy-provider.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startGeoProxyProvider } from '../fixtures/geo-proxy-provider.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { startTestServer, useServer } from '../helpers/server.ts';
 import { waitForJob } from '../jobs/helpers.ts';
 
-let site: FixtureSite;
-let provider: GeoProxyProvider;
+expectNoBrowsersLeft();
+const site = useFixture(() => startFixtureSite());
+const provider = useFixture(() => startGeoProxyProvider(['US', 'DE', 'NL']));
 /** us and de have their own exits; `*` (every other country, and sessions) exits in NL. */
-let t: TestServer;
-/** Only us is configured, no default, with a password the provider does not accept. */
-let usOnly: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  provider = await startGeoProxyProvider(['US', 'DE', 'NL']);
-  t = await startTestServer({
+const t = useServer({
+  settings: () => ({
     WEBDATA_PROXY_URLS: `us=${provider.urls.US},DE=${provider.urls.DE},*=${provider.urls.NL}`,
     WEBDATA_BROWSER_POOL_SIZE: '1',
     // A name that resolves to the metadata address, as a rebinding attacker's would.
     WEBDATA_TEST_RESOLVE: 'metadata-alias.test=169.254.169.254',
-  });
-  const wrong = new URL(provider.urls.US!);
-  wrong.password = 'not-the-password';
-  usOnly = await startTestServer({ WEBDATA_PROXY_URLS: `us=${wrong.href}` });
+  }),
 });
-afterAll(async () => {
-  await t?.close();
-  await usOnly?.close();
-  await provider?.close();
-  await site?.close();
-  expect(leftoverBrowserProcesses()).toEqual([]);
+/** Only us is configured, no default, with a password the provider does not accept. */
+const usOnly = useServer({
+  settings: () => {
+    const wrong = new URL(provider.urls.US!);
+    wrong.password = 'not-the-password';
+    return { WEBDATA_PROXY_URLS: `us=${wrong.href}` };
+  },
 });
 
 /** Log entries of the provider whose target contains `fragment`, as `COUNTRY METHOD`. */

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_SET, startMapSites, type MapSites } from '../fixtures/map-sites/server.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { SEARCH_SET, startMapSites } from '../fixtures/map-sites/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { startTestServer, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
-let sites: MapSites;
-let t: TestServer;
-
-beforeAll(async () => {
-  sites = await startMapSites();
-  // Every fixture host answers on loopback, the cloud metadata name included (the guard must refuse
-  // it by name); one more name resolves to the link-local metadata address.
-  const resolve = [...sites.hosts.filter((h) => h !== 'metadata.sitemaps.test').map((h) => `${h}=127.0.0.1`), 'metadata.sitemaps.test=169.254.169.254'];
-  t = await startTestServer({ WEBDATA_TEST_RESOLVE: resolve.join(','), WEBDATA_MAP_TIMEOUT_MS: '20000' });
-});
-afterAll(async () => {
-  await t?.close();
-  await sites?.close();
+const sites = useFixture(startMapSites);
+const t = useServer({
+  settings: () => {
+    // Every fixture host answers on loopback, the cloud metadata name included (the guard must refuse
+    // it by name); one more name resolves to the link-local metadata address.
+    const resolve = [...sites.hosts.filter((h) => h !== 'metadata.sitemaps.test').map((h) => `${h}=127.0.0.1`), 'metadata.sitemaps.test=169.254.169.254'];
+    return { WEBDATA_TEST_RESOLVE: resolve.join(','), WEBDATA_MAP_TIMEOUT_MS: '20000' };
+  },
 });
 
 const map = (body: Record<string, unknown>) => t.api('POST', '/api/v1/map', body);

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ocrDpi } from '../../src/content/ocr-lane.ts';
-import { startFixtureSite, type FixtureHandler, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite, type FixtureHandler } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { timed } from '../helpers/poll.ts';
+import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 /** A PDF of `pages` blank pages of `sizePt` points square: a kilobyte that asks OCR for 123 Mpx a page at 200 dpi. */
 function blankPdf(pages: number, sizePt: number): Buffer {
@@ -25,31 +27,16 @@ function blankPdf(pages: number, sizePt: number): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-let site: FixtureSite;
-let t: TestServer;
-/** The same service with a short OCR budget. */
-let tight: TestServer;
-
-beforeAll(async () => {
-  const pdf = (body: Buffer): FixtureHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
-  site = await startFixtureSite({
+const pdf = (body: Buffer): FixtureHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
+const site = useFixture(() =>
+  startFixtureSite({
     '/blank-huge.pdf': pdf(blankPdf(2, 4000)),
     '/blank-many.pdf': pdf(blankPdf(40, 4000)),
-  });
-  t = await startTestServer();
-  tight = await startTestServer({ WEBDATA_OCR_BUDGET_MS: '3000' });
-});
-afterAll(async () => {
-  await t?.close();
-  await tight?.close();
-  await site?.close();
-});
-
-const timed = async <T>(work: Promise<T>) => {
-  const started = performance.now();
-  const value = await work;
-  return { value, ms: performance.now() - started };
-};
+  }),
+);
+const t = useServer();
+/** The same service with a short OCR budget. */
+const tight = useServer({ settings: { WEBDATA_OCR_BUDGET_MS: '3000' } });
 
 describe('OCR lane', () => {
   it('renders a huge page at a resolution that keeps it under the pixel cap', () => {

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { articleOf } from '../fixtures/site/routes/render.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
 
 /** Small enough that a page which never settles ends the test quickly, large enough for a stealth launch on a busy machine. */
 const BUDGET_MS = 20_000;
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PAGE_BUDGET_MS: String(BUDGET_MS) });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-  expect(leftoverBrowserProcesses()).toEqual([]);
-});
+expectNoBrowsersLeft();
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PAGE_BUDGET_MS: String(BUDGET_MS) } });
 
 const scrape = (path: string) => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}${path}` });
 

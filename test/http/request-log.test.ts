@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.ts';
 
 describe('request log', () => {
-  let t: TestServer;
   const lines: string[] = [];
+  const t = useServer({ app: { logLevel: 'info', logStream: { write: (line) => void lines.push(line) } } });
 
-  beforeAll(async () => {
-    t = await startTestServer({}, { logLevel: 'info', logStream: { write: (line) => void lines.push(line) } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  /** The log once the last request's line is written: all of it, and the URL of each request. */
+  const log = async () => {
+    await new Promise((r) => setTimeout(r, 50));
+    return { logged: lines.join(''), urls: lines.map((l) => JSON.parse(l)).filter((e) => e.req).map((e) => e.req.url) };
+  };
 
   it('keeps session tokens and artifact tokens out of logged URLs', async () => {
     const sessionToken = 'SeSsIoNtOkEnThatMustNotBeLogged0123456789';
@@ -18,13 +17,11 @@ describe('request log', () => {
     await fetch(`${t.base}/browser-sandbox-ws?sessionId=abc&token=${sessionToken}`);
     await fetch(`${t.base}/live-view?token=${sessionToken}&sessionId=abc`);
     await fetch(`${t.base}/files/${fileToken}/shot.png`);
-    await new Promise((r) => setTimeout(r, 50));
 
-    const logged = lines.join('');
+    const { logged, urls } = await log();
     expect(logged).not.toContain(sessionToken);
     expect(logged).not.toContain(fileToken);
     // The rest of the request is still there to read.
-    const urls = lines.map((l) => JSON.parse(l)).filter((e) => e.req).map((e) => e.req.url);
     expect(urls).toEqual([
       '/browser-sandbox-ws?sessionId=abc&token=[redacted]',
       '/live-view?token=[redacted]&sessionId=abc',
@@ -40,12 +37,10 @@ describe('request log', () => {
     await fetch(`${t.base}/live-view?sessionId=abc&%54%4F%4B%45%4E=${sessionToken}`);
     await fetch(`${t.base}/%66iles/${fileToken}/shot.png`);
     await fetch(`${t.base}/%66%69%6c%65%73/${fileToken}`);
-    await new Promise((r) => setTimeout(r, 50));
 
-    const logged = lines.join('');
+    const { logged, urls } = await log();
     expect(logged).not.toContain(sessionToken);
     expect(logged).not.toContain(fileToken);
-    const urls = lines.map((l) => JSON.parse(l)).filter((e) => e.req).map((e) => e.req.url);
     expect(urls).toEqual([
       '/live-view?sessionId=abc&%74oken=[redacted]',
       '/live-view?sessionId=abc&%54%4F%4B%45%4E=[redacted]',

@@ -1,15 +1,8 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_KEY, useServer } from '../helpers/server.ts';
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer({ WEBDATA_REQUEST_TIMEOUT_MS: '1000', WEBDATA_MAX_INFLIGHT_PER_USER: '1' });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useServer({ settings: { WEBDATA_REQUEST_TIMEOUT_MS: '1000', WEBDATA_MAX_INFLIGHT_PER_USER: '1' } });
 
 /** Sends the headers and the first bytes of a body it promises to be longer, then goes quiet. */
 function slowBody(): Promise<{ response: string; closedAfterMs: number }> {

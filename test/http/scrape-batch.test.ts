@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer({ WEBDATA_BATCH_MAX_URLS: '5' });
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_BATCH_MAX_URLS: '5' } });
 
 describe('POST /v1/scrape/batch', () => {
   it('keeps input order, isolates failures, and charges only successes', async () => {

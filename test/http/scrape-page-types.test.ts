@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
 import { PAGE_TYPES, markers } from '../fixtures/page-types.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  const routes = Object.fromEntries(
-    Object.entries(PAGE_TYPES).map(([type, html]) => [`/types/${type}.html`, (_req: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)]),
-  );
-  site = await startFixtureSite(routes);
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+const routes = Object.fromEntries(
+  Object.entries(PAGE_TYPES).map(([type, html]) => [`/types/${type}.html`, (_req: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)]),
+);
+const site = useFixture(() => startFixtureSite(routes));
+const t = useServer();
 
 describe('POST /v1/scrape/single main content by page type', () => {
   for (const [type, html] of Object.entries(PAGE_TYPES)) {

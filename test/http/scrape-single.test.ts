@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
+const t = useServer();
 
 const scrape = (body: Record<string, unknown>) => t.api('POST', '/api/v1/scrape/single', body);
 

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineServer } from '../fixtures/engine-server.ts';
+import { describe, expect, it } from 'vitest';
 import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
-let t: TestServer;
-let google: EngineServer;
+const google = useFixture(startGoogleSerpServer);
+const t = useServer({ settings: () => ({ WEBDATA_GOOGLE_URL: google.origin, WEBDATA_SEARCH_TIMEOUT_MS: '25000' }) });
 
-beforeAll(async () => {
-  google = await startGoogleSerpServer();
-  t = await startTestServer({ WEBDATA_GOOGLE_URL: google.origin, WEBDATA_SEARCH_TIMEOUT_MS: '25000' });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await google?.close();
-});
-
-async function searchLedger(key: string) {
-  const user = (await t.server.keys.authenticate(key))!;
-  return (await t.server.ledger.forUser(user.userId)).filter((r) => r.operation === 'search');
-}
+const searchLedger = async (key: string) => (await t.ledger(key)).filter((r) => r.operation === 'search');
 
 describe('Google results pages that turn plain HTTP away', () => {
   it('passes a JavaScript gate in browser-stealth and returns the real results', async () => {

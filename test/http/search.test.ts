@@ -7,26 +7,17 @@ import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { OPENAI_TEST_KEY, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY, startPerplexitySearchServer } from '../fixtures/perplexity-search-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 
-let t: TestServer;
-let google: EngineServer;
-let bing: EngineServer;
-let openai: EngineServer;
-let perplexity: EngineServer;
-let searxng: EngineServer;
-let brave: EngineServer;
-
-beforeAll(async () => {
-  [google, bing, openai, perplexity, searxng, brave] = await Promise.all([
-    startGoogleSerpServer(),
-    startBingSerpServer(),
-    startOpenAiResponsesServer(),
-    startPerplexitySearchServer(),
-    startSearxngServer(),
-    startBraveSearchServer(),
-  ]);
-  t = await startTestServer({
+const google = useFixture(startGoogleSerpServer);
+const bing = useFixture(startBingSerpServer);
+const openai = useFixture(startOpenAiResponsesServer);
+const perplexity = useFixture(startPerplexitySearchServer);
+const searxng = useFixture(() => startSearxngServer());
+const brave = useFixture(startBraveSearchServer);
+const t = useServer({
+  settings: () => ({
     WEBDATA_GOOGLE_URL: google.origin,
     WEBDATA_BING_URL: bing.origin,
     OPENAI_BASE_URL: `${openai.origin}/v1`,
@@ -37,18 +28,10 @@ beforeAll(async () => {
     BRAVE_BASE_URL: brave.origin,
     BRAVE_API_KEY: BRAVE_TEST_KEY,
     WEBDATA_SEARCH_TIMEOUT_MS: '3000',
-  });
+  }),
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([google, bing, openai, perplexity, searxng, brave].map((s) => s?.close()));
-});
-
-async function searchLedger() {
-  const user = (await t.server.keys.authenticate(TEST_KEY))!;
-  return (await t.server.ledger.forUser(user.userId)).filter((r) => r.operation === 'search');
-}
+const searchLedger = async () => (await t.ledger()).filter((r) => r.operation === 'search');
 
 /**
  * A first results page with nothing parsed on it is either the engine finding nothing (a success,

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer, type TestServer } from '../helpers/server.ts';
 
-let site: FixtureSite;
-let open: TestServer;
-let closed: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  open = await startTestServer();
-  closed = await startTestServer({ WEBDATA_ALLOW_PRIVATE_NETWORK: 'false', WEBDATA_TEST_RESOLVE: 'innocent.example=127.0.0.1' });
-});
-afterAll(async () => {
-  await open?.close();
-  await closed?.close();
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
+const open = useServer();
+const closed = useServer({ settings: { WEBDATA_ALLOW_PRIVATE_NETWORK: 'false', WEBDATA_TEST_RESOLVE: 'innocent.example=127.0.0.1' } });
 
 const scrapeOn = (t: TestServer, url: string) => t.api('POST', '/api/v1/scrape/single', { url }).then((r) => r.json);
 

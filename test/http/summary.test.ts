@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineServer, SeenRequest } from '../fixtures/engine-server.ts';
+import { describe, expect, it } from 'vitest';
 import { ANSWER_SLOWLY, FAIL_WITH_500, OPENAI_TEST_KEY, SLOW_ANSWER_MS, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { observed } from '../helpers/observe.ts';
+import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { waitForJob } from '../jobs/helpers.ts';
 
 const BUDGET = 1500;
 const EXTRACTIVE_CHARS = 400;
@@ -12,45 +14,24 @@ const TITLE = 'How Tide Pools Keep Their Secrets';
 /** A section heading of the article's main content. */
 const HEADING = 'Zones of the shore';
 
-let site: FixtureSite;
-let openai: EngineServer;
-let t: TestServer;
-let noLlm: TestServer;
-
-beforeAll(async () => {
-  [site, openai] = await Promise.all([startFixtureSite(), startOpenAiResponsesServer()]);
-  [t, noLlm] = await Promise.all([
-    startTestServer({
-      OPENAI_BASE_URL: `${openai.origin}/v1`,
-      OPENAI_API_KEY: OPENAI_TEST_KEY,
-      WEBDATA_SUMMARY_MODEL: 'gpt-5-nano',
-      WEBDATA_SUMMARY_MAX_INPUT_CHARS: String(BUDGET),
-      WEBDATA_SUMMARY_TIMEOUT_MS: '1000',
-      WEBDATA_BROWSER_POOL_SIZE: '1',
-    }),
-    startTestServer({ WEBDATA_SUMMARY_EXTRACTIVE_CHARS: String(EXTRACTIVE_CHARS), WEBDATA_BROWSER_POOL_SIZE: '1' }),
-  ]);
+expectNoBrowsersLeft();
+const site = useFixture(() => startFixtureSite());
+const openai = useFixture(startOpenAiResponsesServer);
+const t = useServer({
+  settings: () => ({
+    OPENAI_BASE_URL: `${openai.origin}/v1`,
+    OPENAI_API_KEY: OPENAI_TEST_KEY,
+    WEBDATA_SUMMARY_MODEL: 'gpt-5-nano',
+    WEBDATA_SUMMARY_MAX_INPUT_CHARS: String(BUDGET),
+    WEBDATA_SUMMARY_TIMEOUT_MS: '1000',
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+  }),
 });
-afterAll(async () => {
-  await Promise.all([t?.close(), noLlm?.close()]);
-  await Promise.all([site?.close(), openai?.close()]);
-  expect(leftoverBrowserProcesses()).toEqual([]);
-});
-
-/** Runs `call` and returns what it answered, the LLM requests it caused and the ledger rows it wrote. */
-async function observed<T>(call: () => Promise<T>, key = TEST_KEY): Promise<{ out: T; llm: SeenRequest[]; rows: Array<{ operation: string; units: number; costMicros: number }> }> {
-  const user = (await t.server.keys.authenticate(key))!;
-  const ledgerBefore = (await t.server.ledger.forUser(user.userId)).length;
-  const llmBefore = openai.requests.length;
-  const out = await call();
-  const rows = (await t.server.ledger.forUser(user.userId)).slice(ledgerBefore).map(({ operation, units, costMicros }) => ({ operation, units, costMicros }));
-  rows.sort((a, b) => a.operation.localeCompare(b.operation));
-  return { out, llm: openai.requests.slice(llmBefore), rows };
-}
+const noLlm = useServer({ settings: { WEBDATA_SUMMARY_EXTRACTIVE_CHARS: String(EXTRACTIVE_CHARS), WEBDATA_BROWSER_POOL_SIZE: '1' } });
 
 describe('summary on POST /v1/scrape/single', () => {
   it('adds the model answer as content, charges 0.003 and records fetch and summary in the ledger', async () => {
-    const { out, llm, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: 'Name the zones of the shore.' } }));
+    const { out, llm, rows } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: 'Name the zones of the shore.' } }));
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: true, statusCode: 200, cost: 0.003, summarizer: 'llm' });
     expect(out.json.content).toBe(`"${TITLE}" answers: Name the zones of the shore.`);
@@ -78,7 +59,7 @@ describe('summary on POST /v1/scrape/single', () => {
   });
 
   it('summarises the markdown of the page when html was asked for', async () => {
-    const { out, llm } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, type: 'html', summary: { query: 'What lives where?' } }));
+    const { out, llm } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, type: 'html', summary: { query: 'What lives where?' } }));
     expect(out.json).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: What lives where?` });
     expect(out.json.html).toContain(`<h2>${HEADING}</h2>`);
     expect(out.json.markdown).toBeUndefined();
@@ -87,7 +68,7 @@ describe('summary on POST /v1/scrape/single', () => {
   });
 
   it('cuts the page sent to the model to WEBDATA_SUMMARY_MAX_INPUT_CHARS and says so', async () => {
-    const { out, llm } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, onlyMainContent: false, summary: { query: 'Summarise.' } }));
+    const { out, llm } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, onlyMainContent: false, summary: { query: 'Summarise.' } }));
     expect(out.json.markdown.length).toBeGreaterThan(BUDGET);
     const input: string = llm[0]!.body.input;
     const page = input.slice(input.indexOf('<page>\n') + 7, input.indexOf('\n\n[The page continues; the rest was cut off.]'));
@@ -96,7 +77,7 @@ describe('summary on POST /v1/scrape/single', () => {
   });
 
   it('fails the fetch at cost 0 when the model answers HTTP 500', async () => {
-    const { out, llm, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: `Please ${FAIL_WITH_500}.` } }));
+    const { out, llm, rows } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: `Please ${FAIL_WITH_500}.` } }));
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: false, statusCode: 200, cost: 0 });
     expect(out.json.error).toBe('summary: the LLM failed: HTTP 500: The server had an error while processing your request. Sorry about that!');
@@ -108,7 +89,7 @@ describe('summary on POST /v1/scrape/single', () => {
 
   it('fails the fetch at cost 0 when the model does not answer within WEBDATA_SUMMARY_TIMEOUT_MS', async () => {
     const started = Date.now();
-    const { out, rows } = await observed(() => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt`, summary: { query: `Please ${ANSWER_SLOWLY}.` } }));
+    const { out, rows } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt`, summary: { query: `Please ${ANSWER_SLOWLY}.` } }));
     expect(Date.now() - started).toBeLessThan(SLOW_ANSWER_MS);
     expect(out.json).toMatchObject({ success: false, cost: 0, error: 'summary: the LLM did not answer within 1000 ms' });
     expect(rows).toEqual([]);
@@ -118,6 +99,8 @@ describe('summary on POST /v1/scrape/single', () => {
 describe('summary on POST /v1/scrape/batch', () => {
   it('applies the batch summary, lets an item bring its own, and isolates failed pages and failed summaries', async () => {
     const { out, llm, rows } = await observed(
+      t,
+      openai,
       () =>
         t.api(
           'POST',
@@ -158,7 +141,7 @@ describe('summary on POST /v1/scrape/batch', () => {
 
 describe('summary on POST /v1/scrape/sequence', () => {
   it('answers the instruction at each breakpoint and charges the summary per breakpoint', async () => {
-    const { out, llm, rows } = await observed(() =>
+    const { out, llm, rows } = await observed(t, openai, () =>
       t.api('POST', '/api/v1/scrape/sequence', {
         startUrl: `${site.origin}/browser/form`,
         type: 'html',
@@ -181,7 +164,7 @@ describe('summary on POST /v1/scrape/sequence', () => {
   });
 
   it('fails at the first breakpoint whose summary fails, keeping none after it', async () => {
-    const { out, rows } = await observed(() =>
+    const { out, rows } = await observed(t, openai, () =>
       t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/second`, summary: { query: FAIL_WITH_500 }, steps: [{ type: 'wait', milliseconds: 1 }, { type: 'scrape' }] }),
     );
     expect(out.json).toMatchObject({ success: false, failedAtStepIndex: 1, totalBreakpoints: 1, completedBreakpoints: 0, data: [], cost: 0 });
@@ -197,11 +180,7 @@ describe('summary in async jobs', () => {
       summary: { query: 'Name the zones of the shore.' },
     });
     expect(started.status).toBe(202);
-    let job = (await t.api('GET', started.json.url)).json;
-    for (let i = 0; i < 100 && !['completed', 'failed', 'cancelled'].includes(job.status); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await t.api('GET', started.json.url)).json;
-    }
+    const job = await waitForJob(t, started.json.url);
     expect(job.status).toBe('completed');
     expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: Name the zones of the shore.` });
     expect(job.data[1]).toMatchObject({ success: true, cost: 0.003, content: '"Plain text notes." answers: What is this?' });
@@ -267,11 +246,7 @@ describe('summary without an LLM configured: extractive', () => {
   it('summarises extractively in an async job', async () => {
     const started = await noLlm.api('POST', '/api/v1/scrape/async/single', { url: `${site.origin}/article.html`, summary: { query: QUERY } });
     expect(started.status).toBe(202);
-    let job = (await noLlm.api('GET', started.json.url)).json;
-    for (let i = 0; i < 100 && !['completed', 'failed', 'cancelled'].includes(job.status); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await noLlm.api('GET', started.json.url)).json;
-    }
+    const job = await waitForJob(noLlm, started.json.url);
     expect(job.status).toBe('completed');
     expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, summarizer: 'extractive', content: CHOSEN.join('\n\n') });
   });

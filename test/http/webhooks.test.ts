@@ -2,19 +2,16 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linksPage, startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { linksPage, startCrawlSite } from '../fixtures/crawl-site.ts';
+import { startWebhookReceiver } from '../fixtures/webhook-receiver.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { startTestServer, TEST_KEY_2, toLoopback, useServer } from '../helpers/server.ts';
 import { waitForJob } from '../jobs/helpers.ts';
 
-let site: CrawlSite;
-let receiver: WebhookReceiver;
-let t: TestServer;
-let resolve: string;
-
-beforeAll(async () => {
-  site = await startCrawlSite({
+const site = useFixture(() =>
+  startCrawlSite({
     pages: {
       'hooks.test': {
         '/': linksPage('Home', ['/a', '/b']),
@@ -22,32 +19,16 @@ beforeAll(async () => {
         '/b': linksPage('B', []),
       },
     },
-  });
-  receiver = await startWebhookReceiver();
-  resolve = site.hosts.map((h) => `${h}=127.0.0.1`).join(',');
-  t = await startTestServer({ WEBDATA_TEST_RESOLVE: resolve });
-});
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-  await site?.close();
-});
+  }),
+);
+const receiver = useFixture(startWebhookReceiver);
+const t = useServer({ settings: () => ({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts) }) });
 
 /** The documented check: hex HMAC-SHA256 of `${timestamp}.${raw body}` with the secret, prefixed v1=. */
 function verifies(secret: string, d: { headers: Record<string, unknown>; body: string }): boolean {
   const timestamp = String(d.headers['webdata-timestamp']);
   const expected = `v1=${createHmac('sha256', secret).update(`${timestamp}.${d.body}`).digest('hex')}`;
   return d.headers['webdata-signature'] === expected && Math.abs(Date.now() / 1000 - Number(timestamp)) < 300;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const eventsOf = (jobId: string) => receiver.received.map((d) => ({ ...d, json: JSON.parse(d.body) })).filter((d) => d.json.jobId === jobId);
@@ -61,7 +42,7 @@ describe('webhooks', () => {
     expect(secret).toMatch(/^whsec_/);
     const job = await waitForJob(t, started.json.url);
     expect(job.total).toBe(3);
-    const got = await until('five events', () => (eventsOf(job.id).length >= 5 ? eventsOf(job.id) : undefined));
+    const got = await waitFor(() => (eventsOf(job.id).length >= 5 ? eventsOf(job.id) : undefined), { what: 'five events', timeoutMs: 30_000 });
     expect(got.map((d) => d.json.type).sort()).toEqual(['completed', 'item', 'item', 'item', 'started']);
     for (const d of got) {
       expect(verifies(secret, d)).toBe(true);
@@ -83,7 +64,7 @@ describe('webhooks', () => {
     const again = await t.api('POST', '/api/v1/scrape/async/batch', { urls: [site.url('hooks.test', '/a')], webhook: { url: receiver.url, events: ['completed'] } });
     expect(again.status).toBe(202);
     expect(again.json.webhookSecret).toBeUndefined();
-    const batchDone = await until('the batch completed event', () => eventsOf(again.json.id)[0]);
+    const batchDone = await waitFor(() => eventsOf(again.json.id)[0], { what: 'the batch completed event', timeoutMs: 30_000 });
     expect(verifies(secret, batchDone)).toBe(true);
     // Only the events asked for.
     await waitForJob(t, again.json.url);
@@ -94,14 +75,14 @@ describe('webhooks', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.json.secret).not.toBe(secret);
     const third = await t.api('POST', '/api/v1/scrape/async/single', { url: site.url('hooks.test', '/b'), webhook: { url: receiver.url, events: ['completed'] } });
-    const thirdDone = await until('the single completed event', () => eventsOf(third.json.id)[0]);
+    const thirdDone = await waitFor(() => eventsOf(third.json.id)[0], { what: 'the single completed event', timeoutMs: 30_000 });
     expect(verifies(rotated.json.secret, thirdDone)).toBe(true);
     expect(verifies(secret, thirdDone)).toBe(false);
 
     // Each key has its own secret.
     const other = await t.api('POST', '/api/v1/scrape/async/single', { url: site.url('hooks.test', '/b'), webhook: { url: receiver.url, events: ['completed'] } }, TEST_KEY_2);
     expect(other.json.webhookSecret).toMatch(/^whsec_/);
-    const otherDone = await until("the other key's event", () => eventsOf(other.json.id)[0]);
+    const otherDone = await waitFor(() => eventsOf(other.json.id)[0], { what: "the other key's event", timeoutMs: 30_000 });
     expect(verifies(other.json.webhookSecret, otherDone)).toBe(true);
     expect(verifies(rotated.json.secret, otherDone)).toBe(false);
   });
@@ -110,10 +91,13 @@ describe('webhooks', () => {
     receiver.respond = ({ seen }) => (seen <= 2 ? 500 : 200);
     const started = await t.api('POST', '/api/v1/scrape/async/single', { url: site.url('hooks.test', '/a'), webhook: { url: receiver.url, events: ['completed'] } });
     expect(started.status).toBe(202);
-    const deliveries = await until('three attempts', () => {
-      const got = eventsOf(started.json.id);
-      return got.length >= 3 ? got : undefined;
-    });
+    const deliveries = await waitFor(
+      () => {
+        const got = eventsOf(started.json.id);
+        return got.length >= 3 ? got : undefined;
+      },
+      { what: 'three attempts', timeoutMs: 30_000 },
+    );
     expect(deliveries.map((d) => d.status)).toEqual([500, 500, 200]);
     // One event, the same body each time; the second wait is longer than the first.
     expect(new Set(deliveries.map((d) => d.json.id)).size).toBe(1);
@@ -139,22 +123,25 @@ describe('webhooks', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-webhooks-'));
     try {
       receiver.respond = () => 503;
-      const first = await startTestServer({ WEBDATA_TEST_RESOLVE: resolve, WEBDATA_DATA_DIR: dataDir });
+      const first = await startTestServer({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_DATA_DIR: dataDir });
       const started = await first.api('POST', '/api/v1/scrape/async/batch', { urls: [site.url('hooks.test', '/a'), site.url('hooks.test', '/b')], webhook: { url: receiver.url } });
       expect(started.status).toBe(202);
       await waitForJob(first, started.json.url);
-      await until('a refused delivery', () => eventsOf(started.json.id).length > 0);
+      await waitFor(() => eventsOf(started.json.id).length > 0, { what: 'a refused delivery', timeoutMs: 30_000 });
       await first.close();
       const refusedBefore = eventsOf(started.json.id).length;
 
       receiver.respond = () => 200;
-      const second = await startTestServer({ WEBDATA_TEST_RESOLVE: resolve, WEBDATA_DATA_DIR: dataDir });
+      const second = await startTestServer({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_DATA_DIR: dataDir });
       try {
         // started, two items, completed: each delivered once the receiver answers, by the new process.
-        const delivered = await until('every event delivered', () => {
-          const ok = eventsOf(started.json.id).filter((d) => d.status === 200);
-          return ok.length >= 4 ? ok : undefined;
-        });
+        const delivered = await waitFor(
+          () => {
+            const ok = eventsOf(started.json.id).filter((d) => d.status === 200);
+            return ok.length >= 4 ? ok : undefined;
+          },
+          { what: 'every event delivered', timeoutMs: 30_000 },
+        );
         expect(delivered.map((d) => d.json.type).sort()).toEqual(['completed', 'item', 'item', 'started']);
         expect(refusedBefore).toBeGreaterThan(0);
         const view = (await second.api('GET', `${started.json.url}/webhooks`)).json;

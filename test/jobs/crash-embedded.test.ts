@@ -1,29 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { embeddedServe, waitForJob, type CliProcess } from './helpers.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { embeddedServe, useCliProcesses, waitForJob } from './helpers.ts';
 
-let site: FixtureSite;
-let dataDir: string;
-const running: CliProcess[] = [];
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  dataDir = await mkdtemp(join(tmpdir(), 'webdata-crash-'));
-});
-afterAll(async () => {
-  for (const p of running) await p.kill9();
-  await site?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const data = useFixture(() => tempDir('webdata-crash-'));
+const site = useFixture(() => startFixtureSite());
+const running = useCliProcesses();
 
 it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 150_000 }, async () => {
-  const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_JOB_CONCURRENCY: '2' });
-  const first = serve();
-  await first.waitFor(/webdata listening/);
+  const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: data.path, WEBDATA_JOB_CONCURRENCY: '2' });
+  const first = await serve();
 
   const urls = Array.from({ length: 6 }, (_, n) => `${site.origin}/slow?ms=1000&n=${n}`);
   const created = await client.api('POST', '/api/v1/scrape/async/batch', { urls });
@@ -34,8 +22,7 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
   await first.kill9();
   expect(first.proc.signalCode).toBe('SIGKILL');
 
-  const second = serve();
-  await second.waitFor(/webdata listening/);
+  const second = await serve();
   const job = await waitForJob(client, created.json.url, { timeoutMs: 30_000 });
   expect(job).toMatchObject({ status: 'completed', total: 6, completed: 6, cost: 0.012 });
   expect(job.data.map((d: any) => [d.url, d.success])).toEqual(urls.map((u) => [u, true]));
@@ -43,7 +30,7 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
   expect(inFlight()).toBeGreaterThan(6);
   await second.kill9();
 
-  const database = await openDatabase({ databaseUrl: '', dataDir });
+  const database = await openDatabase({ databaseUrl: '', dataDir: data.path });
   try {
     const charges = await database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
     expect(charges.length).toBe(6);

@@ -1,32 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.ts';
-import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { allPages, embeddedServe, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
-
-let site: CrawlSite;
-let resolve: string;
-const running: CliProcess[] = [];
+import { startCrawlSite } from '../fixtures/crawl-site.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { toLoopback, useServer } from '../helpers/server.ts';
+import { allPages, embeddedServe, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
 
 const LIMIT = 30;
 
-beforeAll(async () => {
-  site = await startCrawlSite({
+const site = useFixture(() =>
+  startCrawlSite({
     generated: [
       { host: 'embedded.test', pages: 200, fanout: 4, sitemap: false, pageDelayMs: 400 },
       { host: 'workers.test', pages: 200, fanout: 4, sitemap: false, pageDelayMs: 400 },
     ],
-  });
-  resolve = site.hosts.map((h) => `${h}=127.0.0.1`).join(',');
-});
-afterAll(async () => {
-  for (const p of running) await p.kill9();
-  await site?.close();
-});
+  }),
+);
+const running = useCliProcesses();
 
 const pageHits = (host: string) => site.hits.filter((h) => h.path.startsWith(`${host}/`) && !h.path.endsWith('/robots.txt'));
 
@@ -43,9 +35,8 @@ describe('crawl durability', () => {
   it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', { timeout: 150_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
-      const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_TEST_RESOLVE: resolve, WEBDATA_JOB_CONCURRENCY: '4' });
-      const first = serve();
-      await first.waitFor(/webdata listening/);
+      const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '4' });
+      const first = await serve();
       const created = await client.api('POST', '/api/v1/crawl', { url: site.url('embedded.test'), limit: LIMIT, sitemap: 'skip' });
       expect(created.status).toBe(202);
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
@@ -54,8 +45,7 @@ describe('crawl durability', () => {
       await first.kill9();
       expect(first.proc.signalCode).toBe('SIGKILL');
 
-      const second = serve();
-      await second.waitFor(/webdata listening/);
+      const second = await serve();
       const job = await waitForJob(client, created.json.url, { timeoutMs: 60_000 });
       const { data } = await allPages(client, created.json.url, 100);
       await second.kill9();
@@ -80,31 +70,10 @@ describe('crawl durability', () => {
   });
 
   describe('on Postgres with two workers', () => {
-    let pg: Awaited<ReturnType<typeof createTestDatabase>>;
-    let t: TestServer;
-    beforeAll(async () => {
-      pg = await createTestDatabase();
-      t = await startTestServer({ DATABASE_URL: pg.url, WEBDATA_WORKER: 'false', WEBDATA_TEST_RESOLVE: resolve });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await pg?.drop();
-    });
+    const t = useServer({ backend: 'postgres', settings: () => ({ WEBDATA_WORKER: 'false', WEBDATA_TEST_RESOLVE: toLoopback(site.hosts) }) });
 
     it('completes a crawl after kill -9 of one worker: limit kept, each page recorded and charged once', { timeout: 120_000 }, async () => {
-      const startWorker = async () => {
-        const w = spawnCli(['worker'], {
-          DATABASE_URL: pg.url,
-          WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-          WEBDATA_TEST_RESOLVE: resolve,
-          WEBDATA_CONTENT_WORKERS: '0',
-          WEBDATA_JOB_CONCURRENCY: '3',
-          WEBDATA_JOB_HEARTBEAT_SECONDS: '10',
-        });
-        running.push(w);
-        await w.waitFor(/webdata worker running job items/);
-        return w;
-      };
+      const startWorker = () => spawnWorker(running, t, { WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '3', WEBDATA_JOB_HEARTBEAT_SECONDS: '10' });
       const doomed = await startWorker();
       await startWorker();
       const created = await t.api('POST', '/api/v1/crawl', { url: site.url('workers.test'), limit: LIMIT, sitemap: 'skip' });

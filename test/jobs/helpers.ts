@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort, TEST_KEY, type TestServer } from '../helpers/server.ts';
+import { afterAll } from 'vitest';
+import { waitFor } from '../helpers/poll.ts';
+import { apiAt, freePort, TEST_KEY, type ApiAnswer, type Settings, type TestServer } from '../helpers/server.ts';
 
 /** Polls a job until it reaches a terminal status (or the deadline), returning the last answer. */
 export async function waitForJob(
@@ -9,14 +11,16 @@ export async function waitForJob(
   opts: { key?: string; timeoutMs?: number; until?: (job: any) => boolean } = {},
 ): Promise<any> {
   const until = opts.until ?? ((job: any) => ['completed', 'failed', 'cancelled'].includes(job.status));
-  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
-  for (;;) {
-    const { status, json } = await t.api('GET', url, undefined, opts.key);
-    if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${JSON.stringify(json)}`);
-    if (until(json)) return json;
-    if (Date.now() > deadline) throw new Error(`job did not get there in time: ${JSON.stringify(json).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: unknown;
+  return waitFor(
+    async () => {
+      const { status, json } = await t.api('GET', url, undefined, opts.key);
+      if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${JSON.stringify(json)}`);
+      last = json;
+      return until(json) && json;
+    },
+    { timeoutMs: opts.timeoutMs ?? 20_000, everyMs: 100, what: () => `the job to get there: ${JSON.stringify(last).slice(0, 500)}` },
+  );
 }
 
 /** Every page of a job's results, following `next` from the first. */
@@ -24,7 +28,7 @@ export async function allPages(t: Pick<TestServer, 'api'>, url: string, limit: n
   const pages: any[] = [];
   let next: string | undefined = `${url}?limit=${limit}`;
   while (next) {
-    const { status, json } = await t.api('GET', next);
+    const { status, json }: ApiAnswer<{ next?: string; data: any[] }> = await t.api('GET', next);
     if (status !== 200) throw new Error(`GET ${next} answered ${status}`);
     pages.push(json);
     next = json.next;
@@ -88,24 +92,33 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
   };
 }
 
-/** An API client for a server this test did not start in-process. */
-export function apiAt(base: string) {
-  return {
-    async api(method: string, path: string, body?: unknown, key: string | null = TEST_KEY) {
-      const headers: Record<string, string> = {};
-      if (key) headers.authorization = `Bearer ${key}`;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, headers: res.headers, json: (await res.json()) as any };
-    },
-  };
+/**
+ * The CLI processes a file starts, killed (-9) after its tests. Call it after `useServer`: vitest
+ * runs afterAll hooks last-registered first, so the processes go before the server they talk to.
+ */
+export function useCliProcesses(): CliProcess[] {
+  const running: CliProcess[] = [];
+  afterAll(async () => {
+    for (const p of running.splice(0)) await p.kill9();
+  });
+  return running;
+}
+
+/** A `webdata worker` process on the Postgres database of a server, once it runs items; `running` keeps it for cleanup. */
+export async function spawnWorker(running: CliProcess[], server: Pick<TestServer, 'databaseUrl'>, env: Settings): Promise<CliProcess> {
+  if (!server.databaseUrl) throw new Error('a worker needs a server on Postgres');
+  const worker = spawnCli(['worker'], { DATABASE_URL: server.databaseUrl, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_CONTENT_WORKERS: '0', ...env });
+  running.push(worker);
+  await worker.waitFor(/webdata worker running job items/);
+  return worker;
 }
 
 /**
  * An embedded `webdata serve` on a free port, as a real child process that can be killed and
- * started again on the same data: `serve()` starts one (recorded in `running` for cleanup).
+ * started again on the same data: `serve()` starts one (recorded in `running` for cleanup) and
+ * resolves once it listens.
  */
-export async function embeddedServe(running: CliProcess[], env: Record<string, string>): Promise<{ serve(): CliProcess; client: ReturnType<typeof apiAt> }> {
+export async function embeddedServe(running: CliProcess[], env: Record<string, string>): Promise<{ serve(): Promise<CliProcess>; client: Pick<TestServer, 'api'> }> {
   const port = await freePort();
   const settings = {
     PORT: String(port),
@@ -115,10 +128,11 @@ export async function embeddedServe(running: CliProcess[], env: Record<string, s
     WEBDATA_SESSION_WARM_SPARES: '0',
     ...env,
   };
-  const serve = () => {
+  const serve = async () => {
     const p = spawnCli(['serve'], settings);
     running.push(p);
+    await p.waitFor(/webdata listening/);
     return p;
   };
-  return { serve, client: apiAt(`http://127.0.0.1:${port}`) };
+  return { serve, client: { api: apiAt(`http://127.0.0.1:${port}`) } };
 }

@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 import { allPages, waitForJob } from './helpers.ts';
 
-let site: FixtureSite;
-let google: EngineServer;
-let t: TestServer;
+const site = useFixture(() => startFixtureSite());
+const google = useFixture(startGoogleSerpServer);
+// One item at a time, so the cancel test knows exactly which item is running.
+const t = useServer({ settings: () => ({ WEBDATA_JOB_CONCURRENCY: '1', WEBDATA_GOOGLE_URL: google.origin, WEBDATA_BROWSER_POOL_SIZE: '1' }) });
 
-beforeAll(async () => {
-  [site, google] = await Promise.all([startFixtureSite(), startGoogleSerpServer()]);
-  // One item at a time, so the cancel test knows exactly which item is running.
-  t = await startTestServer({ WEBDATA_JOB_CONCURRENCY: '1', WEBDATA_GOOGLE_URL: google.origin, WEBDATA_BROWSER_POOL_SIZE: '1' });
-});
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([site?.close(), google?.close()]);
-});
-
-async function userId(key: string): Promise<string> {
-  return (await t.server.keys.authenticate(key))!.userId;
-}
-
-async function ledgerFor(jobId: string, key = TEST_KEY) {
-  return (await t.server.ledger.forUser(await userId(key))).filter((r) => r.ref === jobId);
-}
+const ledgerFor = async (jobId: string, key = TEST_KEY) => (await t.ledger(key)).filter((r) => r.ref === jobId);
 
 describe('async jobs on the embedded engine', () => {
   it('runs a scrape-single job end to end and charges it once, against the job', async () => {
@@ -232,13 +217,7 @@ describe('async jobs on the embedded engine', () => {
 });
 
 describe('job expiry', () => {
-  let short: TestServer;
-  beforeAll(async () => {
-    short = await startTestServer({ WEBDATA_JOB_TTL_SECONDS: '2', WEBDATA_JOB_SWEEP_SECONDS: '1' });
-  });
-  afterAll(async () => {
-    await short?.close();
-  });
+  const short = useServer({ settings: { WEBDATA_JOB_TTL_SECONDS: '2', WEBDATA_JOB_SWEEP_SECONDS: '1' } });
 
   it('answers 404 once a job expired, and the sweep deletes its data', async () => {
     const created = await short.api('POST', '/api/v1/scrape/async/batch', { urls: [`${site.origin}/notes.txt`, `${site.origin}/article.html`] });

@@ -1,29 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
-import { allPages, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { allPages, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
 
-let site: FixtureSite;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-});
-afterAll(async () => {
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
 
 describe('async jobs on Postgres with pg-boss, run by the serving process', () => {
-  let pg: Awaited<ReturnType<typeof createTestDatabase>>;
-  let t: TestServer;
-  beforeAll(async () => {
-    pg = await createTestDatabase();
-    t = await startTestServer({ DATABASE_URL: pg.url, WEBDATA_JOB_CONCURRENCY: '1' });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await pg?.drop();
-  });
+  const t = useServer({ backend: 'postgres', settings: { WEBDATA_JOB_CONCURRENCY: '1' } });
 
   it('runs scrape-single and scrape-batch jobs end to end, in order, paged with next, scoped to the user', async () => {
     const single = await t.api('POST', '/api/v1/scrape/async/single', { url: `${site.origin}/notes.txt` }, TEST_KEY_2);
@@ -71,31 +55,10 @@ describe('async jobs on Postgres with pg-boss, run by the serving process', () =
 });
 
 describe('scale-out: serve without a worker, two `webdata worker` processes', () => {
-  let pg: Awaited<ReturnType<typeof createTestDatabase>>;
-  let t: TestServer;
-  const workers: CliProcess[] = [];
-  beforeAll(async () => {
-    pg = await createTestDatabase();
-    t = await startTestServer({ DATABASE_URL: pg.url, WEBDATA_WORKER: 'false', WEBDATA_JOB_HEARTBEAT_SECONDS: '10' });
-  });
-  afterAll(async () => {
-    for (const w of workers) await w.kill9();
-    await t?.close();
-    await pg?.drop();
-  });
-
-  const startWorker = async (concurrency: number, heartbeatSeconds = 10) => {
-    const w = spawnCli(['worker'], {
-      DATABASE_URL: pg.url,
-      WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-      WEBDATA_CONTENT_WORKERS: '0',
-      WEBDATA_JOB_CONCURRENCY: String(concurrency),
-      WEBDATA_JOB_HEARTBEAT_SECONDS: String(heartbeatSeconds),
-    });
-    workers.push(w);
-    await w.waitFor(/webdata worker running job items/);
-    return w;
-  };
+  const t = useServer({ backend: 'postgres', settings: { WEBDATA_WORKER: 'false', WEBDATA_JOB_HEARTBEAT_SECONDS: '10' } });
+  const workers = useCliProcesses();
+  const startWorker = (concurrency: number, heartbeatSeconds = 10) =>
+    spawnWorker(workers, t, { WEBDATA_JOB_CONCURRENCY: String(concurrency), WEBDATA_JOB_HEARTBEAT_SECONDS: String(heartbeatSeconds) });
 
   it('completes a job after kill -9 of one of two workers while it runs items', { timeout: 90_000 }, async () => {
     const doomed = await startWorker(2);

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Meter } from '../../src/billing/index.ts';
 import { JobStore } from '../../src/jobs/index.ts';
 import { registry } from '../../src/metrics/index.ts';
-import { LedgerStore, type Database } from '../../src/store/index.ts';
+import { LedgerStore } from '../../src/store/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
+import { useFixture } from '../helpers/fixture.ts';
 
 /** The guarantees the engines rest on, checked on both backends with racing callers. */
 describe.each(storeBackends)('job store on %s', (_name, open) => {
-  let database: Database;
-  let cleanup: () => Promise<void>;
+  const database = useFixture(open);
   let store: JobStore;
-  beforeAll(async () => {
-    ({ database, cleanup } = await open());
+  beforeAll(() => {
     store = new JobStore(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
-    await cleanup?.();
   });
 
   const create = (userId: string, n: number) =>

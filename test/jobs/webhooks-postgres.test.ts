@@ -1,28 +1,15 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { linksPage, startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { expect, it } from 'vitest';
+import { linksPage, startCrawlSite } from '../fixtures/crawl-site.ts';
+import { startWebhookReceiver } from '../fixtures/webhook-receiver.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { useServer } from '../helpers/server.ts';
 import { waitForJob } from './helpers.ts';
 
-let site: CrawlSite;
-let receiver: WebhookReceiver;
-let pg: Awaited<ReturnType<typeof createTestDatabase>>;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startCrawlSite({ pages: { 'pg.test': { '/': linksPage('Home', ['/a']), '/a': linksPage('A', []) } } });
-  receiver = await startWebhookReceiver();
-  pg = await createTestDatabase();
-  t = await startTestServer({ DATABASE_URL: pg.url, WEBDATA_TEST_RESOLVE: 'pg.test=127.0.0.1' });
-});
-afterAll(async () => {
-  await t?.close();
-  await pg?.drop();
-  await receiver?.close();
-  await site?.close();
-});
+const site = useFixture(() => startCrawlSite({ pages: { 'pg.test': { '/': linksPage('Home', ['/a']), '/a': linksPage('A', []) } } }));
+const receiver = useFixture(startWebhookReceiver);
+const t = useServer({ backend: 'postgres', settings: { WEBDATA_TEST_RESOLVE: 'pg.test=127.0.0.1' } });
 
 it('on Postgres, a crawl delivers its signed events once each, retried after a failure, with the attempts listed', { timeout: 60_000 }, async () => {
   receiver.respond = ({ seen }) => (seen === 1 ? 502 : 200);
@@ -30,8 +17,7 @@ it('on Postgres, a crawl delivers its signed events once each, retried after a f
   expect(started.status).toBe(202);
   const job = await waitForJob(t, started.json.url);
   expect(job).toMatchObject({ status: 'completed', total: 2, completed: 2, cost: 0.004 });
-  const deadline = Date.now() + 30_000;
-  while (receiver.received.filter((d) => d.status === 200).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => receiver.received.filter((d) => d.status === 200).length >= 4, { timeoutMs: 30_000 });
   const ok = receiver.received.filter((d) => d.status === 200);
   expect(ok.map((d) => JSON.parse(d.body).type).sort()).toEqual(['completed', 'item', 'item', 'started']);
   for (const d of ok) {

@@ -1,11 +1,11 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { allPages, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
+import { allPages, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
 
 /** TCP ports a process listens on, read from /proc: its socket inodes matched against the kernel's listen table. */
 async function listeningPorts(pid: number): Promise<number[]> {
@@ -38,36 +38,12 @@ async function sessionFoldersOf(pid: number): Promise<string[]> {
   return owned;
 }
 
-let site: FixtureSite;
-let pg: Awaited<ReturnType<typeof createTestDatabase>>;
-let t: TestServer;
-let worker: CliProcess | undefined;
+const site = useFixture(() => startFixtureSite());
+// The serving process runs no items: the worker process below runs them all.
+const t = useServer({ backend: 'postgres', settings: { WEBDATA_WORKER: 'false' } });
+const running = useCliProcesses();
 
-beforeAll(async () => {
-  site = await startFixtureSite();
-  pg = await createTestDatabase();
-  // The serving process runs no items: the worker process below runs them all.
-  t = await startTestServer({ DATABASE_URL: pg.url, WEBDATA_WORKER: 'false' });
-});
-afterAll(async () => {
-  await worker?.kill9();
-  await t?.close();
-  await pg?.drop();
-  await site?.close();
-});
-
-const startWorker = async () => {
-  worker = spawnCli(['worker'], {
-    DATABASE_URL: pg.url,
-    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-    WEBDATA_CONTENT_WORKERS: '0',
-    WEBDATA_JOB_CONCURRENCY: '2',
-    WEBDATA_JOB_HEARTBEAT_SECONDS: '10',
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-  });
-  await worker.waitFor(/webdata worker running job items/);
-  return worker;
-};
+const startWorker = () => spawnWorker(running, t, { WEBDATA_JOB_CONCURRENCY: '2', WEBDATA_JOB_HEARTBEAT_SECONDS: '10', WEBDATA_BROWSER_POOL_SIZE: '1' });
 
 describe('a `webdata worker` process on Postgres', () => {
   it('completes a job whose queue gave up on one item: that item fails with the reason and costs nothing', { timeout: 120_000 }, async () => {
@@ -91,7 +67,7 @@ describe('a `webdata worker` process on Postgres', () => {
   });
 
   it('runs no session manager and no egress proxy until a browser item needs one, and still runs browser items', { timeout: 120_000 }, async () => {
-    const w = worker ?? (await startWorker());
+    const w = running[0] ?? (await startWorker());
     const pid = w.proc.pid!;
     // It has run plain items (above) yet listens on nothing and owns no session runtime folder.
     expect(await listeningPorts(pid)).toEqual([]);

@@ -5,23 +5,28 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { JOB_TEXT_LIMITS } from '../../src/mcp/render.ts';
-import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
+import { startCrawlSite } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
-import { startTestServer, TEST_KEY, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
 
-let site: FixtureSite;
-let searx: EngineServer;
-let t: TestServer;
-let web: CrawlSite;
+expectNoBrowsersLeft();
+const site = useFixture(() => startFixtureSite());
+const searx = useFixture(() => startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]));
+const web = useFixture(() => startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }));
+const t = useServer({ settings: () => ({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: `tree.test=127.0.0.1` }) });
 const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+});
 
 async function httpClient(key: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
@@ -41,21 +46,15 @@ async function stdioClient(env: Record<string, string>): Promise<Client> {
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>; structuredContent?: any };
 const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
 const textOf = (r: ToolResult) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  searx = await startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]);
-  web = await startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] });
-  t = await startTestServer({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: `tree.test=127.0.0.1` });
-});
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  await t?.close();
-  await web?.close();
-  await searx?.close();
-  await site?.close();
-  expect(leftoverBrowserProcesses()).toEqual([]);
-});
+/** The job_status answer once the job completed. */
+const completedJob = (client: Client, args: Record<string, unknown>) =>
+  waitFor(
+    async () => {
+      const status = await call(client, 'job_status', args);
+      return status.structuredContent.status === 'completed' && status;
+    },
+    { timeoutMs: 60_000, everyMs: 100 },
+  );
 
 describe('MCP over Streamable HTTP at /mcp', () => {
   it('lists one tool per route, with the route schema as its input schema', async () => {
@@ -157,12 +156,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const started = await call(mine, 'start_batch_scrape', { urls: [`${site.origin}/article.html`] });
     const id = started.structuredContent.id as string;
     expect(id).toBeTruthy();
-    let status: ToolResult;
-    for (;;) {
-      status = await call(mine, 'job_status', { id });
-      if (status.structuredContent.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const status = await completedJob(mine, { id });
     expect(status.structuredContent.data[0]).toMatchObject({ url: `${site.origin}/article.html`, success: true });
     expect(textOf(status)).toContain(`job ${id}: completed (1/1)`);
     const list = await call(mine, 'job_list', { limit: 5 });
@@ -207,12 +201,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(started.isError).toBeFalsy();
     const id = started.structuredContent.id as string;
     expect(textOf(started)).toContain(`job ${id} started: call job_status with id "${id}"`);
-    let status: ToolResult;
-    for (;;) {
-      status = await call(mine, 'job_status', { id, limit: '10' });
-      if (status.structuredContent.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const status = await completedJob(mine, { id, limit: '10' });
     // Depth 1 from the home page: its three children, less the excluded one.
     const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
     expect(status.structuredContent).toMatchObject({ type: 'crawl', status: 'completed', total: 3, completed: 3, cost: 0.006 });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { startTestServer, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 /** One sample of a Prometheus text exposition: `name{labels} value`, 0 when the series is absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -18,17 +19,8 @@ async function metrics(base: string, headers: Record<string, string> = {}): Prom
   return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
+const t = useServer();
 
 describe('GET /metrics', () => {
   it('counts requests by route template and status, with latency, and the charges they made', async () => {

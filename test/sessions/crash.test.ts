@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { expect, it } from 'vitest';
 import { groupPids } from '../../src/sessions/index.ts';
-import { waitFor } from './helpers.ts';
+import { waitFor } from '../helpers/poll.ts';
 
 it('a session browser and its display end when the service process is killed outright', async () => {
   const root = await mkdtemp(join(tmpdir(), 'wd-crash-'));
@@ -19,7 +19,7 @@ it('a session browser and its display end when the service process is killed out
     child.kill('SIGKILL');
     // No clean-up code runs in a SIGKILLed process: the debugging pipe closing ends Chromium,
     // and Xvfb ends with its last client.
-    await waitFor(async () => (await Promise.all(groups.map(groupPids))).every((pids) => pids.length === 0), 15_000);
+    await waitFor(async () => (await Promise.all(groups.map(groupPids))).every((pids) => pids.length === 0), { timeoutMs: 15_000 });
   } finally {
     child.kill('SIGKILL');
     for (const g of groups) {

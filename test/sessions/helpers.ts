@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { markedGroups } from '../../src/sessions/index.ts';
+import { afterAll, expect } from 'vitest';
+import { type TestServer } from '../helpers/server.ts';
 
 /** Status code of a WebSocket upgrade attempt: 101 when it opened, else the HTTP refusal. */
 export function upgradeStatus(url: string): Promise<number> {
@@ -18,16 +19,6 @@ export function upgradeStatus(url: string): Promise<number> {
     });
     ws.on('error', () => resolve(0));
   });
-}
-
-export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(everyMs);
-  }
 }
 
 /** Descendants of this process whose command is a browser, X server or VNC server. */
@@ -60,4 +51,15 @@ async function sessionDescendants(): Promise<string[]> {
 export async function leftoverSessionProcesses(runtimeRoot: string): Promise<string[]> {
   const groups = await markedGroups(runtimeRoot);
   return [...groups.map((g) => `group ${g}`), ...(await sessionDescendants())];
+}
+
+/**
+ * Checks, after the file's tests, that the server (`server()`, read then) left no session process.
+ * Call it before `useServer`: vitest runs afterAll hooks last-registered first, so it runs once
+ * the server closed.
+ */
+export function expectNoSessionProcessesLeft(server: () => TestServer): void {
+  afterAll(async () => {
+    expect(await leftoverSessionProcesses(server().server.services.sessions.runtimeRoot)).toEqual([]);
+  });
 }

@@ -1,46 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { SessionManager } from '../../src/sessions/index.ts';
 import { SessionStore, openDatabase } from '../../src/store/index.ts';
-import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverSessionProcesses, upgradeStatus, waitFor } from './helpers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { useServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoSessionProcessesLeft, upgradeStatus } from './helpers.ts';
 
-let t: TestServer;
-let site: FixtureSite;
-let dataDir: string;
-let port: number;
-const roots = new Set<string>();
-
-async function start(): Promise<TestServer> {
-  const server = await startTestServer({
-    PORT: String(port),
-    WEBDATA_DATA_DIR: dataDir,
-    WEBDATA_SESSION_IDLE_TIMEOUT_MS: '1000',
-    WEBDATA_SESSION_MAX_LIFETIME_MS: '6000',
-    WEBDATA_SESSION_WARM_SPARES: '0',
-  });
-  roots.add(server.server.services.sessions.runtimeRoot);
-  return server;
-}
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  dataDir = await mkdtemp(join(tmpdir(), 'webdata-lifecycle-'));
-  port = await freePort();
-  t = await start();
-});
-
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  for (const root of roots) expect(await leftoverSessionProcesses(root)).toEqual([]);
-});
+expectNoSessionProcessesLeft(() => t);
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_SESSION_IDLE_TIMEOUT_MS: '1000', WEBDATA_SESSION_MAX_LIFETIME_MS: '6000', WEBDATA_SESSION_WARM_SPARES: '0' } });
 
 describe('session lifecycle', () => {
   it('CDP traffic keeps a session alive; silence times it out and billing stops', async () => {
@@ -90,8 +61,8 @@ describe('session lifecycle', () => {
   });
 
   it('closes with error, at start-up, the sessions a dead process left active', async () => {
-    await t.close();
-    const database = await openDatabase({ databaseUrl: '', dataDir });
+    await t.stop();
+    const database = await openDatabase({ databaseUrl: '', dataDir: t.dataDir });
     const now = Date.now();
     const user = (await database.db.selectFrom('api_keys').select('user_id').executeTakeFirstOrThrow()).user_id;
     await new SessionStore(database.db).insert({
@@ -104,7 +75,7 @@ describe('session lifecycle', () => {
       width: 1280,
       height: 720,
       token_hash: 'x',
-      instance_url: `http://localhost:${port}`,
+      instance_url: `http://localhost:${t.port}`,
       storage_state: null,
       last_url: null,
       close_reason: null,
@@ -116,7 +87,7 @@ describe('session lifecycle', () => {
     });
     await database.close();
 
-    t = await start();
+    await t.start();
     const details = (await t.api('GET', '/api/v1/browser-sandbox/session/left-behind')).json;
     expect(details).toMatchObject({ status: 'closed', closeReason: 'error', closedAt: new Date(now - 30_000).toISOString() });
     // Billed up to its last recorded activity: 60 s at 0.002/min.

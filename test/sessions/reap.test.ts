@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
+import { waitFor } from '../helpers/poll.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { waitFor } from './helpers.ts';
 
 const MARKER = 'WEBDATA_SESSION_RUNTIME';
 

@@ -1,32 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readlink, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readlink, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverSessionProcesses, waitFor } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { useServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoSessionProcessesLeft } from './helpers.ts';
 
-let t: TestServer;
-let site: FixtureSite;
-let dataDir: string;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  dataDir = await mkdtemp(join(tmpdir(), 'webdata-sandbox-'));
-  t = await startTestServer({ WEBDATA_DATA_DIR: dataDir, WEBDATA_SESSION_WARM_SPARES: '0' });
-});
-
-afterAll(async () => {
-  const root = t?.server.services.sessions.runtimeRoot;
-  await t?.close();
-  await site?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  if (root) expect(await leftoverSessionProcesses(root)).toEqual([]);
-});
+expectNoSessionProcessesLeft(() => t);
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_SESSION_WARM_SPARES: '0' } });
 
 interface SessionBrowser {
   pid: number;
@@ -104,7 +91,7 @@ describe('session sandbox', () => {
       const a = await sessionBrowser(visible.sessionId);
       const b = await sessionBrowser(headless.sessionId);
       // The database the red team read through a file chooser lives in the data folder.
-      expect(existsSync(join(dataDir, 'webdata.db')) || (await readdir(dataDir)).length > 0).toBe(true);
+      expect(existsSync(join(t.dataDir, 'webdata.db')) || (await readdir(t.dataDir)).length > 0).toBe(true);
       for (const [own, other] of [
         [a, b],
         [b, a],
@@ -113,7 +100,7 @@ describe('session sandbox', () => {
         const root = `/proc/${own.pid}/root`;
         expect(existsSync(`${root}${own.dir}/profile`)).toBe(true);
         expect(existsSync(`${root}/usr/lib/chromium`)).toBe(true);
-        expect(existsSync(`${root}${dataDir}`)).toBe(false);
+        expect(existsSync(`${root}${t.dataDir}`)).toBe(false);
         expect(existsSync(`${root}${other.dir}`)).toBe(false);
         expect(existsSync(`${root}/etc/hostname`)).toBe(false);
         expect(existsSync(`${root}/etc/passwd`)).toBe(false);

@@ -1,50 +1,19 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { SessionStore } from '../../src/store/index.ts';
-import { freePort, startTestServer, TEST_KEY_2, type TestServer } from '../helpers/server.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
-import { leftoverSessionProcesses, upgradeStatus, waitFor } from './helpers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
+import { TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoSessionProcessesLeft, upgradeStatus } from './helpers.ts';
 
-let t: TestServer;
-let site: FixtureSite;
-let port: number;
-let dataDir: string;
-let runtimeRoot: string;
-const roots = new Set<string>();
-
-async function start(): Promise<TestServer> {
-  const server = await startTestServer({
-    PORT: String(port),
-    WEBDATA_DATA_DIR: dataDir,
-    WEBDATA_SESSIONS_MAX_PER_USER: '2',
-    WEBDATA_SESSION_WARM_SPARES: '1',
-  });
-  runtimeRoot = server.server.services.sessions.runtimeRoot;
-  roots.add(runtimeRoot);
-  return server;
-}
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  port = await freePort();
-  const { mkdtemp } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  dataDir = await mkdtemp(join(tmpdir(), 'webdata-sessions-'));
-  t = await start();
-});
-
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-  const { rm } = await import('node:fs/promises');
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  for (const root of roots) expect(await leftoverSessionProcesses(root)).toEqual([]);
-});
+expectNoSessionProcessesLeft(() => t);
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_SESSIONS_MAX_PER_USER: '2', WEBDATA_SESSION_WARM_SPARES: '1' } });
 
 describe('browser sessions over CDP', () => {
   let sessionId: string;
@@ -158,7 +127,7 @@ describe('browser sessions over CDP', () => {
       const mineToken = base.searchParams.get('token')!;
       expect(await upgradeStatus(`${withToken(mineToken)}&token=${mineToken}`)).toBe(401);
       expect(await upgradeStatus(`${withToken(mineToken)}&sessionId=${mine.sessionId}`)).toBe(404);
-      expect(await upgradeStatus(`ws://127.0.0.1:${port}/browser-sandbox-ws?sessionId=nope&token=x`)).toBe(404);
+      expect(await upgradeStatus(`ws://127.0.0.1:${t.port}/browser-sandbox-ws?sessionId=nope&token=x`)).toBe(404);
       expect(await upgradeStatus(mine.wsUrl)).toBe(101);
 
       // The public list shows the sessions but nothing that opens them.
@@ -305,9 +274,9 @@ describe('restart', () => {
     await page.goto(`${site.origin}/session/app`);
     await page.evaluate(() => localStorage.setItem('survives', 'restart'));
     await browser.close();
-    await t.close();
+    await t.stop();
 
-    t = await start();
+    await t.start();
     const after = (await t.api('GET', `/api/v1/browser-sandbox/session/${created.sessionId}`)).json;
     expect(after).toMatchObject({ status: 'closed', closeReason: 'error', hasStorageState: true });
     const resumed = (await t.api('POST', `/api/v1/browser-sandbox/session/${created.sessionId}/resume`)).json;

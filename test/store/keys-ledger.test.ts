@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore, LedgerStore, type Database } from '../../src/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { KeyStore, LedgerStore } from '../../src/store/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
+import { useFixture } from '../helpers/fixture.ts';
 
 describe.each(storeBackends)('store on %s', (_name, open) => {
-  let database: Database;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ database, cleanup } = await open());
-  });
-  afterAll(async () => {
-    await database?.close();
-    await cleanup?.();
-  });
+  const database = useFixture(open);
 
   it('creates, authenticates, lists and revokes keys, storing only hashes', async () => {
     const keys = new KeyStore(database.db);

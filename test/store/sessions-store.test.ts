@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionStore, type Database, type SessionRow } from '../../src/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { SessionStore, type SessionRow } from '../../src/store/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
+import { useFixture } from '../helpers/fixture.ts';
 
 function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
   return {
@@ -27,15 +28,7 @@ function row(id: string, over: Partial<SessionRow> = {}): SessionRow {
 }
 
 describe.each(storeBackends)('session store on %s', (_name, open) => {
-  let database: Database;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ database, cleanup } = await open());
-  });
-  afterAll(async () => {
-    await database?.close();
-    await cleanup?.();
-  });
+  const database = useFixture(open);
 
   it('closes and reopens a session once each, and finds the active sessions of an instance', async () => {
     const store = new SessionStore(database.db);
