@@ -1,4 +1,4 @@
-import { acquiredFromBrowser, acquiredFromHttp, detectBlock, judgeMainContent, needsJavaScript, type AcquiredPage, type AcquireMethod, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
+import { acquiredFromBrowser, acquiredFromHttp, judgeMainContent, type AcquiredPage, type AcquireMethod, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
 import { settledContent, type Action, type BrowserMethod } from '../browser/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
@@ -30,19 +30,17 @@ export interface AcquireRequest {
   deadline: number;
 }
 
-/** Why an HTTP answer is not the page yet and a browser should try, or undefined when it is. */
-export async function escalationReason(page: AcquiredPage, converter: PageConverter): Promise<string | undefined> {
+/**
+ * Why an HTTP answer is not the page yet and a browser should try, or undefined when it is. An
+ * HTML answer is read on a conversion worker from its bytes; the main content it converted to
+ * judge the page is handed to the converter, for the result to reuse.
+ */
+async function escalationReason(page: AcquiredPage, ctx: OpContext, converter: PageConverter): Promise<string | undefined> {
   if (page.kind !== 'html' || page.text === undefined) return undefined;
-  const verdict = detectBlock(page.text, page.statusCode);
-  if (verdict) {
-    countBlock('http', verdict);
-    return verdict.reason;
-  }
-  if (page.statusCode >= 400) return undefined;
-  // The regular expressions catch the obvious (an empty app root, a page of scripts) for free.
-  const obvious = needsJavaScript(page.text);
-  if (obvious) return obvious;
-  return (await judgeContent(page.text, page.url, converter))?.reason;
+  const reading = await ctx.services.content.readHttpAnswer({ bytes: page.body, contentType: page.contentType, url: page.url, statusCode: page.statusCode }, ctx.signal);
+  if (reading.block) countBlock('http', reading.block);
+  if (reading.main) converter.adopt(page.text, page.url, 'markdown', true, reading.main);
+  return reading.escalate;
 }
 
 /** The main content of `html` judged as the result will see it: markdown of the main content. */
@@ -64,7 +62,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
     const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
     const res = await ctx.services.http.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
     const page = acquiredFromHttp(res);
-    const reason = await escalationReason(page, converter);
+    const reason = await escalationReason(page, ctx, converter);
     if (!reason) return page;
     ctx.log.debug({ url: req.url, reason }, 'escalating to the browser');
   }
