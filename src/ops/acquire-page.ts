@@ -1,4 +1,4 @@
-import { acquiredFromBrowser, acquiredFromHttp, judgeMainContent, type AcquiredPage, type AcquireMethod, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
+import { acquiredFromBrowser, acquiredFromHttp, bodyKind, judgeMainContent, type AcquiredPage, type HttpResponse, type AcquireMethod, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
 import { settledContent, type Action, type BrowserMethod } from '../browser/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
@@ -31,16 +31,22 @@ export interface AcquireRequest {
 }
 
 /**
- * Why an HTTP answer is not the page yet and a browser should try, or undefined when it is. An
- * HTML answer is read on a conversion worker from its bytes; the main content it converted to
- * judge the page is handed to the converter, for the result to reuse.
+ * An HTTP answer as an acquired page, and why a browser should try instead (undefined when this
+ * is the page). An HTML answer is read on a conversion worker from its bytes (decoded there, its
+ * block and JavaScript signals, its main content judged) while this thread decodes its own copy
+ * of the text for the result; the main content the worker converted is handed to the converter
+ * for the result to reuse.
  */
-async function escalationReason(page: AcquiredPage, ctx: OpContext, converter: PageConverter): Promise<string | undefined> {
-  if (page.kind !== 'html' || page.text === undefined) return undefined;
-  const reading = await ctx.services.content.readHttpAnswer({ bytes: page.body, contentType: page.contentType, url: page.url, statusCode: page.statusCode }, ctx.signal);
-  if (reading.block) countBlock('http', reading.block);
-  if (reading.main) converter.adopt(page.text, page.url, 'markdown', true, reading.main);
-  return reading.escalate;
+async function httpAnswer(res: HttpResponse, ctx: OpContext, converter: PageConverter): Promise<{ page: AcquiredPage; reason?: string }> {
+  const contentType = res.headers['content-type'] ?? '';
+  const reading =
+    bodyKind(contentType, res.body) === 'html' ? ctx.services.content.readHttpAnswer({ bytes: res.body, contentType, url: res.url, statusCode: res.statusCode }, ctx.signal) : undefined;
+  const page = acquiredFromHttp(res);
+  const read = await reading;
+  if (!read || page.text === undefined) return { page };
+  if (read.block) countBlock('http', read.block);
+  if (read.main) converter.adopt(page.text, page.url, 'markdown', true, read.main);
+  return { page, ...(read.escalate ? { reason: read.escalate } : {}) };
 }
 
 /** The main content of `html` judged as the result will see it: markdown of the main content. */
@@ -61,8 +67,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
     triedBefore.push('http');
     const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
     const res = await ctx.services.http.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
-    const page = acquiredFromHttp(res);
-    const reason = await escalationReason(page, ctx, converter);
+    const { page, reason } = await httpAnswer(res, ctx, converter);
     if (!reason) return page;
     ctx.log.debug({ url: req.url, reason }, 'escalating to the browser');
   }
