@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
@@ -51,8 +51,18 @@ const urls = pages.map((_, i) => `${origin}/p/${i}.html`);
 
 const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-'));
 const server = await startServer(
-  // Shedding off: on a loaded machine the event loop lags past the bound and requests would get 503s.
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', WEBDATA_DATA_DIR: dataDir, WEBDATA_API_KEYS: KEY, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_CONTENT_WORKERS: workers, WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0' }),
+  // Shedding off: on a loaded machine the event loop lags past the bound and requests would get
+  // 503s. No warm session browser: sessions are not measured here, and it would be busy starting.
+  loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WEBDATA_DATA_DIR: dataDir,
+    WEBDATA_API_KEYS: KEY,
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+    WEBDATA_CONTENT_WORKERS: workers,
+    WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
+    WEBDATA_SESSION_WARM_SPARES: '0',
+  }),
   { logLevel: 'silent' },
 );
 
@@ -75,10 +85,17 @@ async function direct(url: string): Promise<string> {
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+/** CPU time of this process (every thread: the server's workers too) per side, in ms. */
+const cpu = { direct: 0, api: 0, serial: 0, batch: 0 };
+
+async function timed(fn: () => Promise<unknown>, side?: keyof typeof cpu): Promise<number> {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await fn();
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  if (side) cpu[side] += (c.user + c.system) / 1000;
+  return ms;
 }
 
 /** Both sides on every page, in turns whose order alternates. */
@@ -87,8 +104,8 @@ async function timeSingles(): Promise<{ direct: number[]; api: number[] }> {
   for (let r = 0; r < rounds; r++) {
     for (const [i, url] of urls.entries()) {
       const sides = [
-        async () => times.direct.push(await timed(() => direct(url))),
-        async () => times.api.push(await timed(() => api('/api/v1/scrape/single', { url }))),
+        async () => times.direct.push(await timed(() => direct(url), 'direct')),
+        async () => times.api.push(await timed(() => api('/api/v1/scrape/single', { url }), 'api')),
       ];
       if ((r + i) % 2) sides.reverse();
       for (const side of sides) await side();
@@ -163,6 +180,7 @@ try {
   const apiP50 = p50(singles.api);
   const singleRatio = apiP50 / directP50;
   console.log(`single (${urls.length} pages x ${rounds}, in turns): p50 direct undici+convert ${directP50.toFixed(1)} ms, /v1/scrape/single ${apiP50.toFixed(1)} ms, ratio ${singleRatio.toFixed(2)}x`);
+  console.log(`  CPU per page (all threads): direct ${(cpu.direct / singles.direct.length).toFixed(1)} ms, API ${(cpu.api / singles.api.length).toFixed(1)} ms, ratio ${(cpu.api / cpu.direct).toFixed(2)}x`);
 
   const batchUrls = Array.from({ length: BATCH }, (_, i) => urls[i % urls.length]!);
   const htmls = Array.from({ length: BATCH }, (_, i) => pages[i % pages.length]!);
@@ -175,18 +193,24 @@ try {
       bestSerial,
       await timed(async () => {
         for (const url of batchUrls) await direct(url);
-      }),
+      }, 'serial'),
     );
-    const t0 = performance.now();
-    const res = await api('/api/v1/scrape/batch', { urls: batchUrls });
-    bestBatch = Math.min(bestBatch, performance.now() - t0);
-    if (res.successful !== BATCH) throw new Error(`batch: ${res.failed} failed`);
+    let res: { successful: number; failed: number } | undefined;
+    bestBatch = Math.min(bestBatch, await timed(async () => (res = await api('/api/v1/scrape/batch', { urls: batchUrls })), 'batch'));
+    if (res?.successful !== BATCH) throw new Error(`batch: ${res?.failed} failed`);
   }
   const rate = (ms: number) => (BATCH * 1000) / ms;
   const batchSpeedup = rate(bestBatch) / rate(bestSerial);
   console.log(
     `batch of ${BATCH} (best of 3, ${workers} content workers, ${availableParallelism()} cores): /v1/scrape/batch ${rate(bestBatch).toFixed(1)} pages/s, ` +
       `single-thread undici+convert ${rate(bestSerial).toFixed(1)} pages/s (ratio ${batchSpeedup.toFixed(2)}x), convertHtml alone ${rate(bestConvert).toFixed(1)} pages/s (ratio ${(rate(bestBatch) / rate(bestConvert)).toFixed(2)}x)`,
+  );
+
+  // Wall-clock pages/s can only beat one thread when the process gets more than one core: with
+  // other processes busy (Linux shares CPU between sessions first, whatever their thread counts)
+  // it cannot, so the CPU each page cost on each side is printed too: the work the server adds.
+  console.log(
+    `  CPU per page (all threads): single-thread ${(cpu.serial / (3 * BATCH)).toFixed(1)} ms, batch ${(cpu.batch / (3 * BATCH)).toFixed(1)} ms, ratio ${(cpu.batch / cpu.serial).toFixed(2)}x; load average ${loadavg()[0]!.toFixed(1)}`,
   );
 
   const idle = await idleServeRss();
