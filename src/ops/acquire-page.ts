@@ -37,7 +37,7 @@ export interface AcquireRequest {
  * of the text for the result; the main content the worker converted is handed to the converter
  * for the result to reuse.
  */
-async function httpAnswer(res: HttpResponse, ctx: OpContext, converter: PageConverter): Promise<{ page: AcquiredPage; reason?: string }> {
+async function judgedHttpPage(res: HttpResponse, ctx: OpContext, converter: PageConverter): Promise<{ page: AcquiredPage; reason?: string }> {
   const contentType = res.headers['content-type'] ?? '';
   const reading =
     bodyKind(contentType, res.body) === 'html' ? ctx.services.content.readHttpAnswer({ bytes: res.body, contentType, url: res.url, statusCode: res.statusCode }, ctx.signal) : undefined;
@@ -67,7 +67,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
     triedBefore.push('http');
     const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
     const res = await ctx.services.http.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
-    const { page, reason } = await httpAnswer(res, ctx, converter);
+    const { page, reason } = await judgedHttpPage(res, ctx, converter);
     if (!reason) return page;
     ctx.log.debug({ url: req.url, reason }, 'escalating to the browser');
   }
