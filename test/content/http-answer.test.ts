@@ -22,7 +22,8 @@ describe('reading an HTTP answer on a conversion worker', () => {
       // The worker got a transferred copy: the caller's Buffer is neither detached nor changed.
       expect(bytes.equals(copy)).toBe(true);
     }
-  });
+    // The first reading waits for the worker threads to boot, which on a loaded machine is slow.
+  }, 60_000);
 
   it('names a challenge page and a page that needs JavaScript, without converting them', async () => {
     const challenge = Buffer.from('<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>');
