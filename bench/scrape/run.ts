@@ -4,13 +4,20 @@
  *   node bench/scrape/run.ts [--pages N] [--rounds N] [--workers N]
  *
  * A loopback fixture site serves real pages from the article-extraction data set. We measure
- * - p50 of POST /api/v1/scrape/single against a raw undici GET plus convertHtml in this process;
- * - pages/s of one 30-URL POST /api/v1/scrape/batch against convertHtml's single-thread rate
- *   (the server converts on its worker pool, so the batch should beat one thread).
+ * - p50 of POST /api/v1/scrape/single against a raw undici GET plus convertHtml in this process,
+ *   the two called in turn for each page so that load from other work falls on both alike;
+ * - pages/s of one 30-URL POST /api/v1/scrape/batch against the same 30 pages fetched and
+ *   converted one after the other on one thread (the server converts on its worker pool, so the
+ *   batch should beat one thread by about the number of cores); convertHtml's rate alone is
+ *   printed too;
+ * - the RSS of an idle `webdata serve` with the embedded defaults, a while after start-up, and
+ *   of any processes it started.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
@@ -36,13 +43,26 @@ const site = createServer((req, res) => {
   }
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[i]);
 });
+// Kept-alive sockets outlive a slow phase on a loaded machine; a server closing one as a client reuses it is a reset.
+site.keepAliveTimeout = 120_000;
 await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
 const urls = pages.map((_, i) => `${origin}/p/${i}.html`);
 
 const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-'));
 const server = await startServer(
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', WEBDATA_DATA_DIR: dataDir, WEBDATA_API_KEYS: KEY, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_CONTENT_WORKERS: workers }),
+  // Shedding off: on a loaded machine the event loop lags past the bound and requests would get
+  // 503s. No warm session browser: sessions are not measured here, and it would be busy starting.
+  loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WEBDATA_DATA_DIR: dataDir,
+    WEBDATA_API_KEYS: KEY,
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+    WEBDATA_CONTENT_WORKERS: workers,
+    WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
+    WEBDATA_SESSION_WARM_SPARES: '0',
+  }),
   { logLevel: 'silent' },
 );
 
@@ -65,16 +85,86 @@ async function direct(url: string): Promise<string> {
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function timeEach(fn: (url: string) => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
+/** CPU time of this process (every thread: the server's workers too) per side, in ms. */
+const cpu = { direct: 0, api: 0, serial: 0, batch: 0 };
+
+async function timed(fn: () => Promise<unknown>, side?: keyof typeof cpu): Promise<number> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  if (side) cpu[side] += (c.user + c.system) / 1000;
+  return ms;
+}
+
+/** Both sides on every page, in turns whose order alternates. */
+async function timeSingles(): Promise<{ direct: number[]; api: number[] }> {
+  const times = { direct: [] as number[], api: [] as number[] };
   for (let r = 0; r < rounds; r++) {
-    for (const url of urls) {
-      const t0 = performance.now();
-      await fn(url);
-      times.push(performance.now() - t0);
+    for (const [i, url] of urls.entries()) {
+      const sides = [
+        async () => times.direct.push(await timed(() => direct(url), 'direct')),
+        async () => times.api.push(await timed(() => api('/api/v1/scrape/single', { url }), 'api')),
+      ];
+      if ((r + i) % 2) sides.reverse();
+      for (const side of sides) await side();
     }
   }
   return times;
+}
+
+/** A process's resident set in kB, 0 once it is gone. */
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Every process below `root`, from /proc. */
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      parent.set(Number(name), Number(/\)\s+\S+\s+(\d+)/.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]));
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  const found: number[] = [];
+  const visit = (pid: number) => {
+    for (const [child, ppid] of parent) if (ppid === pid) found.push(child), visit(child);
+  };
+  visit(root);
+  return found;
+}
+
+/** RSS in MB of a `webdata serve` with the embedded defaults, idle a few seconds after it listens, and of what it started. */
+async function idleServeRss(): Promise<{ server: number; children: number; childCount: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'webdata-bench-idle-'));
+  const env = { ...process.env, WEBDATA_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' };
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], { cwd: new URL('../../', import.meta.url).pathname, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('webdata listening on')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`webdata serve exited with ${code}`)));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const kids = descendants(child.pid!);
+    const children = kids.reduce((sum, pid) => sum + rssKb(pid), 0);
+    return { server: rssKb(child.pid!) / 1024, children: children / 1024, childCount: kids.length };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 try {
@@ -85,32 +175,51 @@ try {
     if (!r.success) throw new Error(`warm-up scrape failed: ${r.error}`);
   }
 
-  const directTimes = await timeEach(direct);
-  const apiTimes = await timeEach((url) => api('/api/v1/scrape/single', { url }));
-  const directP50 = p50(directTimes);
-  const apiP50 = p50(apiTimes);
-  console.log(`single (${urls.length} pages x ${rounds}): p50 direct undici+convert ${directP50.toFixed(1)} ms, /v1/scrape/single ${apiP50.toFixed(1)} ms, ratio ${(apiP50 / directP50).toFixed(2)}x`);
+  const singles = await timeSingles();
+  const directP50 = p50(singles.direct);
+  const apiP50 = p50(singles.api);
+  const singleRatio = apiP50 / directP50;
+  console.log(`single (${urls.length} pages x ${rounds}, in turns): p50 direct undici+convert ${directP50.toFixed(1)} ms, /v1/scrape/single ${apiP50.toFixed(1)} ms, ratio ${singleRatio.toFixed(2)}x`);
+  console.log(`  CPU per page (all threads): direct ${(cpu.direct / singles.direct.length).toFixed(1)} ms, API ${(cpu.api / singles.api.length).toFixed(1)} ms, ratio ${(cpu.api / cpu.direct).toFixed(2)}x`);
 
   const batchUrls = Array.from({ length: BATCH }, (_, i) => urls[i % urls.length]!);
   const htmls = Array.from({ length: BATCH }, (_, i) => pages[i % pages.length]!);
   let bestConvert = Infinity;
+  let bestSerial = Infinity;
   let bestBatch = Infinity;
   for (let r = 0; r < 3; r++) {
-    const t0 = performance.now();
-    htmls.forEach((html, i) => {
-      convertHtml({ html, url: batchUrls[i]!, format: 'markdown', onlyMainContent: true });
-    });
-    bestConvert = Math.min(bestConvert, performance.now() - t0);
-    const t1 = performance.now();
-    const res = await api('/api/v1/scrape/batch', { urls: batchUrls });
-    bestBatch = Math.min(bestBatch, performance.now() - t1);
-    if (res.successful !== BATCH) throw new Error(`batch: ${res.failed} failed`);
+    bestConvert = Math.min(bestConvert, await timed(async () => {
+      htmls.forEach((html, i) => {
+        convertHtml({ html, url: batchUrls[i]!, format: 'markdown', onlyMainContent: true });
+      });
+    }));
+    bestSerial = Math.min(
+      bestSerial,
+      await timed(async () => {
+        for (const url of batchUrls) await direct(url);
+      }, 'serial'),
+    );
+    let res: { successful: number; failed: number } | undefined;
+    bestBatch = Math.min(bestBatch, await timed(async () => (res = await api('/api/v1/scrape/batch', { urls: batchUrls })), 'batch'));
+    if (res?.successful !== BATCH) throw new Error(`batch: ${res?.failed} failed`);
   }
-  const convertRate = (BATCH * 1000) / bestConvert;
-  const batchRate = (BATCH * 1000) / bestBatch;
+  const rate = (ms: number) => (BATCH * 1000) / ms;
+  const batchSpeedup = rate(bestBatch) / rate(bestSerial);
   console.log(
-    `batch of ${BATCH} (best of 3, ${workers} content workers, ${availableParallelism()} cores): /v1/scrape/batch ${batchRate.toFixed(1)} pages/s, single-thread convertHtml ${convertRate.toFixed(1)} pages/s, ratio ${(batchRate / convertRate).toFixed(2)}x`,
+    `batch of ${BATCH} (best of 3, ${workers} content workers, ${availableParallelism()} cores): /v1/scrape/batch ${rate(bestBatch).toFixed(1)} pages/s, ` +
+      `single-thread undici+convert ${rate(bestSerial).toFixed(1)} pages/s (ratio ${batchSpeedup.toFixed(2)}x), convertHtml alone ${rate(bestConvert).toFixed(1)} pages/s (ratio ${(rate(bestBatch) / rate(bestConvert)).toFixed(2)}x)`,
   );
+
+  // Wall-clock pages/s can only beat one thread when the process gets more than one core: with
+  // other processes busy (Linux shares CPU between sessions first, whatever their thread counts)
+  // it cannot, so the CPU each page cost on each side is printed too: the work the server adds.
+  console.log(
+    `  CPU per page (all threads): single-thread ${(cpu.serial / (3 * BATCH)).toFixed(1)} ms, batch ${(cpu.batch / (3 * BATCH)).toFixed(1)} ms, ratio ${(cpu.batch / cpu.serial).toFixed(2)}x; load average ${loadavg()[0]!.toFixed(1)}`,
+  );
+
+  const idle = await idleServeRss();
+  console.log(`idle webdata serve (embedded defaults, 5 s after listening): RSS ${idle.server.toFixed(0)} MB; ${idle.childCount} child processes, ${idle.children.toFixed(0)} MB`);
+  console.log(`RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)}`);
 } finally {
   await server.close();
   site.close();

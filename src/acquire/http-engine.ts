@@ -74,12 +74,18 @@ function decompressor(encoding: string | undefined) {
   }
 }
 
+/** A body's decoded chunks, and what ends its connection and decoder however reading ends. */
+interface DecodedChunks {
+  chunks: AsyncGenerator<Buffer>;
+  release(): void;
+}
+
 /**
  * The decoded body as it arrives, cut off with a FetchFailure once it passes `maxBytes`; every
  * error on the way (the deadline, the connection, broken compression) is one the engine names.
  * Counting decoded bytes also stops decompression bombs.
  */
-function decodedBody(body: Readable, encoding: string | undefined, maxBytes: number, fail: (err: unknown) => Error): Readable {
+function decodedChunks(body: Readable, encoding: string | undefined, maxBytes: number, fail: (err: unknown) => Error): DecodedChunks {
   const decoder = decompressor(encoding);
   const source: Readable = decoder ? body.pipe(decoder) : body;
   // Errors reach the reader through its iteration; this keeps one that comes before reading
@@ -97,15 +103,21 @@ function decodedBody(body: Readable, encoding: string | undefined, maxBytes: num
       throw fail(err);
     }
   }
-  const out = Readable.from(limited(), { objectMode: false });
-  // However reading ends (the end, an error, a reader that stops early), the connection goes
-  // with it rather than waiting out the deadline.
-  out.once('close', () => {
+  const release = () => {
     // Nobody reads these any more, so an abort error from destroying them has no one to tell.
     for (const s of [body, decoder]) {
       if (s && !s.destroyed) s.on('error', () => {}).destroy();
     }
-  });
+  };
+  return { chunks: limited(), release };
+}
+
+/** Decoded chunks as a stream, for a reader that takes the body as it comes. */
+function decodedBody({ chunks, release }: DecodedChunks): Readable {
+  const out = Readable.from(chunks, { objectMode: false });
+  // However reading ends (the end, an error, a reader that stops early), the connection goes
+  // with it rather than waiting out the deadline.
+  out.once('close', release);
   return out;
 }
 
@@ -131,11 +143,18 @@ export class HttpEngine {
     });
   }
 
-  /** Fetches a whole body into memory: a stream read to its end. */
+  /**
+   * Fetches a whole body into memory. It reads the decoded chunks itself rather than through a
+   * stream made of them: one layer of stream and its turns of the event loop fewer per chunk.
+   */
   async fetch(input: string, opts: FetchOptions = {}): Promise<HttpResponse> {
-    const { body, ...res } = await this.stream(input, opts);
+    const { decoded, ...res } = await this.#open(input, opts);
     const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of decoded.chunks) chunks.push(chunk);
+    } finally {
+      decoded.release();
+    }
     return { ...res, body: Buffer.concat(chunks) };
   }
 
@@ -144,6 +163,11 @@ export class HttpEngine {
    * the whole exchange, body included, and the byte limit is enforced as the body flows.
    */
   async stream(input: string, opts: FetchOptions = {}): Promise<HttpStream> {
+    const { decoded, ...res } = await this.#open(input, opts);
+    return { ...res, body: decodedBody(decoded) };
+  }
+
+  async #open(input: string, opts: FetchOptions): Promise<Omit<HttpStream, 'body'> & { decoded: DecodedChunks }> {
     const timeoutMs = opts.timeoutMs ?? this.#options.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
@@ -192,8 +216,8 @@ export class HttpEngine {
           if (err instanceof FetchFailure) return err;
           return new FetchFailure('network', `could not read the page body: ${(err as Error).message}`);
         };
-        const body = decodedBody(res.body, headers['content-encoding'], maxBytes, readFail);
-        return { url: url.href, statusCode: res.statusCode, headers, body, chain };
+        const decoded = decodedChunks(res.body, headers['content-encoding'], maxBytes, readFail);
+        return { url: url.href, statusCode: res.statusCode, headers, decoded, chain };
       }
     } catch (err) {
       throw fail(err);

@@ -79,11 +79,10 @@ const WALL_STATUSES = new Set([403, 429, 503]);
 
 /**
  * The page is a challenge or a block page rather than content, or undefined when it looks real.
- * `statusCode` is the document's HTTP status when known.
+ * `statusCode` is the document's HTTP status when known; `text` its visibleText when already made.
  */
-export function detectBlock(html: string, statusCode = 200): BlockVerdict | undefined {
+export function detectBlock(html: string, statusCode = 200, text = visibleText(html)): BlockVerdict | undefined {
   const head = title(html);
-  const text = visibleText(html);
   if (text.length > BLOCK_PAGE_TEXT) return undefined;
   for (const [re, reason] of CHALLENGE_TITLES) if (re.test(head)) return { kind: 'challenge', reason };
   for (const [re, reason] of CHALLENGE_PHRASES) if (re.test(text)) return { kind: 'challenge', reason };
@@ -99,9 +98,8 @@ export function detectBlock(html: string, statusCode = 200): BlockVerdict | unde
 const APP_ROOT = /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
 const NOSCRIPT_ASKS = /<noscript\b[^>]*>[\s\S]*?(enable javascript|javascript (is )?(required|disabled|must be enabled)|requires javascript|turn on javascript|need(s)? (to enable )?javascript)[\s\S]*?<\/noscript>/i;
 
-/** Why the page needs a browser to show its content, or undefined when its HTML already has it. */
-export function needsJavaScript(html: string): string | undefined {
-  const text = visibleText(html);
+/** Why the page needs a browser to show its content, or undefined when its HTML already has it (`text`: its visibleText). */
+export function needsJavaScript(html: string, text = visibleText(html)): string | undefined {
   if (text.length >= THIN_TEXT) return undefined;
   if (APP_ROOT.test(html)) return 'little text and an empty script app root';
   if (NOSCRIPT_ASKS.test(html)) return 'little text and a <noscript> asking for JavaScript';

@@ -1,5 +1,3 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-
 export interface PdfText {
   /** Text of each page, in order. */
   pages: string[];
@@ -15,6 +13,9 @@ interface TextItem {
 
 /** The text layer of every page, read with pdf.js (no rendering, no OCR). */
 export async function readPdfText(bytes: Uint8Array, maxPages: number): Promise<PdfText & { pageCount: number }> {
+  // Loaded with the first PDF: pdf.js is some 50 MB of memory in every thread that loads it,
+  // and most servers and conversion workers never read a PDF.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js takes ownership of the buffer it is given; copy so the caller's bytes stay usable.
   const task = getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, verbosity: 0 });
   const doc = await task.promise;

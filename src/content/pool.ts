@@ -1,11 +1,12 @@
 import { Piscina } from 'piscina';
 import { convertHtml } from './convert.ts';
+import { readHttpAnswer, type HttpAnswer, type HttpAnswerReading } from './http-answer.ts';
 import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
 import { readPdfText } from './pdf-text.ts';
 import { selectFields, type SelectedValue, type Selectors } from './select.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
-import type { ConversionStarted, ConvertTask } from './worker.ts';
+import type { ConversionStarted } from './worker.ts';
 
 /**
  * Runs HTML conversion off the event loop. Parsing and converting a large page takes tens of
@@ -44,17 +45,35 @@ export class ContentPool {
     });
   }
 
-  async convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
-    if (!this.#pool) return convertHtml(input);
-    // The clock starts when a worker takes the page, not when it is queued: time spent waiting
-    // behind other pages, or for a replacement worker to boot, is not this page's doing.
+  convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
+    if (!this.#pool) return Promise.resolve(convertHtml(input));
+    return this.#timed<ConvertOutput>('convert', (id) => ({ id, input }), [], signal);
+  }
+
+  /**
+   * Reads an HTML answer to a fetch (decode, block and JavaScript signals, main content judged):
+   * the main thread only hands over the bytes. They go to the worker as a transferred copy, so
+   * neither the body nor its decoded text is serialised on the way and the caller keeps its Buffer.
+   */
+  readHttpAnswer(answer: HttpAnswer, signal?: AbortSignal): Promise<HttpAnswerReading> {
+    if (!this.#pool) return Promise.resolve(readHttpAnswer(answer));
+    const bytes = new Uint8Array(answer.bytes);
+    return this.#timed<HttpAnswerReading>('httpAnswer', (id) => ({ id, answer: { ...answer, bytes } }), [bytes.buffer], signal);
+  }
+
+  /**
+   * Runs a worker task that converts a page under the conversion deadline. The clock starts when
+   * a worker takes the page, not when it is queued: time spent waiting behind other pages, or for
+   * a replacement worker to boot, is not this page's doing.
+   */
+  async #timed<T>(name: string, task: (id: number) => { id: number }, transferList: ArrayBuffer[], signal?: AbortSignal): Promise<T> {
+    const pool = this.#pool!;
     const id = ++this.#nextId;
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     this.#onStart.set(id, () => (timer = setTimeout(() => deadline.abort(), this.#convertTimeoutMs)));
     try {
-      const task: ConvertTask = { id, input };
-      return await this.#pool.run(task, { signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal });
+      return (await pool.run(task(id), { name, transferList, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal })) as T;
     } catch (err) {
       if (deadline.signal.aborted && !signal?.aborted) throw new Error(`converting the page took longer than ${this.#convertTimeoutMs} ms`);
       throw err;

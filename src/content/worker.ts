@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { convertHtml } from './convert.ts';
+import { readHttpAnswer, type HttpAnswer, type HttpAnswerReading } from './http-answer.ts';
 import { readPdfText, type PdfText } from './pdf-text.ts';
 import { selectFields, type SelectedValue, type Selectors } from './select.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
@@ -14,10 +15,23 @@ export interface ConversionStarted {
   conversionStarted: number;
 }
 
-/** Piscina task: one page converted on a worker thread. */
-export default function convert({ id, input }: ConvertTask): ConvertOutput {
-  parentPort?.postMessage({ conversionStarted: id } satisfies ConversionStarted);
+export interface HttpAnswerTask {
+  id: number;
+  answer: HttpAnswer;
+}
+
+const started = (id: number) => parentPort?.postMessage({ conversionStarted: id } satisfies ConversionStarted);
+
+/** Piscina task `convert`: one page converted on a worker thread. */
+export function convert({ id, input }: ConvertTask): ConvertOutput {
+  started(id);
   return convertHtml(input);
+}
+
+/** Piscina task `httpAnswer`: a fetched page's bytes decoded and judged, its main content converted. */
+export function httpAnswer({ id, answer }: HttpAnswerTask): HttpAnswerReading {
+  started(id);
+  return readHttpAnswer(answer);
 }
 
 /** Piscina task `pdfText`: pdf.js parses on the calling thread, so text layers are read here too. */

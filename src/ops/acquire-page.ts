@@ -1,4 +1,4 @@
-import { acquiredFromBrowser, acquiredFromHttp, detectBlock, judgeMainContent, needsJavaScript, type AcquiredPage, type ContentVerdict, type ProxyRoute } from '../acquire/index.ts';
+import { acquiredFromBrowser, acquiredFromHttp, bodyKind, judgeMainContent, type AcquiredPage, type ContentVerdict, type HttpResponse, type ProxyRoute } from '../acquire/index.ts';
 import { settledContent, type BrowserMethod } from '../browser/index.ts';
 import type { AcquireMethod, Action } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
@@ -31,19 +31,23 @@ export interface AcquireRequest {
   deadline: number;
 }
 
-/** Why an HTTP answer is not the page yet and a browser should try, or undefined when it is. */
-export async function escalationReason(page: AcquiredPage, converter: PageConverter): Promise<string | undefined> {
-  if (page.kind !== 'html' || page.text === undefined) return undefined;
-  const verdict = detectBlock(page.text, page.statusCode);
-  if (verdict) {
-    countBlock('http', verdict);
-    return verdict.reason;
-  }
-  if (page.statusCode >= 400) return undefined;
-  // The regular expressions catch the obvious (an empty app root, a page of scripts) for free.
-  const obvious = needsJavaScript(page.text);
-  if (obvious) return obvious;
-  return (await judgeContent(page.text, page.url, converter))?.reason;
+/**
+ * An HTTP answer as an acquired page, and why a browser should try instead (undefined when this
+ * is the page). An HTML answer is read on a conversion worker from its bytes (decoded there, its
+ * block and JavaScript signals, its main content judged) while this thread decodes its own copy
+ * of the text for the result; the main content the worker converted is handed to the converter
+ * for the result to reuse.
+ */
+async function judgedHttpPage(res: HttpResponse, ctx: OpContext, converter: PageConverter): Promise<{ page: AcquiredPage; reason?: string }> {
+  const contentType = res.headers['content-type'] ?? '';
+  const reading =
+    bodyKind(contentType, res.body) === 'html' ? ctx.services.content.readHttpAnswer({ bytes: res.body, contentType, url: res.url, statusCode: res.statusCode }, ctx.signal) : undefined;
+  const page = acquiredFromHttp(res);
+  const read = await reading;
+  if (!read || page.text === undefined) return { page };
+  if (read.block) countBlock('http', read.block);
+  if (read.main) converter.adopt(page.text, page.url, 'markdown', true, read.main);
+  return { page, ...(read.escalate ? { reason: read.escalate } : {}) };
 }
 
 /** The main content of `html` judged as the result will see it: markdown of the main content. */
@@ -64,8 +68,7 @@ export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter
     triedBefore.push('http');
     const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
     const res = await ctx.services.httpEngine.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
-    const page = acquiredFromHttp(res);
-    const reason = await escalationReason(page, converter);
+    const { page, reason } = await judgedHttpPage(res, ctx, converter);
     if (!reason) return page;
     ctx.log.debug({ url: req.url, reason }, 'escalating to the browser');
   }

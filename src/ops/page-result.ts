@@ -51,6 +51,11 @@ export class PageConverter {
     this.#memo.set(key, { html, out });
     return out;
   }
+
+  /** A conversion of `html` made elsewhere (with the judgement of an HTTP answer), kept for reuse. */
+  adopt(html: string, url: string, format: OutputFormat, onlyMainContent: boolean, out: ConvertOutput): void {
+    this.#memo.set(`${format}|${onlyMainContent}|${url}`, { html, out: Promise.resolve(out) });
+  }
 }
 
 export function failure(url: string, err: unknown, statusCode = 0, method?: AcquireMethod): FetchResult {
