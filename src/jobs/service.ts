@@ -66,9 +66,10 @@ export class Jobs {
     deliverer.start();
     const executor = new ItemExecutor(this.store, services, log, {
       enqueue: this.queue.enqueue,
-      recorded: () => {
-        this.queue.created();
-        deliverer.kick();
+      settle: (trx, items) => this.queue.settle(trx, items),
+      recorded: (batch) => {
+        if (batch.added) this.queue.created();
+        if (batch.events) deliverer.kick();
       },
     });
     await this.queue.work(executor, this.store, config.jobConcurrency, log);
