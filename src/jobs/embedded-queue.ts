@@ -22,7 +22,8 @@ const keyOf = (ref: ItemRef) => `${ref.jobId}:${ref.index}`;
 
 /**
  * The embedded engine: the job_items table is the queue and this process its only consumer, so a
- * dispatcher claims pending items in groups (one statement) and runs up to `concurrency` of them.
+ * dispatcher claims pending items in groups and runs up to `concurrency` of them; the rest of a
+ * group waits here for a slot (a cancel reaches them through the executor, in this same process).
  * Items that were running when the process died are put back in line at start-up. An item whose
  * handling keeps failing below its operation is retried `QUEUE_RETRY_LIMIT` times, then recorded as
  * failed, as pg-boss's dead-letter path does on Postgres, so its job still ends.
@@ -31,6 +32,8 @@ export class EmbeddedQueue implements JobQueue {
   readonly engine = 'embedded' as const;
   #run?: Running;
   #active = 0;
+  /** Claimed items waiting for a free slot (fewer than the concurrency). */
+  #buffer: ClaimedItem[] = [];
   /** Claims pending items until the concurrency is used up; triggers during a pass coalesce. */
   readonly #pump = coalesced(() => this.#dispatch());
   #closed = false;
@@ -64,10 +67,15 @@ export class EmbeddedQueue implements JobQueue {
     if (!run || this.#closed) return;
     try {
       while (!this.#closed && this.#active < run.concurrency) {
-        const { items, unreadable } = await run.store.claimPending(run.concurrency - this.#active);
-        for (const { ref, error } of unreadable) this.#failed(run, ref, error);
-        for (const item of items) this.#start(run, item);
-        if (items.length + unreadable.length === 0) break;
+        if (this.#buffer.length === 0) {
+          // A whole group at once, so a claim is paid per group rather than per freed slot.
+          const { items, unreadable } = await run.store.claimPending(run.concurrency);
+          for (const { ref, error } of unreadable) this.#failed(run, ref, error);
+          this.#buffer.push(...items);
+          if (items.length + unreadable.length === 0) break;
+        }
+        const next = this.#buffer.shift();
+        if (next) this.#start(run, next);
       }
     } catch (err) {
       run.log.error({ err }, 'job dispatcher could not read the store');
@@ -142,5 +150,6 @@ export class EmbeddedQueue implements JobQueue {
     this.#run?.executor.stopAll();
     await Promise.allSettled([...this.#tasks]);
     await this.#run?.executor.drain();
+    for (const item of this.#buffer.splice(0)) await this.#run?.store.release(item.jobId, item.index).catch(() => undefined);
   }
 }

@@ -120,6 +120,12 @@ export class ItemExecutor {
     );
   }
 
+  /** A job was cancelled in this process: its running items stop now, and its claimed ones never start. */
+  cancelled(jobId: string): void {
+    this.#ended.add(jobId);
+    for (const c of this.#running.get(jobId) ?? []) c.abort(new Error('job cancelled'));
+  }
+
   /** Aborts every running item; each resolves stopped so its engine can hand it back. */
   stopAll(): void {
     for (const controllers of this.#running.values()) for (const c of controllers) c.abort(new Stopping('worker stopping'));
