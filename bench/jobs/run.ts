@@ -32,6 +32,7 @@ let round = 0;
 // A fresh query string per item so nothing along the way can serve a repeat.
 const inputs = () => Array.from({ length: ITEMS }, (_, i) => ({ url: `${site.origin}/notes.txt?r=${round++}&i=${i}` }));
 const slow = () => Array.from({ length: SCALE_ITEMS }, (_, i) => ({ url: `${site.origin}/slow-origin/p?ms=${PAGE_MS}&r=${round++}&i=${i}` }));
+const warmUp = () => Array.from({ length: 2 * CONCURRENCY }, (_, i) => ({ url: `${site.origin}/slow-origin/warm?ms=10&r=${round++}&i=${i}` }));
 try {
   console.log(`bench/jobs: ${ITEMS} scrapes of a plain-text fixture page, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds\n`);
   console.log('Queue overhead (same process, same concurrency):');
@@ -51,8 +52,7 @@ try {
   console.log(`\nI/O-bound scale-out on Postgres: ${SCALE_ITEMS} pages answering in ${PAGE_MS} ms, concurrency ${CONCURRENCY} per worker, median of ${SCALE_ROUNDS}:`);
   const rates: number[] = [];
   for (const workers of [1, 2, 4]) {
-    windows.length = 0;
-    rates.push(await throughput(workers, slow, { rounds: SCALE_ROUNDS, concurrency: CONCURRENCY }));
+    rates.push(await throughput(workers, slow, { rounds: SCALE_ROUNDS, concurrency: CONCURRENCY, warmUp, warmedUp: () => (windows.length = 0) }));
     const { busyMs, sumMs, most } = overlap(windows);
     console.log(`          pages in flight: at most ${most}, on average ${(sumMs / busyMs).toFixed(1)} while any was`);
   }

@@ -147,15 +147,33 @@ export class PgBossQueue implements JobQueue {
     );
   }
 
+  /** Starts buffered items in free slots; synchronous, so a freed slot never waits for a fetch in flight. */
+  #fill(run: Running): void {
+    while (!this.#closed && this.#running < run.concurrency && this.#buffer.length > 0) this.#start(run, this.#buffer.shift()!);
+  }
+
+  /** Items to hold claimed ahead of free slots: for short items half the concurrency, so the fetch and claim are shared by a group. */
+  #ahead(run: Running): number {
+    return this.#meanMs !== undefined && this.#meanMs < PREFETCH_BELOW_MS ? Math.ceil(run.concurrency / 2) : 0;
+  }
+
+  /**
+   * Fetches while slots are free or the buffer runs low (under half of what is held ahead), each
+   * time the free slots and what refills the buffer; started slots take from the buffer meanwhile.
+   */
   async #fetchItems(): Promise<void> {
     const run = this.#run;
     if (!run || this.#closed) return;
     clearTimeout(this.#poll);
+    this.#fill(run);
     try {
-      while (!this.#closed && this.#running < run.concurrency) {
-        const item = this.#buffer.shift() ?? (await this.#fetchGroup(run));
-        if (!item) break;
-        this.#start(run, item);
+      for (;;) {
+        const ahead = this.#ahead(run);
+        const free = run.concurrency - this.#running;
+        if (this.#closed || (free === 0 && this.#buffer.length >= Math.ceil(ahead / 2))) break;
+        const wanted = free + ahead - this.#buffer.length;
+        if (wanted <= 0 || !(await this.#fetchGroup(run, wanted))) break;
+        this.#fill(run);
       }
     } catch (err) {
       run.log.error({ err }, 'could not fetch job items');
@@ -163,38 +181,30 @@ export class PgBossQueue implements JobQueue {
     if (!this.#closed && this.#running < run.concurrency) this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
   }
 
-  /**
-   * Fetches and claims a group of items: the free slots, and for short items half the concurrency
-   * again, so the next slots to free find items waiting. Returns the first; the rest wait in the buffer.
-   */
-  async #fetchGroup(run: Running): Promise<ClaimedItem | undefined> {
-    for (;;) {
-      const ahead = this.#meanMs !== undefined && this.#meanMs < PREFETCH_BELOW_MS ? Math.ceil(run.concurrency / 2) : 0;
-      const batchSize = run.concurrency - this.#running + ahead;
-      const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize });
-      if (!jobs || jobs.length === 0) return undefined;
-      for (const job of jobs) this.#inflight.set(keyOf(job.data), job);
-      let claimed: Awaited<ReturnType<JobStore['claimMany']>>;
-      try {
-        // 'running' too: the runner that had it died (pg-boss only hands it out again once its heartbeat lapsed).
-        claimed = await run.store.claimMany(
-          jobs.map((j) => j.data),
-          ['pending', 'running'],
-        );
-      } catch (err) {
-        await Promise.all(jobs.map((job) => this.#fail(run, job.data, err as Error)));
-        throw err;
-      }
-      const { items, unreadable } = claimed;
-      await Promise.all(unreadable.map(({ ref, error }) => this.#fail(run, ref, error)));
-      // Done already, or its job cancelled or expired: nothing to run.
-      const taken = new Set([...items, ...unreadable.map((u) => u.ref)].map(keyOf));
-      const idle = jobs.filter((j) => !taken.has(keyOf(j.data)));
-      if (idle.length > 0) await this.#complete(idle);
-      this.#buffer.push(...items);
-      const first = this.#buffer.shift();
-      if (first) return first;
+  /** Fetches and claims up to `wanted` items into the buffer; false when the queue had none. */
+  async #fetchGroup(run: Running, wanted: number): Promise<boolean> {
+    const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: wanted });
+    if (!jobs || jobs.length === 0) return false;
+    for (const job of jobs) this.#inflight.set(keyOf(job.data), job);
+    let claimed: Awaited<ReturnType<JobStore['claimMany']>>;
+    try {
+      // 'running' too: the runner that had it died (pg-boss only hands it out again once its heartbeat lapsed).
+      claimed = await run.store.claimMany(
+        jobs.map((j) => j.data),
+        ['pending', 'running'],
+      );
+    } catch (err) {
+      await Promise.all(jobs.map((job) => this.#fail(run, job.data, err as Error)));
+      throw err;
     }
+    const { items, unreadable } = claimed;
+    await Promise.all(unreadable.map(({ ref, error }) => this.#fail(run, ref, error)));
+    // Done already, or its job cancelled or expired: nothing to run.
+    const taken = new Set([...items, ...unreadable.map((u) => u.ref)].map(keyOf));
+    const idle = jobs.filter((j) => !taken.has(keyOf(j.data)));
+    if (idle.length > 0) await this.#complete(idle);
+    this.#buffer.push(...items);
+    return true;
   }
 
   /** Settles items that need no run; if that fails, their heartbeat lapses and a later claim finds nothing to do either. */
@@ -224,6 +234,7 @@ export class PgBossQueue implements JobQueue {
       if (!slot) return;
       slot = false;
       this.#running--;
+      this.#fill(run);
       void this.#pump();
     };
     const began = performance.now();
