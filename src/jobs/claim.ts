@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Tables } from '../store/index.ts';
 import { emit } from './events.ts';
-import { ACTIVE_STATUSES, type ClaimedItem, type ItemRef, type JobType } from './types.ts';
+import { ACTIVE_STATUSES, type ClaimedItem, type ItemKey, type ItemRef, type JobType } from './types.ts';
 
 /** Items claimed in one statement, and those whose stored input could not be read (a failure below their operation). */
 export interface Claimed {
@@ -24,7 +24,7 @@ interface ClaimedRow {
  * `(job_id, idx) in (values ...)` for these items: SQLite takes a list of row values only as a
  * subquery, and Postgres types the values' columns from the casts.
  */
-export function itemKeys(refs: ReadonlyArray<{ jobId: string; index: number }>): RawBuilder<unknown> {
+export function itemKeys(refs: ReadonlyArray<ItemKey>): RawBuilder<unknown> {
   return sql`(job_id, idx) in (values ${sql.join(refs.map((r) => sql`(cast(${r.jobId} as text), cast(${r.index} as integer))`))})`;
 }
 

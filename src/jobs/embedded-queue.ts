@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ItemExecutor } from './executor.ts';
 import { givenUpReason, QUEUE_RETRY_LIMIT, type JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
-import type { ClaimedItem, ItemRef } from './types.ts';
+import { keyOf, type ClaimedItem, type ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
 
 /**
@@ -17,8 +17,6 @@ interface Running {
   concurrency: number;
   log: FastifyBaseLogger;
 }
-
-const keyOf = (ref: ItemRef) => `${ref.jobId}:${ref.index}`;
 
 /**
  * The embedded engine: the job_items table is the queue and this process its only consumer, so a

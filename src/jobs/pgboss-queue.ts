@@ -4,9 +4,8 @@ import { fromKysely, PgBoss, type Job, type JobWithMetadata } from 'pg-boss';
 import type { Tables } from '../store/index.ts';
 import type { ItemExecutor } from './executor.ts';
 import { givenUpReason, QUEUE_RETRY_LIMIT, type JobQueue } from './queue.ts';
-import type { ItemKey } from './recorder.ts';
 import type { JobStore } from './store.ts';
-import type { ClaimedItem, EnqueueItems, ItemRef } from './types.ts';
+import { keyOf, type ClaimedItem, type EnqueueItems, type ItemKey, type ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
 
 const QUEUE = 'webdata-job-items';
@@ -31,8 +30,6 @@ const IDLE_POLL_MS = 250;
 
 /** The item and whose job of which type, so claiming it takes no extra read. */
 type ItemMessage = ItemRef;
-
-const keyOf = (item: ItemKey) => `${item.jobId}:${item.index}`;
 
 interface Running {
   executor: ItemExecutor;

@@ -4,12 +4,10 @@ import { countCharges } from '../metrics/index.ts';
 import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
 import { itemKeys } from './claim.ts';
 import { emit, finalState } from './events.ts';
-import { ACTIVE_STATUSES, type EnqueueItems, type ItemOutcome, type JobType, type NextItem } from './types.ts';
+import { ACTIVE_STATUSES, keyOf, type EnqueueItems, type ItemKey, type ItemOutcome, type JobType, type NextItem } from './types.ts';
 
 /** One item's result waiting to be written, with the meter holding its charges. */
-export interface ItemRecord {
-  jobId: string;
-  index: number;
+export interface ItemRecord extends ItemKey {
   outcome: ItemOutcome;
   meter: Meter;
 }
@@ -42,8 +40,6 @@ class NotRecorded extends Error {
 
 /** Rows of discovered items checked or inserted per statement (well under either backend's parameter limit). */
 const KEY_CHUNK = 500;
-
-export const recordKey = (r: { jobId: string; index: number }) => `${r.jobId}:${r.index}`;
 
 /**
  * Writes the results of a batch of items in one transaction: each item's result once (never over
@@ -85,10 +81,10 @@ async function writeBatch(trx: Transaction<Tables>, records: ItemRecord[], opts:
       where ${itemKeys(records)} and state != 'done'
         and exists (select 1 from jobs j where j.id = job_items.job_id and j.status in (${sql.join(ACTIVE_STATUSES)}))
       returning job_id, idx`.execute(trx);
-    for (const row of rows) written.recorded.add(recordKey({ jobId: row.job_id, index: row.idx }));
+    for (const row of rows) written.recorded.add(keyOf({ jobId: row.job_id, index: row.idx }));
     const byJob = new Map<string, ItemRecord[]>();
     for (const r of records) {
-      if (!written.recorded.has(recordKey(r))) continue;
+      if (!written.recorded.has(keyOf(r))) continue;
       byJob.set(r.jobId, [...(byJob.get(r.jobId) ?? []), r]);
     }
     const inactive: string[] = [];

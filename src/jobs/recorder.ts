@@ -3,13 +3,7 @@ import type { Meter } from '../billing/index.ts';
 import type { Tables } from '../store/index.ts';
 import type { ItemRecord, RecordedBatch } from './record.ts';
 import type { JobStore } from './store.ts';
-import type { EnqueueItems, ItemOutcome } from './types.ts';
-
-/** An item whose run ended, as the queue knows it. */
-export interface ItemKey {
-  jobId: string;
-  index: number;
-}
+import type { EnqueueItems, ItemKey, ItemOutcome } from './types.ts';
 
 export interface RecorderHooks {
   /** Queues the items a result adds to its job. */
