@@ -2,166 +2,65 @@
  * bench/jobs: what the async job machinery costs and how it scales, against baselines measured
  * in the same run.
  *
- * Items are scrapes of a CPU-light fixture page (plain text: no HTML conversion), so what is
- * measured is the job machinery rather than the content pipeline.
+ * 1. Queue overhead: ITEMS scrapes of a CPU-light fixture page (plain text: no HTML conversion, so
+ *    the job machinery is what is measured) run as one async job, against the same scrapes called
+ *    directly with their ledger write, at the same concurrency, on SQLite and on Postgres; on
+ *    Postgres, the statements sent per item while the job ran (each one round trip).
+ * 2. I/O-bound scale-out: a job of SCALE_ITEMS pages that each take PAGE_MS to answer (a slow
+ *    loopback origin), run by 1, 2 and 4 `webdata worker` processes on one Postgres.
  *
- * 1. Queue overhead per item: ITEMS scrapes run as one async job (stored,
- *    queued, claimed, recorded with their charges) against the same scrapes called directly
- *    (with their ledger write), both at the same concurrency, on SQLite and on Postgres.
- * 2. Throughput of 1 against 2 `webdata worker` processes on Postgres for the same items.
- *
- *   npm run bench:jobs     (ITEMS=200, ROUNDS=3, CONCURRENCY=8 by default; needs the test Postgres)
+ *   npm run bench:jobs   (ITEMS=200 ROUNDS=3 CONCURRENCY=8 SCALE_ITEMS=600 PAGE_MS=300 SCALE_ROUNDS=3;
+ *                         needs the test Postgres on 127.0.0.1:5432)
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pLimit from 'p-limit';
-import { pino } from 'pino';
-import { Meter } from '../../src/billing/index.ts';
-import { createServices } from '../../src/cli/server.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Jobs } from '../../src/jobs/index.ts';
-import { scrape, type ScrapeInput } from '../../src/ops/index.ts';
+import { overlap, slowTextRoute, type Window } from '../../test/fixtures/slow-origin.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { createTestDatabase } from '../../test/helpers/postgres.ts';
+import { overhead } from './overhead.ts';
+import { throughput } from './scale-out.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const SCALE_ITEMS = Number(process.env.SCALE_ITEMS ?? 600);
+const PAGE_MS = Number(process.env.PAGE_MS ?? 300);
+const SCALE_ROUNDS = Number(process.env.SCALE_ROUNDS ?? 3);
 process.env.WEBDATA_TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/webdata_test';
 
-const log = pino({ level: 'silent' });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-
-function env(dataDir: string, databaseUrl: string): Record<string, string> {
-  return {
-    WEBDATA_DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-    WEBDATA_CONTENT_WORKERS: '0',
-    WEBDATA_JOB_CONCURRENCY: String(CONCURRENCY),
-    WEBDATA_LOG_LEVEL: 'silent',
-  };
-}
-
-async function waitDone(jobs: Jobs, userId: string, id: string): Promise<void> {
-  for (;;) {
-    const job = await jobs.store.get(userId, id);
-    if (job && job.status !== 'pending' && job.status !== 'processing') {
-      if (job.completed !== job.total) throw new Error(`job ended ${job.status} with ${job.completed}/${job.total}`);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function overhead(engine: string, databaseUrl: string, inputs: () => ScrapeInput[]): Promise<number> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-jobs-'));
-  const built = await createServices(loadConfig(env(dataDir, databaseUrl)), 'worker');
-  try {
-    const { userId } = (await built.keys.create('bench')).info;
-    await built.jobs.start(log, built.services);
-    const direct: number[] = [];
-    const queued: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const limit = pLimit(CONCURRENCY);
-      let t0 = performance.now();
-      await Promise.all(
-        inputs().map((input) =>
-          limit(async () => {
-            const meter = new Meter(userId);
-            const result = await scrape(input, { userId, signal: new AbortController().signal, meter, log, services: built.services });
-            if (!result.success) throw new Error(result.error);
-            await meter.flush(built.ledger);
-          }),
-        ),
-      );
-      direct.push((performance.now() - t0) / ITEMS);
-      t0 = performance.now();
-      const { job } = await built.jobs.create(userId, 'scrape-batch', inputs());
-      await waitDone(built.jobs, userId, job.id);
-      queued.push((performance.now() - t0) / ITEMS);
-    }
-    const d = median(direct);
-    const q = median(queued);
-    console.log(
-      `${engine.padEnd(8)} direct ${fmt(d)}/item   as a job ${fmt(q)}/item   overhead ${fmt(q - d)}/item   job/direct ${(q / d).toFixed(2)}x`,
-    );
-    return q / d;
-  } finally {
-    await built.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
-
-function startWorker(databaseUrl: string): Promise<() => Promise<void>> {
-  const proc = spawn(join(root, 'node_modules/.bin/node'), ['src/cli/main.ts', 'worker'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env(tmpdir(), databaseUrl), WEBDATA_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('running job items')) resolve(stop);
-    });
-    proc.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-  });
-}
-
-async function throughput(workers: number, inputs: () => ScrapeInput[]): Promise<number> {
-  const pg = await createTestDatabase();
-  const built = await createServices(loadConfig(env(tmpdir(), pg.url)), 'worker');
-  const stops: Array<() => Promise<void>> = [];
-  try {
-    const { userId } = (await built.keys.create('bench')).info;
-    await built.jobs.start(log);
-    for (let i = 0; i < workers; i++) stops.push(await startWorker(pg.url));
-    const rates: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const t0 = performance.now();
-      const { job } = await built.jobs.create(userId, 'scrape-batch', inputs());
-      await waitDone(built.jobs, userId, job.id);
-      rates.push(ITEMS / ((performance.now() - t0) / 1000));
-    }
-    const rate = median(rates);
-    console.log(`${workers} worker${workers > 1 ? 's' : ' '}  ${rate.toFixed(0)} items/s`);
-    return rate;
-  } finally {
-    await Promise.all(stops.map((s) => s()));
-    await built.close();
-    await pg.drop();
-  }
-}
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const site = await startFixtureSite();
+const windows: Window[] = [];
+const site = await startFixtureSite({ '/slow-origin/*': slowTextRoute(windows) });
 let round = 0;
 // A fresh query string per item so nothing along the way can serve a repeat.
 const inputs = () => Array.from({ length: ITEMS }, (_, i) => ({ url: `${site.origin}/notes.txt?r=${round++}&i=${i}` }));
+const slow = () => Array.from({ length: SCALE_ITEMS }, (_, i) => ({ url: `${site.origin}/slow-origin/p?ms=${PAGE_MS}&r=${round++}&i=${i}` }));
+const warmUp = () => Array.from({ length: 2 * CONCURRENCY }, (_, i) => ({ url: `${site.origin}/slow-origin/warm?ms=10&r=${round++}&i=${i}` }));
 try {
   console.log(`bench/jobs: ${ITEMS} scrapes of a plain-text fixture page, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds\n`);
-  console.log('Queue overhead per item (same process, same concurrency):');
-  await overhead('sqlite', '', inputs);
+  console.log('Queue overhead (same process, same concurrency):');
+  const sqlite = await overhead('sqlite', '', inputs, { items: ITEMS, rounds: ROUNDS, concurrency: CONCURRENCY });
   const pg = await createTestDatabase();
+  let postgres;
   try {
-    await overhead('postgres', pg.url, inputs);
+    postgres = await overhead('postgres', pg.url, inputs, { items: ITEMS, rounds: ROUNDS, concurrency: CONCURRENCY });
   } finally {
     await pg.drop();
   }
-  console.log('\nThroughput on Postgres, `webdata worker` processes:');
-  const one = await throughput(1, inputs);
-  const two = await throughput(2, inputs);
-  console.log(`2 workers / 1 worker: ${(two / one).toFixed(2)}x`);
+  const trips = postgres.roundTrips!;
+  const roundTrips = trips.total / ITEMS;
+  console.log(`\nStatements per item on Postgres while the job ran, by kind (${trips.total} for ${ITEMS} items; the kinds include the bench's own looks at the job, select * from jobs, which the total leaves out):`);
+  for (const [statement, n] of [...trips.byStatement].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${(n / ITEMS).toFixed(2).padStart(6)}  ${statement}`);
+
+  console.log(`\nI/O-bound scale-out on Postgres: ${SCALE_ITEMS} pages answering in ${PAGE_MS} ms, concurrency ${CONCURRENCY} per worker, median of ${SCALE_ROUNDS}:`);
+  const rates: number[] = [];
+  for (const workers of [1, 2, 4]) {
+    rates.push(await throughput(workers, slow, { rounds: SCALE_ROUNDS, concurrency: CONCURRENCY, warmUp, warmedUp: () => (windows.length = 0) }));
+    const { busyMs, sumMs, most } = overlap(windows);
+    console.log(`          pages in flight: at most ${most}, on average ${(sumMs / busyMs).toFixed(1)} while any was`);
+  }
+  const [one, two, four] = rates as [number, number, number];
+  console.log(`2 workers / 1: ${(two / one).toFixed(2)}x   4 workers / 1: ${(four / one).toFixed(2)}x`);
+  console.log(
+    `RESULT sqlite_async_ratio=${sqlite.ratio.toFixed(3)} pg_async_ratio=${postgres.ratio.toFixed(3)} pg_round_trips_per_item=${roundTrips.toFixed(2)} scaleout_2x=${(two / one).toFixed(2)} scaleout_4x=${(four / one).toFixed(2)}`,
+  );
 } finally {
   await site.close();
 }

@@ -24,6 +24,11 @@ export class Meter {
     return this.#entries.reduce((sum, e) => sum + e.costMicros, 0);
   }
 
+  /** The charges collected so far, for a caller that writes several meters' charges in one statement. */
+  get entries(): readonly LedgerEntry[] {
+    return this.#entries;
+  }
+
   /** Writes the charges collected so far and returns them (for the caller to count once committed). */
   async flush(ledger: LedgerStore): Promise<LedgerEntry[]> {
     const entries = this.#entries.splice(0);

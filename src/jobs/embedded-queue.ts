@@ -1,31 +1,53 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ItemExecutor } from './executor.ts';
-import type { JobQueue } from './queue.ts';
+import { givenUpReason, QUEUE_RETRY_LIMIT, type JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
+import { keyOf, type ClaimedItem, type ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
 
-/** Wait before trying again after the store refused a write (another process holding SQLite's lock). */
+/**
+ * Wait before trying again after a failure below an item's operation (another process holding
+ * SQLite's lock, an unreadable input): the item stays claimed meanwhile, so nothing spins on it.
+ */
 const RETRY_MS = 1000;
+
+interface Running {
+  executor: ItemExecutor;
+  store: JobStore;
+  concurrency: number;
+  log: FastifyBaseLogger;
+}
 
 /**
  * The embedded engine: the job_items table is the queue and this process its only consumer, so a
- * dispatcher claims pending items one at a time and runs up to `concurrency` of them. Items that
- * were running when the process died are put back in line at start-up.
+ * dispatcher claims pending items in groups and runs up to `concurrency` of them; the rest of a
+ * group waits here for a slot (a cancel reaches them through the executor, in this same process).
+ * Items that were running when the process died are put back in line at start-up. An item whose
+ * handling keeps failing below its operation is retried `QUEUE_RETRY_LIMIT` times, then recorded as
+ * failed, as pg-boss's dead-letter path does on Postgres, so its job still ends.
  */
 export class EmbeddedQueue implements JobQueue {
   readonly engine = 'embedded' as const;
-  #run?: { executor: ItemExecutor; store: JobStore; concurrency: number; log: FastifyBaseLogger };
+  #run?: Running;
   #active = 0;
+  /** Claimed items waiting for a free slot (fewer than the concurrency). */
+  #buffer: ClaimedItem[] = [];
   /** Claims pending items until the concurrency is used up; triggers during a pass coalesce. */
   readonly #pump = coalesced(() => this.#dispatch());
   #closed = false;
   #retry?: NodeJS.Timeout;
-  readonly #running = new Set<Promise<void>>();
+  readonly #tasks = new Set<Promise<void>>();
+  /** Failures below the operation so far, by item; this process is the only runner, so memory is enough. */
+  readonly #failures = new Map<string, number>();
+  readonly #retries = new Set<NodeJS.Timeout>();
 
   async start(): Promise<void> {}
 
   /** The item table is the queue: stored is queued. */
   readonly enqueue = async (): Promise<void> => {};
+
+  /** Recording an item's result is all that ends it. */
+  readonly settle = async (): Promise<void> => {};
 
   created(): void {
     void this.#pump();
@@ -43,32 +65,72 @@ export class EmbeddedQueue implements JobQueue {
     if (!run || this.#closed) return;
     try {
       while (!this.#closed && this.#active < run.concurrency) {
-        const next = await run.store.nextPending();
-        if (!next) break;
-        const item = await run.store.claim(next, ['pending']);
-        if (!item) continue;
-        this.#active++;
-        const task: Promise<void> = run.executor
-          .execute(item)
-          .then(async (done) => {
-            if (!done) await run.store.release(item.jobId, item.index);
-          })
-          .catch(async (err) => {
-            run.log.error({ err, jobId: item.jobId, index: item.index }, 'job item could not be recorded; it will run again');
-            await run.store.release(item.jobId, item.index).catch(() => undefined);
-            this.#schedule();
-          })
-          .finally(() => {
-            this.#active--;
-            this.#running.delete(task);
-            void this.#pump();
-          });
-        this.#running.add(task);
+        if (this.#buffer.length === 0) {
+          // A whole group at once, so a claim is paid per group rather than per freed slot.
+          const { items, unreadable } = await run.store.claimPending(run.concurrency);
+          for (const { ref, error } of unreadable) this.#failed(run, ref, error);
+          this.#buffer.push(...items);
+          if (items.length + unreadable.length === 0) break;
+        }
+        const next = this.#buffer.shift();
+        if (next) this.#start(run, next);
       }
     } catch (err) {
       run.log.error({ err }, 'job dispatcher could not read the store');
       this.#schedule();
     }
+  }
+
+  #start(run: Running, item: ClaimedItem): void {
+    this.#active++;
+    let slot = true;
+    const free = () => {
+      if (!slot) return;
+      slot = false;
+      this.#active--;
+      void this.#pump();
+    };
+    const task: Promise<void> = run.executor
+      .execute(item)
+      .then(async (executed) => {
+        // The slot is free once the operation ended; the result joins the next batch written.
+        free();
+        if (executed.stopped) await run.store.release(item.jobId, item.index);
+        else await executed.recorded;
+        this.#failures.delete(keyOf(item));
+      })
+      .catch((err: Error) => {
+        free();
+        this.#failed(run, item, err);
+      })
+      .finally(() => this.#tasks.delete(task));
+    this.#tasks.add(task);
+  }
+
+  /** A failure below the operation: the item, still claimed, runs again after a pause, or is given up. */
+  #failed(run: Running, ref: ItemRef, err: Error): void {
+    const key = keyOf(ref);
+    const attempts = (this.#failures.get(key) ?? 0) + 1;
+    this.#failures.set(key, attempts);
+    if (this.#closed) return;
+    run.log.error({ err, jobId: ref.jobId, index: ref.index, attempts }, 'job item could not be run or recorded; it will run again');
+    this.#later(async () => {
+      if (attempts <= QUEUE_RETRY_LIMIT) return run.store.release(ref.jobId, ref.index);
+      await run.executor.giveUp(ref, givenUpReason(attempts, err.message));
+      this.#failures.delete(key);
+    }, (again) => this.#failed(run, ref, again));
+  }
+
+  /** Runs `step` after the retry pause; `onError` if it fails too. */
+  #later(step: () => Promise<void>, onError: (err: Error) => void): void {
+    const timer = setTimeout(() => {
+      this.#retries.delete(timer);
+      step().then(
+        () => void this.#pump(),
+        (err: Error) => onError(err),
+      );
+    }, RETRY_MS);
+    this.#retries.add(timer);
   }
 
   #schedule(): void {
@@ -82,7 +144,10 @@ export class EmbeddedQueue implements JobQueue {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);
+    for (const timer of this.#retries) clearTimeout(timer);
     this.#run?.executor.stopAll();
-    await Promise.allSettled([...this.#running]);
+    await Promise.allSettled([...this.#tasks]);
+    await this.#run?.executor.drain();
+    for (const item of this.#buffer.splice(0)) await this.#run?.store.release(item.jobId, item.index).catch(() => undefined);
   }
 }

@@ -1,102 +1,138 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Meter } from '../billing/index.ts';
 import type { OpContext, Services } from '../ops/index.ts';
+import { ItemRecorder, type RecorderHooks } from './recorder.ts';
 import { itemOperations, type ItemOperation } from './registry.ts';
 import type { JobStore } from './store.ts';
-import type { ClaimedItem, EnqueueItems, ItemOutcome, ItemRef } from './types.ts';
-
-/** What the executor tells its surroundings: how to queue items an item found, and that a result was stored. */
-export interface ExecutorHooks {
-  enqueue: EnqueueItems;
-  /** A result (and so perhaps new items and webhook events) was committed. */
-  recorded(): void;
-}
+import type { ClaimedItem, ItemOutcome, ItemRef } from './types.ts';
 
 /** An item started this many times without a result (its runner died each time) is given up. */
 export const MAX_ITEM_ATTEMPTS = 3;
 
-/** How often a running item checks that its job was not cancelled; bounds the waste after a cancel. */
+/** How often running items check that their jobs were not cancelled; bounds the waste after a cancel. */
 const CANCEL_CHECK_MS = 500;
+
+/** Ended jobs an executor remembers. */
+const ENDED_REMEMBERED = 1000;
 
 class Stopping extends Error {}
 
 /**
- * Runs claimed items through their job type's operation and records the results. Shared by both
- * engines: they differ only in how an item reaches `run`.
+ * How a run ended: interrupted by a stop (the item must run again later), or finished, with the
+ * promise of its result (or its settling in the queue) committing.
+ */
+export type Executed = { stopped: true } | { stopped: false; recorded: Promise<void> };
+
+/**
+ * Runs claimed items through their job type's operation and hands the results to the recorder,
+ * which writes them in batches. Shared by both engines: they differ only in how an item reaches
+ * `execute`. Whether jobs were cancelled is asked for all running items in one statement.
  */
 export class ItemExecutor {
   readonly #store: JobStore;
   readonly #services: Services;
   readonly #log: FastifyBaseLogger;
-  readonly #hooks: ExecutorHooks;
-  readonly #inflight = new Set<AbortController>();
+  readonly #recorder: ItemRecorder;
+  /** Running items' abort controllers by job. */
+  readonly #running = new Map<string, Set<AbortController>>();
+  #watch?: NodeJS.Timeout;
+  /** Jobs seen cancelled or ended by the last checks: an item of theirs claimed earlier does not start. */
+  readonly #ended = new Set<string>();
 
-  constructor(store: JobStore, services: Services, log: FastifyBaseLogger, hooks: ExecutorHooks) {
+  constructor(store: JobStore, services: Services, log: FastifyBaseLogger, hooks: RecorderHooks) {
     this.#store = store;
     this.#services = services;
     this.#log = log;
-    this.#hooks = hooks;
+    this.#recorder = new ItemRecorder(store, hooks);
   }
 
-  async #record(item: ItemRef, outcome: ItemOutcome, meter: Meter): Promise<void> {
-    if (await this.#store.record(item.jobId, item.index, outcome, meter, this.#hooks.enqueue)) this.#hooks.recorded();
-  }
-
-  /**
-   * Runs a claimed item to a recorded result. Resolves false when the item was interrupted by a
-   * stop (it must run again later), true otherwise.
-   */
-  async execute(item: ClaimedItem): Promise<boolean> {
+  /** Runs a claimed item; resolves when its operation ended, before its result is written. */
+  async execute(item: ClaimedItem): Promise<Executed> {
     // A type written by a newer release that this process does not know.
     const op = itemOperations[item.type] as ItemOperation | undefined;
     if (!op) {
       await this.#store.fail(item.jobId, `this server cannot run ${item.type} jobs`);
-      return true;
+      return { stopped: false, recorded: this.#recorder.settle(item) };
     }
+    if (this.#ended.has(item.jobId)) return { stopped: false, recorded: this.#recorder.settle(item) };
     if (item.attempts > MAX_ITEM_ATTEMPTS) {
-      await this.giveUp(item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`);
-      return true;
+      return { stopped: false, recorded: this.giveUp(item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`) };
     }
     const controller = new AbortController();
-    this.#inflight.add(controller);
-    const watch = setInterval(() => {
-      this.#store.isActive(item.jobId).then(
-        (active) => active || controller.abort(new Error('job cancelled')),
-        (err) => this.#log.warn({ err, jobId: item.jobId }, 'could not check job status'),
-      );
-    }, CANCEL_CHECK_MS);
+    this.#follow(item.jobId, controller);
     const meter = new Meter(item.userId, item.jobId);
     const ctx: OpContext = { userId: item.userId, signal: controller.signal, meter, log: this.#log, services: this.#services };
-    let outcome: ItemOutcome;
     try {
-      outcome = await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(item.input, ctx);
+      const outcome = await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(item.input, ctx);
+      if (controller.signal.reason instanceof Stopping) return { stopped: true };
+      // A cancel that arrived while the operation finished still wins: recording checks the job.
+      return { stopped: false, recorded: this.#recorder.record(item, outcome, meter) };
     } catch (err) {
-      if (controller.signal.reason instanceof Stopping) return false;
-      if (controller.signal.aborted) return true;
+      if (controller.signal.reason instanceof Stopping) return { stopped: true };
+      if (controller.signal.aborted) return { stopped: false, recorded: this.#recorder.settle(item) };
       this.#log.error({ err, jobId: item.jobId, index: item.index }, 'job item operation threw');
       // Charges made before the throw are dropped with the fresh meter: a failure costs nothing.
-      await this.#record(item, { result: { success: false, error: err instanceof Error ? err.message : String(err), cost: 0 } }, new Meter(item.userId, item.jobId));
-      return true;
+      const failed = { success: false, error: err instanceof Error ? err.message : String(err), cost: 0 };
+      return { stopped: false, recorded: this.#recorder.record(item, { result: failed }, new Meter(item.userId, item.jobId)) };
     } finally {
-      clearInterval(watch);
-      this.#inflight.delete(controller);
+      this.#unfollow(item.jobId, controller);
     }
-    if (controller.signal.reason instanceof Stopping) return false;
-    // A cancel that arrived while the operation finished still wins: record() checks the job.
-    await this.#record(item, outcome, meter);
-    return true;
   }
 
   /**
    * Records an item that will not run again as a failed item that costs nothing, so its job still
-   * ends. Does nothing when the item already has a result or its job is no longer active.
+   * ends. Writes nothing when the item already has a result or its job is no longer active.
    */
-  async giveUp(item: ItemRef, reason: string): Promise<void> {
-    await this.#record(item, { result: { success: false, error: reason, cost: 0 } }, new Meter(item.userId, item.jobId));
+  giveUp(item: ItemRef, reason: string): Promise<void> {
+    return this.#recorder.record(item, { result: { success: false, error: reason, cost: 0 } }, new Meter(item.userId, item.jobId));
   }
 
-  /** Aborts every running item; each resolves false so its engine can hand it back. */
+  #follow(jobId: string, controller: AbortController): void {
+    const controllers = this.#running.get(jobId) ?? new Set();
+    controllers.add(controller);
+    this.#running.set(jobId, controllers);
+    this.#watch ??= setInterval(() => this.#checkCancelled(), CANCEL_CHECK_MS);
+  }
+
+  #unfollow(jobId: string, controller: AbortController): void {
+    const controllers = this.#running.get(jobId);
+    controllers?.delete(controller);
+    if (controllers?.size === 0) this.#running.delete(jobId);
+    if (this.#running.size === 0) {
+      clearInterval(this.#watch);
+      this.#watch = undefined;
+    }
+  }
+
+  #checkCancelled(): void {
+    const ids = [...this.#running.keys()];
+    this.#store.activeOf(ids).then(
+      (active) => {
+        // Ended jobs never run again, so forgetting old ones only costs an item of theirs a late abort.
+        if (this.#ended.size > ENDED_REMEMBERED) this.#ended.clear();
+        for (const id of ids) {
+          if (active.has(id)) continue;
+          this.#ended.add(id);
+          for (const c of this.#running.get(id) ?? []) c.abort(new Error('job cancelled'));
+        }
+      },
+      (err) => this.#log.warn({ err }, 'could not check job status'),
+    );
+  }
+
+  /** A job was cancelled in this process: its running items stop now, and its claimed ones never start. */
+  cancelled(jobId: string): void {
+    this.#ended.add(jobId);
+    for (const c of this.#running.get(jobId) ?? []) c.abort(new Error('job cancelled'));
+  }
+
+  /** Aborts every running item; each resolves stopped so its engine can hand it back. */
   stopAll(): void {
-    for (const controller of this.#inflight) controller.abort(new Stopping('worker stopping'));
+    for (const controllers of this.#running.values()) for (const c of controllers) c.abort(new Stopping('worker stopping'));
+  }
+
+  /** Writes the results still waiting for a batch. */
+  drain(): Promise<void> {
+    return this.#recorder.drain();
   }
 }

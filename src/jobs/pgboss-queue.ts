@@ -1,21 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import { fromKysely, PgBoss, type Job, type JobWithMetadata } from 'pg-boss';
+import type { Tables } from '../store/index.ts';
 import type { ItemExecutor } from './executor.ts';
-import type { JobQueue } from './queue.ts';
+import { givenUpReason, QUEUE_RETRY_LIMIT, type JobQueue } from './queue.ts';
 import type { JobStore } from './store.ts';
-import type { EnqueueItems, ItemRef } from './types.ts';
+import { keyOf, type ClaimedItem, type EnqueueItems, type ItemKey, type ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
 
 const QUEUE = 'webdata-job-items';
 /** pg-boss moves an item here once it stops retrying it, whatever the reason; we record it as failed. */
 const GIVEN_UP = 'webdata-job-items-given-up';
 
-/** Attempts pg-boss makes at an item whose handling fails below the item operation (the database unreachable, say). */
-const QUEUE_RETRY_LIMIT = 10;
-/** Spreads those attempts over seconds, so a brief outage does not use them all up at once. */
+/** Spreads a failing item's attempts over seconds, so a brief outage does not use them all up at once. */
 const QUEUE_RETRY_DELAY_SECONDS = 1;
 /** How often a process looks for items pg-boss gave up on; they are rare, so this need not be quick. */
 const GIVEN_UP_POLL_SECONDS = 2;
+
+/**
+ * Items that take less than this on average are fetched ahead (half the concurrency again), so the
+ * fetch and claim round trips are shared by a group; a fetched item then waits at most about one
+ * item's time. Longer items are fetched only for free slots: their round trips are cheap next to
+ * them, and items held ahead would wait while other workers could run them.
+ */
+const PREFETCH_BELOW_MS = 1000;
 
 /** How often an idle worker asks the queue for items; the most a new item waits for an idle worker. */
 const IDLE_POLL_MS = 250;
@@ -36,9 +44,11 @@ interface Running {
  * failed back to `retry` by whichever process supervises next, and another worker runs it. Our own
  * item table still decides what is recorded, so a late or duplicate run never writes twice.
  *
- * Items are pulled with `fetch` by one dispatcher per process rather than with `work`: pg-boss's
- * workers each sleep a polling interval after every short job, which caps a worker slot at a few
- * items a second; the dispatcher pulls again the moment a slot frees.
+ * Round trips are paid per group, not per item: one dispatcher per process fetches a group of
+ * items (the free slots and half as many again, which wait in a local buffer) and claims them in
+ * our table in one statement; results are written in batches (`ItemRecorder`) whose transaction
+ * also completes their pg-boss jobs. Items are pulled with `fetch` rather than `work`: pg-boss's
+ * workers each sleep a polling interval after every short job.
  */
 export class PgBossQueue implements JobQueue {
   readonly engine = 'pg-boss' as const;
@@ -51,7 +61,13 @@ export class PgBossQueue implements JobQueue {
   #closed = false;
   #poll?: NodeJS.Timeout;
   #heartbeat?: NodeJS.Timeout;
+  /** Fetched items not yet settled in pg-boss (buffered, running or being recorded), by item. */
   readonly #inflight = new Map<string, Job<ItemMessage>>();
+  /** Claimed items waiting for a free slot. */
+  #buffer: ClaimedItem[] = [];
+  #running = 0;
+  /** Moving average of how long this process's items take to run. */
+  #meanMs?: number;
   readonly #tasks = new Set<Promise<void>>();
 
   constructor(url: string, heartbeatSeconds: number) {
@@ -91,6 +107,15 @@ export class PgBossQueue implements JobQueue {
     await this.#boss.insert(QUEUE, jobs, { db: fromKysely(trx) });
   };
 
+  /** Completes the items' pg-boss jobs in the transaction recording their results: one statement per batch. */
+  async settle(trx: Transaction<Tables>, items: ItemKey[]): Promise<void> {
+    const attempts = items.flatMap((item) => {
+      const job = this.#inflight.get(keyOf(item));
+      return job ? [{ id: job.id, retryCount: job.retryCount }] : [];
+    });
+    if (attempts.length > 0) await this.#boss.complete(QUEUE, attempts, null, { db: fromKysely(trx) });
+  }
+
   created(): void {
     void this.#pump();
   }
@@ -111,67 +136,142 @@ export class PgBossQueue implements JobQueue {
    * otherwise stay without a result, and their job `processing` until it expires.
    */
   async #giveUp(executor: ItemExecutor, jobs: JobWithMetadata<ItemMessage>[]): Promise<void> {
-    for (const job of jobs) {
-      const attempts = (job.sourceRetryCount ?? 0) + 1;
-      const last = (job.sourceOutput as { message?: unknown } | null)?.message;
-      const reason = `the job queue gave up on this item after ${attempts} attempts${typeof last === 'string' ? ` (last: ${last})` : ''}`;
-      await executor.giveUp(job.data, reason);
-    }
+    await Promise.all(
+      jobs.map((job) => {
+        const last = (job.sourceOutput as { message?: unknown } | null)?.message;
+        return executor.giveUp(job.data, givenUpReason((job.sourceRetryCount ?? 0) + 1, last));
+      }),
+    );
   }
 
+  /** Starts buffered items in free slots; synchronous, so a freed slot never waits for a fetch in flight. */
+  #fill(run: Running): void {
+    while (!this.#closed && this.#running < run.concurrency && this.#buffer.length > 0) this.#start(run, this.#buffer.shift()!);
+  }
+
+  /** Items to hold claimed ahead of free slots: for short items half the concurrency, so the fetch and claim are shared by a group. */
+  #ahead(run: Running): number {
+    return this.#meanMs !== undefined && this.#meanMs < PREFETCH_BELOW_MS ? Math.ceil(run.concurrency / 2) : 0;
+  }
+
+  /**
+   * Fetches while slots are free or the buffer runs low (under half of what is held ahead), each
+   * time the free slots and what refills the buffer; started slots take from the buffer meanwhile.
+   */
   async #fetchItems(): Promise<void> {
     const run = this.#run;
     if (!run || this.#closed) return;
     clearTimeout(this.#poll);
+    this.#fill(run);
     try {
-      while (!this.#closed && this.#inflight.size < run.concurrency) {
-        const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: run.concurrency - this.#inflight.size });
-        if (!jobs || jobs.length === 0) break;
-        for (const job of jobs) this.#start(run, job);
+      for (;;) {
+        const ahead = this.#ahead(run);
+        const free = run.concurrency - this.#running;
+        if (this.#closed || (free === 0 && this.#buffer.length >= Math.ceil(ahead / 2))) break;
+        const wanted = free + ahead - this.#buffer.length;
+        if (wanted <= 0 || !(await this.#fetchGroup(run, wanted))) break;
+        this.#fill(run);
       }
     } catch (err) {
       run.log.error({ err }, 'could not fetch job items');
     }
-    if (!this.#closed && this.#inflight.size < run.concurrency) this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
+    if (!this.#closed && this.#running < run.concurrency) this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
   }
 
-  #start(run: Running, job: Job<ItemMessage>): void {
-    this.#inflight.set(job.id, job);
-    const attempt = { id: job.id, retryCount: job.retryCount };
-    const task: Promise<void> = this.#handle(run, job.data)
-      .then(
-        () => this.#boss.complete(QUEUE, attempt),
-        (err: Error) => this.#boss.fail(QUEUE, attempt, { message: err.message }),
-      )
-      .then(
-        () => undefined,
-        (err) => run.log.error({ err, item: job.data }, 'could not settle a job item in the queue; its heartbeat lapses and it runs again'),
-      )
-      .finally(() => {
-        this.#inflight.delete(job.id);
-        this.#tasks.delete(task);
-        void this.#pump();
-      });
-    this.#tasks.add(task);
-  }
-
-  async #handle(run: Running, ref: ItemMessage): Promise<void> {
-    // 'running' too: the runner that had it died (pg-boss only hands it out again once its heartbeat lapsed).
-    const item = await run.store.claim(ref, ['pending', 'running']);
-    if (!item) return;
-    const done = await run.executor.execute(item);
-    if (!done) {
-      await run.store.release(ref.jobId, ref.index);
-      throw new Error('worker stopped before the item finished');
+  /** Fetches and claims up to `wanted` items into the buffer; false when the queue had none. */
+  async #fetchGroup(run: Running, wanted: number): Promise<boolean> {
+    const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: wanted });
+    if (!jobs || jobs.length === 0) return false;
+    for (const job of jobs) this.#inflight.set(keyOf(job.data), job);
+    let claimed: Awaited<ReturnType<JobStore['claimMany']>>;
+    try {
+      // 'running' too: the runner that had it died (pg-boss only hands it out again once its heartbeat lapsed).
+      claimed = await run.store.claimMany(
+        jobs.map((j) => j.data),
+        ['pending', 'running'],
+      );
+    } catch (err) {
+      await Promise.all(jobs.map((job) => this.#fail(run, job.data, err as Error)));
+      throw err;
     }
+    const { items, unreadable } = claimed;
+    await Promise.all(unreadable.map(({ ref, error }) => this.#fail(run, ref, error)));
+    // Done already, or its job cancelled or expired: nothing to run.
+    const taken = new Set([...items, ...unreadable.map((u) => u.ref)].map(keyOf));
+    const idle = jobs.filter((j) => !taken.has(keyOf(j.data)));
+    if (idle.length > 0) await this.#complete(idle);
+    this.#buffer.push(...items);
+    return true;
+  }
+
+  /** Settles items that need no run; if that fails, their heartbeat lapses and a later claim finds nothing to do either. */
+  async #complete(jobs: Job<ItemMessage>[]): Promise<void> {
+    for (const job of jobs) this.#inflight.delete(keyOf(job.data));
+    await this.#boss.complete(
+      QUEUE,
+      jobs.map((j) => ({ id: j.id, retryCount: j.retryCount })),
+    );
+  }
+
+  /** A failure below the operation: pg-boss runs the item again after its retry delay, or gives it up. */
+  async #fail(run: Running, item: ItemKey, err: Error): Promise<void> {
+    const job = this.#inflight.get(keyOf(item));
+    this.#inflight.delete(keyOf(item));
+    if (!job) return;
+    await this.#boss
+      .fail(QUEUE, { id: job.id, retryCount: job.retryCount }, { message: err.message })
+      .then(() => undefined)
+      .catch((failed) => run.log.error({ err: failed, item }, 'could not settle a job item in the queue; its heartbeat lapses and it runs again'));
+  }
+
+  #start(run: Running, item: ClaimedItem): void {
+    this.#running++;
+    let slot = true;
+    const free = () => {
+      if (!slot) return;
+      slot = false;
+      this.#running--;
+      this.#fill(run);
+      void this.#pump();
+    };
+    const began = performance.now();
+    const task: Promise<void> = run.executor
+      .execute(item)
+      .then(async (executed) => {
+        // The slot is free once the operation ended; the result joins the next batch written.
+        free();
+        if (!executed.stopped) {
+          const ms = performance.now() - began;
+          this.#meanMs = this.#meanMs === undefined ? ms : this.#meanMs * 0.8 + ms * 0.2;
+          await executed.recorded;
+          this.#inflight.delete(keyOf(item));
+          return;
+        }
+        await run.store.release(item.jobId, item.index);
+        throw new Error('worker stopped before the item finished');
+      })
+      .catch((err: Error) => {
+        free();
+        return this.#fail(run, item, err);
+      })
+      .finally(() => this.#tasks.delete(task));
+    this.#tasks.add(task);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#poll);
-    clearInterval(this.#heartbeat);
     this.#run?.executor.stopAll();
     await Promise.allSettled([...this.#tasks]);
+    await this.#run?.executor.drain();
+    const run = this.#run;
+    if (run) {
+      for (const item of this.#buffer.splice(0)) {
+        await run.store.release(item.jobId, item.index).catch(() => undefined);
+        await this.#fail(run, item, new Error('worker stopped before the item started'));
+      }
+    }
+    clearInterval(this.#heartbeat);
     if (this.#started) await this.#boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

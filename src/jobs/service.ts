@@ -35,6 +35,7 @@ export class Jobs {
   readonly #config: Config;
   #sweeper?: NodeJS.Timeout;
   #deliverer?: WebhookDeliverer;
+  #executor?: ItemExecutor;
 
   /** Embedded queue on SQLite; pg-boss on the same Postgres when the store is Postgres. */
   constructor(database: Database, config: Config) {
@@ -66,11 +67,13 @@ export class Jobs {
     deliverer.start();
     const executor = new ItemExecutor(this.store, services, log, {
       enqueue: this.queue.enqueue,
-      recorded: () => {
-        this.queue.created();
-        deliverer.kick();
+      settle: (trx, items) => this.queue.settle(trx, items),
+      recorded: (batch) => {
+        if (batch.added) this.queue.created();
+        if (batch.events) deliverer.kick();
       },
     });
+    this.#executor = executor;
     await this.queue.work(executor, this.store, config.jobConcurrency, log);
   }
 
@@ -101,8 +104,11 @@ export class Jobs {
     return this.store.list(userId, opts);
   }
 
-  cancel(userId: string, id: string): Promise<CancelOutcome> {
-    return this.store.cancel(userId, id);
+  async cancel(userId: string, id: string): Promise<CancelOutcome> {
+    const outcome = await this.store.cancel(userId, id);
+    // Items of the job running here stop at once; elsewhere, at their process's next check.
+    if (outcome.kind === 'cancelled') this.#executor?.cancelled(id);
+    return outcome;
   }
 
   #startSweeper(log: FastifyBaseLogger): void {

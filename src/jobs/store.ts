@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Meter } from '../billing/index.ts';
-import { countCharges } from '../metrics/index.ts';
-import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
+import type { Tables } from '../store/index.ts';
 import { deleteWebhookEvents, type WebhookTarget } from '../webhooks/index.ts';
+import { claimItems, claimPending, type Claimed } from './claim.ts';
 import { emit, finalState } from './events.ts';
+import { recordItems, type ItemRecord, type RecordedBatch, type RecordOptions } from './record.ts';
 import {
   ACTIVE_STATUSES,
   type ClaimedItem,
@@ -15,7 +16,6 @@ import {
   type JobStatus,
   type JobSummary,
   type JobType,
-  type NextItem,
 } from './types.ts';
 
 type JobRow = Tables['jobs'];
@@ -34,12 +34,6 @@ function toSummary(row: JobRow): JobSummary {
     expiresAt: Number(row.expires_at),
   };
 }
-
-/** Thrown inside a transaction to undo it when the job turns out to be no longer active. */
-class NotRecorded extends Error {}
-
-/** Rows of discovered items checked or inserted per statement (well under either backend's parameter limit). */
-const KEY_CHUNK = 500;
 
 export type CancelOutcome = { kind: 'cancelled'; job: JobSummary } | { kind: 'finished'; job: JobSummary } | { kind: 'missing' };
 
@@ -193,7 +187,7 @@ export class JobStore {
     return { pending: count('pending'), running: count('running') };
   }
 
-  /** The next item waiting to run, oldest job first (the embedded runner's queue). */
+  /** The next item waiting to run, oldest job first. */
   async nextPending(): Promise<ItemRef | undefined> {
     const row = await this.#db
       .selectFrom('job_items as i')
@@ -212,35 +206,23 @@ export class JobStore {
 
   /**
    * Marks an item running if it is in one of `from` and its job is still active. Returns undefined
-   * when someone else has it, it is done, or its job was cancelled or expired.
+   * when someone else has it, it is done, or its job was cancelled or expired; throws when its
+   * stored input cannot be read.
    */
   async claim(ref: ItemRef, from: string[]): Promise<ClaimedItem | undefined> {
-    const now = Date.now();
-    const item = await this.#db
-      .updateTable('job_items')
-      .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
-      .where('job_id', '=', ref.jobId)
-      .where('idx', '=', ref.index)
-      .where('state', 'in', from)
-      .where((eb) =>
-        eb.exists(eb.selectFrom('jobs').select('id').where('id', '=', ref.jobId).where('status', 'in', ACTIVE_STATUSES).where('expires_at', '>', now)),
-      )
-      .returning(['input', 'attempts'])
-      .executeTakeFirst();
-    if (!item) return undefined;
-    // Only ever moves pending forward, so it needs no transaction with the claim; the started
-    // event does need one with the move, so that exactly one claim reports it.
-    await this.#db.transaction().execute(async (trx) => {
-      const job = await trx
-        .updateTable('jobs')
-        .set({ status: 'processing', updated_at: now })
-        .where('id', '=', ref.jobId)
-        .where('status', '=', 'pending')
-        .returning(['id', 'user_id', 'type', 'webhook', 'total'])
-        .executeTakeFirst();
-      if (job) await emit(trx, job, 'started', { status: 'processing', total: job.total }, now);
-    });
-    return { ...ref, input: JSON.parse(item.input), attempts: item.attempts };
+    const { items, unreadable } = await this.claimMany([ref], from);
+    if (unreadable[0]) throw unreadable[0].error;
+    return items[0];
+  }
+
+  /** `claim` for many items in one statement. */
+  claimMany(refs: ItemRef[], from: string[]): Promise<Claimed> {
+    return claimItems(this.#db, refs, from);
+  }
+
+  /** Claims up to `limit` pending items of active jobs, oldest job first (the embedded runner's queue). */
+  claimPending(limit: number): Promise<Claimed> {
+    return claimPending(this.#db, limit);
   }
 
   /** Puts a running item back in line without counting the attempt (a graceful stop). */
@@ -261,111 +243,31 @@ export class JobStore {
   }
 
   /**
-   * Writes an item's result once, with its charges, the items it found (new keys only, never past
-   * the job's `maxItems`), and its webhook events, and moves the job to completed with its last
-   * item. False (and nothing written, nothing charged) when the item already has a result or the
-   * job is no longer active.
+   * Writes an item's result once, with its charges, the items it found and its webhook events (see
+   * `recordItems`). False (and nothing written, nothing charged) when the item already has a
+   * result or the job is no longer active.
    */
   async record(jobId: string, index: number, outcome: ItemOutcome, meter: Meter, enqueue?: EnqueueItems): Promise<boolean> {
-    const now = Date.now();
-    const costMicros = meter.totalMicros;
-    let charged: LedgerEntry[] = [];
-    try {
-      const recorded = await this.#db.transaction().execute(async (trx) => {
-        const item = await trx
-          .updateTable('job_items')
-          .set({ state: 'done', result: JSON.stringify(outcome.result), cost_micros: costMicros, finished_at: now })
-          .where('job_id', '=', jobId)
-          .where('idx', '=', index)
-          .where('state', '!=', 'done')
-          .executeTakeFirst();
-        if (Number(item.numUpdatedRows) === 0) return false;
-        charged = await meter.flush(new LedgerStore(trx));
-        const added = outcome.next?.length ? await this.#addItems(trx, jobId, outcome.next, now, enqueue) : 0;
-        // The job row last, so its lock (every item of the job contends for it) is held only until
-        // the commit that follows. On Postgres a concurrent cancel either commits first, and this
-        // finds the job inactive and undoes the lot, or waits for this result to count.
-        const job = await trx
-          .updateTable('jobs')
-          .set((eb) => ({
-            completed: eb('completed', '+', 1),
-            total: eb('total', '+', added),
-            cost_micros: eb('cost_micros', '+', costMicros),
-            status: sql<string>`case when completed + 1 >= total + ${added} then 'completed' else status end`,
-            updated_at: now,
-          }))
-          .where('id', '=', jobId)
-          .where('status', 'in', ACTIVE_STATUSES)
-          .returningAll()
-          .executeTakeFirst();
-        if (!job) throw new NotRecorded();
-        await emit(trx, job, 'item', { index, result: outcome.result }, now);
-        if (job.status === 'completed') await emit(trx, job, 'completed', finalState(job), now);
-        return true;
-      });
-      if (recorded) countCharges(charged);
-      return recorded;
-    } catch (err) {
-      if (err instanceof NotRecorded) return false;
-      throw err;
-    }
+    const { recorded } = await this.recordMany([{ jobId, index, outcome, meter }], { enqueue });
+    return recorded.size > 0;
   }
 
-  /**
-   * Appends the items a running item found, after the job's last one, skipping keys the job has
-   * seen and stopping at its `maxItems`. The job row is locked first (on Postgres) so that two
-   * items recording at once cannot both take the last free places.
-   */
-  async #addItems(trx: Transaction<Tables>, jobId: string, next: NextItem[], now: number, enqueue?: EnqueueItems): Promise<number> {
-    const job = await trx
-      .updateTable('jobs')
-      .set({ updated_at: now })
-      .where('id', '=', jobId)
+  /** Writes a batch of results in one transaction (see `recordItems`). */
+  recordMany(records: ItemRecord[], opts: RecordOptions = {}): Promise<RecordedBatch> {
+    return recordItems(this.#db, records, opts);
+  }
+
+  /** Those of `ids` whose items may still run: one statement for every job a process is running items of. */
+  async activeOf(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.#db
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', 'in', ids)
       .where('status', 'in', ACTIVE_STATUSES)
-      .returning(['total', 'max_items', 'user_id', 'type'])
-      .executeTakeFirst();
-    if (!job) throw new NotRecorded();
-    const room = (job.max_items ?? job.total) - job.total;
-    if (room <= 0) return 0;
-    const fresh: NextItem[] = [];
-    const seen = new Set<string>();
-    for (let at = 0; at < next.length && fresh.length < room; at += KEY_CHUNK) {
-      const chunk = next.slice(at, at + KEY_CHUNK).filter((n) => !seen.has(n.key) && seen.add(n.key));
-      if (chunk.length === 0) continue;
-      const known = await trx
-        .selectFrom('job_items')
-        .select('item_key')
-        .where('job_id', '=', jobId)
-        .where(
-          'item_key',
-          'in',
-          chunk.map((n) => n.key),
-        )
-        .execute();
-      const taken = new Set(known.map((k) => k.item_key));
-      for (const n of chunk) if (!taken.has(n.key) && fresh.length < room) fresh.push(n);
-    }
-    for (let at = 0; at < fresh.length; at += KEY_CHUNK) {
-      await trx
-        .insertInto('job_items')
-        .values(
-          fresh.slice(at, at + KEY_CHUNK).map((n, i) => ({
-            job_id: jobId,
-            idx: job.total + at + i,
-            state: 'pending',
-            input: JSON.stringify(n.input),
-            result: null,
-            cost_micros: 0,
-            attempts: 0,
-            started_at: null,
-            finished_at: null,
-            item_key: n.key,
-          })),
-        )
-        .execute();
-    }
-    if (fresh.length > 0 && enqueue) await enqueue(trx, { id: jobId, userId: job.user_id, type: job.type as JobType, from: job.total, count: fresh.length });
-    return fresh.length;
+      .where('expires_at', '>', Date.now())
+      .execute();
+    return new Set(rows.map((r) => r.id));
   }
 
   /** The job could not run at all (for example no process here knows its type). */

@@ -36,6 +36,15 @@ export interface ItemRef {
   type: JobType;
 }
 
+/** An item as the queue and the recorder know it. */
+export interface ItemKey {
+  jobId: string;
+  index: number;
+}
+
+/** An item's key in maps and sets: `jobId:index`. */
+export const keyOf = (item: ItemKey): string => `${item.jobId}:${item.index}`;
+
 /** An item claimed for running: everything the runner needs without another read. */
 export interface ClaimedItem extends ItemRef {
   input: unknown;
