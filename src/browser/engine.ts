@@ -4,7 +4,7 @@ import type { BrowserConfig } from '../config.ts';
 import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
-import { mainPidWithArgument } from './procs.ts';
+import { mainPidWithArgument } from './processes.ts';
 import { STEALTH_ARGS, STEALTH_IGNORED_DEFAULT_ARGS, STEALTH_LANGUAGES, STEALTH_LOCALE, stealthInitScript } from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
 

@@ -87,7 +87,7 @@ export class BrowserPool {
     };
   }
 
-  /** Markers of the live browsers (see procs.ts to find their processes). */
+  /** Markers of the live browsers (see processes.ts to find their processes). */
   markers(): Array<{ marker: string; active: number }> {
     return this.#entries.filter((e) => !e.dead).map((e) => ({ marker: e.marker, active: e.active }));
   }

@@ -3,12 +3,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { groupPids } from '../browser/index.ts';
 import type { SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
 import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { SessionLauncher, type LaunchRequest } from './launcher.ts';
-import { groupPids } from './processes.ts';
 import { RUNTIME_MARKER, RUNTIME_PREFIX, claimRuntime, killMarked, reapAbandoned } from './reap.ts';
 import { restoreState, saveStateWithin, type StorageState } from './state.ts';
 import { newToken, tokenMatches } from './tokens.ts';
@@ -80,7 +80,7 @@ export class SessionManager {
   async start(log: Pick<FastifyBaseLogger, 'warn' | 'error'>): Promise<void> {
     this.#started = true;
     this.#log = log;
-    await killMarked(this.#root);
+    killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
     await mkdir(this.#root, { recursive: true });
     await claimRuntime(this.#root);
@@ -103,7 +103,7 @@ export class SessionManager {
     // storage saved so they can be resumed once the service is back.
     await Promise.allSettled([...this.#live.values()].map((live) => this.#close(live, 'error')));
     await this.#launcher.stop();
-    await killMarked(this.#root);
+    killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
   }
 
@@ -249,7 +249,7 @@ export class SessionManager {
   async openVnc(live: LiveSession): Promise<string> {
     const display = live.running.display;
     if (!display) throw new SessionError('bad-request', 'live view is only available for visible (headless: false) sessions');
-    live.vnc ??= new VncPipeline(display.name, join(live.running.dir, 'vnc.sock'), { ...process.env, [RUNTIME_MARKER]: this.#root, DISPLAY: display.name });
+    live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), { ...process.env, [RUNTIME_MARKER]: this.#root, DISPLAY: display.display });
     return live.vnc.acquire();
   }
 
@@ -263,8 +263,7 @@ export class SessionManager {
     if (!live) return [];
     const groups = live.running.groups.map((g) => g.pgid);
     if (live.vnc?.pgid) groups.push(live.vnc.pgid);
-    const pids = await Promise.all(groups.map((g) => groupPids(g)));
-    return pids.flat();
+    return groups.flatMap((g) => groupPids(g));
   }
 
   #checkBrowser(browser: string): string {

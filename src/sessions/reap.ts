@@ -1,6 +1,6 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { killGroup } from './processes.ts';
+import { findProcesses, killGroup, processStat } from '../browser/index.ts';
 
 /** Environment variable every session process carries, naming the instance's runtime folder. */
 export const RUNTIME_MARKER = 'WEBDATA_SESSION_RUNTIME';
@@ -20,37 +20,32 @@ const UNOWNED_GRACE_MS = 60_000;
  * restart after a crash can end what its previous life left behind, with no risk of hitting a
  * process that merely reused a pid.
  */
-export async function markedGroups(root: string): Promise<number[]> {
-  const needle = `\0${RUNTIME_MARKER}=${root}\0`;
+export function markedGroups(root: string): number[] {
+  const entry = `${RUNTIME_MARKER}=${root}`;
   const groups = new Set<number>();
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const environ = await readFile(`/proc/${name}/environ`, 'utf8').catch(() => '');
-    if (!`\0${environ}`.includes(needle)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] !== 'Z') groups.add(Number(fields[2]));
-  }
+  findProcesses((p) => {
+    const stat = p.environ().includes(entry) ? p.stat() : undefined;
+    if (stat && stat.state !== 'Z') groups.add(stat.pgid);
+    return false;
+  });
   return [...groups];
 }
 
-export async function killMarked(root: string): Promise<number> {
-  const groups = await markedGroups(root);
+export function killMarked(root: string): number {
+  const groups = markedGroups(root);
   for (const g of groups) killGroup(g);
   return groups.length;
 }
 
 /** `<pid> <start time>`: a process identity that a later process reusing the pid does not share. */
-async function processIdentity(pid: number): Promise<string | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  if (!stat) return undefined;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[0] === 'Z' ? undefined : `${pid} ${fields[19]}`;
+function processIdentity(pid: number): string | undefined {
+  const stat = processStat(pid);
+  return stat && stat.state !== 'Z' ? `${pid} ${stat.startTime}` : undefined;
 }
 
 /** Records this process as the one running the sessions of `root` (which must exist). */
 export async function claimRuntime(root: string): Promise<void> {
-  await writeFile(join(root, OWNER_FILE), (await processIdentity(process.pid)) ?? String(process.pid));
+  await writeFile(join(root, OWNER_FILE), processIdentity(process.pid) ?? String(process.pid));
 }
 
 /**
@@ -68,9 +63,9 @@ export async function reapAbandoned(parent: string, except: string): Promise<str
     if (owner === undefined) {
       // Being set up, or left by a version that did not record owners: gone only when nothing of it runs.
       const info = await stat(root).catch(() => undefined);
-      if (!info?.isDirectory() || Date.now() - info.mtimeMs < UNOWNED_GRACE_MS || (await markedGroups(root)).length > 0) continue;
-    } else if ((await processIdentity(Number(owner.split(' ')[0]))) === owner.trim()) continue;
-    await killMarked(root);
+      if (!info?.isDirectory() || Date.now() - info.mtimeMs < UNOWNED_GRACE_MS || markedGroups(root).length > 0) continue;
+    } else if (processIdentity(Number(owner.split(' ')[0])) === owner.trim()) continue;
+    killMarked(root);
     await rm(root, { recursive: true, force: true });
     reaped.push(root);
   }
