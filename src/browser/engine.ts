@@ -148,17 +148,14 @@ export class BrowserEngine {
         ? { viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: lane.url } }
         : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE, proxy: { server: lane.url } };
     const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: lane }, navigationTimeoutMs: this.#opts.navigationTimeoutMs, signal: opts.signal };
-    try {
-      return await pool.run(
-        async (page) => {
-          page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
-          return fn(page, env);
-        },
-        { signal: opts.signal, context },
-      );
-    } finally {
-      await lane.close();
-    }
+    return pool.run(
+      async (page) => {
+        page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
+        return fn(page, env);
+      },
+      // The lane goes with its context, after the answer is handed back.
+      { signal: opts.signal, context, cleanup: () => lane.close() },
+    );
   }
 
   stats(): Record<BrowserMethod, PoolStats> {
