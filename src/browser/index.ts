@@ -2,7 +2,7 @@ export { BrowserEngine, type BrowserEngineOptions, type BrowserMethod, type Page
 export { runAction, ACTION_TIMEOUT_MS, WAIT_FOR_SELECTOR_DEFAULT_MS, type Action, type ActionEnv } from './actions.ts';
 export { openUrl, goBack, setHtml, type Guard } from './navigate.ts';
 export { ActionError, BrowserBusyError, NavigationError } from './errors.ts';
-export { findProcesses, groupPids, killGroup, processStat, processTree, pssBytes, spawnGroup, type Group, type ProcessInfo, type ProcessStat } from './processes.ts';
+export { findProcessesYielding, groupPids, killGroup, processStat, processTree, pssBytes, spawnGroup, type Group, type ProcessInfo, type ProcessStat } from './processes.ts';
 export { startXvfb, type Xvfb, type XvfbOptions } from './xvfb.ts';
 export type { PoolStats } from './pool.ts';
 export { sharedFlags, QUIET_FEATURES } from './flags.ts';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * The one place that reads /proc: finding processes (pool browsers by a command-line marker, a
@@ -48,11 +49,28 @@ function processInfo(pid: number): ProcessInfo {
   return { pid, stat: () => processStat(pid), argv: () => split('cmdline'), environ: () => split('environ') };
 }
 
+function* everyProcess(): Generator<ProcessInfo> {
+  for (const name of readdirSync('/proc')) if (/^\d+$/.test(name)) yield processInfo(Number(name));
+}
+
 /** Pids of the processes `match` accepts, among every process of the machine. */
 export function findProcesses(match: (p: ProcessInfo) => boolean): number[] {
+  return [...everyProcess()].filter(match).map((p) => p.pid);
+}
+
+/** Processes looked at between two yields of findProcessesYielding. */
+const YIELD_EVERY = 16;
+
+/**
+ * findProcesses for a running service: a scan of a busy host takes tens of milliseconds, so it
+ * yields to the event loop every few processes rather than stall requests (and the load shedder).
+ */
+export async function findProcessesYielding(match: (p: ProcessInfo) => boolean): Promise<number[]> {
   const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (/^\d+$/.test(name) && match(processInfo(Number(name)))) found.push(Number(name));
+  let seen = 0;
+  for (const p of everyProcess()) {
+    if (match(p)) found.push(p.pid);
+    if (++seen % YIELD_EVERY === 0) await nextTurn();
   }
   return found;
 }
@@ -71,8 +89,8 @@ export function mainPidWithArgument(marker: string): number | undefined {
 }
 
 /** Every live (not zombie) process of a process group. */
-export function groupPids(pgid: number): number[] {
-  return findProcesses((p) => {
+export function groupPids(pgid: number): Promise<number[]> {
+  return findProcessesYielding((p) => {
     const stat = p.stat();
     return stat !== undefined && stat.state !== 'Z' && stat.pgid === pgid;
   });

@@ -80,7 +80,7 @@ export class SessionManager {
   async start(log: Pick<FastifyBaseLogger, 'warn' | 'error'>): Promise<void> {
     this.#started = true;
     this.#log = log;
-    killMarked(this.#root);
+    await killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
     await mkdir(this.#root, { recursive: true });
     await claimRuntime(this.#root);
@@ -103,7 +103,7 @@ export class SessionManager {
     // storage saved so they can be resumed once the service is back.
     await Promise.allSettled([...this.#live.values()].map((live) => this.#close(live, 'error')));
     await this.#launcher.stop();
-    killMarked(this.#root);
+    await killMarked(this.#root);
     await rm(this.#root, { recursive: true, force: true });
   }
 
@@ -263,7 +263,7 @@ export class SessionManager {
     if (!live) return [];
     const groups = live.running.groups.map((g) => g.pgid);
     if (live.vnc?.pgid) groups.push(live.vnc.pgid);
-    return groups.flatMap((g) => groupPids(g));
+    return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
   }
 
   #checkBrowser(browser: string): string {

@@ -1,6 +1,6 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findProcesses, killGroup, processStat } from '../browser/index.ts';
+import { findProcessesYielding, killGroup, processStat } from '../browser/index.ts';
 
 /** Environment variable every session process carries, naming the instance's runtime folder. */
 export const RUNTIME_MARKER = 'WEBDATA_SESSION_RUNTIME';
@@ -20,10 +20,10 @@ const UNOWNED_GRACE_MS = 60_000;
  * restart after a crash can end what its previous life left behind, with no risk of hitting a
  * process that merely reused a pid.
  */
-export function markedGroups(root: string): number[] {
+export async function markedGroups(root: string): Promise<number[]> {
   const entry = `${RUNTIME_MARKER}=${root}`;
   const groups = new Set<number>();
-  findProcesses((p) => {
+  await findProcessesYielding((p) => {
     const stat = p.environ().includes(entry) ? p.stat() : undefined;
     if (stat && stat.state !== 'Z') groups.add(stat.pgid);
     return false;
@@ -31,8 +31,8 @@ export function markedGroups(root: string): number[] {
   return [...groups];
 }
 
-export function killMarked(root: string): number {
-  const groups = markedGroups(root);
+export async function killMarked(root: string): Promise<number> {
+  const groups = await markedGroups(root);
   for (const g of groups) killGroup(g);
   return groups.length;
 }
@@ -63,9 +63,9 @@ export async function reapAbandoned(parent: string, except: string): Promise<str
     if (owner === undefined) {
       // Being set up, or left by a version that did not record owners: gone only when nothing of it runs.
       const info = await stat(root).catch(() => undefined);
-      if (!info?.isDirectory() || Date.now() - info.mtimeMs < UNOWNED_GRACE_MS || markedGroups(root).length > 0) continue;
+      if (!info?.isDirectory() || Date.now() - info.mtimeMs < UNOWNED_GRACE_MS || (await markedGroups(root)).length > 0) continue;
     } else if (processIdentity(Number(owner.split(' ')[0])) === owner.trim()) continue;
-    killMarked(root);
+    await killMarked(root);
     await rm(root, { recursive: true, force: true });
     reaped.push(root);
   }

@@ -21,7 +21,7 @@ describe('start-up', () => {
     // Time for anything launched at start to show.
     await sleep(1500);
     const root = t.server.services.sessions.runtimeRoot;
-    expect(markedGroups(root)).toEqual([]);
+    expect(await markedGroups(root)).toEqual([]);
     expect(await warmSpares()).toBe(0);
     expect(t.server.services.browser.stats().browser.launches).toBe(0);
     expect(t.server.services.browser.pids('browser')).toEqual([]);
