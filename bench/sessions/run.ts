@@ -97,6 +97,10 @@ const page = `${site.origin}/session/app`;
 const direct = { create: [] as number[], lifecycle: [] as number[] };
 const service = { create: [] as number[], coldCreate: [] as number[], lifecycle: [] as number[] };
 
+// The first session starts the warm spares (none are launched at start-up).
+const first = await api('POST', '/v1/browser-sandbox/session', {});
+await api('DELETE', `/v1/browser-sandbox/session/${first.sessionId}`);
+
 for (let i = 0; i < N; i++) {
   // Baseline create: a launched browser with its CDP endpoint known.
   let t0 = performance.now();

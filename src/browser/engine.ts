@@ -4,7 +4,7 @@ import type { BrowserConfig, ChromiumPaths } from '../config.ts';
 import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
-import { mainPidWithArgument } from './procs.ts';
+import { mainPidWithArgument } from './processes.ts';
 import { STEALTH_ARGS, STEALTH_IGNORED_DEFAULT_ARGS, STEALTH_LANGUAGES, STEALTH_LOCALE, stealthInitScript } from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
 
@@ -149,17 +149,14 @@ export class BrowserEngine {
         ? { viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: lane.url } }
         : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE, proxy: { server: lane.url } };
     const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: lane }, navigationTimeoutMs: this.#opts.navigationTimeoutMs, signal: opts.signal };
-    try {
-      return await pool.run(
-        async (page) => {
-          page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
-          return fn(page, env);
-        },
-        { signal: opts.signal, context },
-      );
-    } finally {
-      await lane.close();
-    }
+    return pool.run(
+      async (page) => {
+        page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
+        return fn(page, env);
+      },
+      // The lane goes with its context, after the answer is handed back.
+      { signal: opts.signal, context, cleanup: () => lane.close() },
+    );
   }
 
   stats(): Record<BrowserMethod, PoolStats> {

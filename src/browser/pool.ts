@@ -20,6 +20,8 @@ export interface PoolOptions {
 export interface RunOptions {
   signal?: AbortSignal;
   context?: BrowserContextOptions;
+  /** Runs once the request's context is closed (or at once if it never got one). */
+  cleanup?(): Promise<void>;
 }
 
 interface Entry {
@@ -65,7 +67,8 @@ export class BrowserPool {
   readonly #opts: PoolOptions;
   readonly #slots: Slots;
   readonly #entries: Entry[] = [];
-  readonly #closing = new Set<Promise<void>>();
+  /** Teardowns and retiring browsers' closes, which close() waits for. */
+  readonly #pending = new Set<Promise<void>>();
   #closed = false;
   #launches = 0;
   #crashes = 0;
@@ -87,7 +90,7 @@ export class BrowserPool {
     };
   }
 
-  /** Markers of the live browsers (see procs.ts to find their processes). */
+  /** Markers of the live browsers (see processes.ts to find their processes). */
   markers(): Array<{ marker: string; active: number }> {
     return this.#entries.filter((e) => !e.dead).map((e) => ({ marker: e.marker, active: e.active }));
   }
@@ -98,32 +101,41 @@ export class BrowserPool {
     await Promise.all(Array.from({ length: Math.max(0, missing) }, () => this.#launch().ready));
   }
 
-  /** Runs `fn` on a new page in a new context, closed afterwards whatever happens. */
+  /**
+   * Runs `fn` on a new page in a new context, closed afterwards whatever happens. The answer is
+   * handed back before the context is closed, which the caller need not wait for; the page's
+   * place is taken until it is.
+   */
   async run<T>(fn: (page: Page) => Promise<T>, opts: RunOptions = {}): Promise<T> {
-    if (this.#closed) throw new Error('the browser pool is shut down');
-    await this.#slots.acquire(opts.signal);
+    const teardowns: Array<Promise<void>> = [];
     try {
-      for (let attempt = 0; ; attempt++) {
-        const entry = this.#pick();
-        try {
-          return await this.#runOn(entry, fn, opts);
-        } catch (err) {
-          // The error can reach us before the browser's 'disconnected' event does.
-          if (await entry.ready.then((b) => !b.isConnected(), () => false)) this.#lost(entry);
-          if (attempt === 0 && entry.dead && !opts.signal?.aborted && !this.#closed) {
-            this.#crashRetries++;
-            this.#opts.onEvent?.('retry-after-crash', { pool: this.#opts.name });
-            continue;
+      if (this.#closed) throw new Error('the browser pool is shut down');
+      await this.#slots.acquire(opts.signal);
+      try {
+        for (let attempt = 0; ; attempt++) {
+          const entry = this.#pick();
+          try {
+            return await this.#runOn(entry, fn, opts, teardowns);
+          } catch (err) {
+            // The error can reach us before the browser's 'disconnected' event does.
+            if (await entry.ready.then((b) => !b.isConnected(), () => false)) this.#lost(entry);
+            if (attempt === 0 && entry.dead && !opts.signal?.aborted && !this.#closed) {
+              this.#crashRetries++;
+              this.#opts.onEvent?.('retry-after-crash', { pool: this.#opts.name });
+              continue;
+            }
+            throw err;
           }
-          throw err;
         }
+      } finally {
+        teardowns.push(Promise.all(teardowns).then(() => this.#slots.release()));
       }
     } finally {
-      this.#slots.release();
+      this.#track(Promise.all(teardowns).then(() => opts.cleanup?.()));
     }
   }
 
-  async #runOn<T>(entry: Entry, fn: (page: Page) => Promise<T>, opts: RunOptions): Promise<T> {
+  async #runOn<T>(entry: Entry, fn: (page: Page) => Promise<T>, opts: RunOptions, teardowns: Array<Promise<void>>): Promise<T> {
     entry.active++;
     entry.served++;
     if (entry.served >= this.#opts.recycleAfterPages) entry.retiring = true;
@@ -138,10 +150,24 @@ export class BrowserPool {
       return await untilAborted(fn(page), opts.signal);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
-      await context?.close().catch(() => {});
-      entry.active--;
-      if (entry.retiring && entry.active === 0) this.#retire(entry);
+      teardowns.push(this.#teardown(entry, context));
     }
+  }
+
+  async #teardown(entry: Entry, context: BrowserContext | undefined): Promise<void> {
+    await context?.close().catch(() => {});
+    entry.active--;
+    if (entry.retiring && entry.active === 0) this.#retire(entry);
+  }
+
+  /** Keeps `work` (a teardown, a retiring browser's close) for close() to wait on. */
+  #track(work: Promise<unknown>): void {
+    const done = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#pending.add(done);
+    void done.finally(() => this.#pending.delete(done));
   }
 
   /** An idle live browser, else a new one while the pool has room, else the least busy. */
@@ -188,15 +214,13 @@ export class BrowserPool {
   #retire(entry: Entry): void {
     entry.dead = true;
     this.#remove(entry);
-    const done = entry.ready.then((b) => b.close()).catch(() => {});
-    this.#closing.add(done);
-    void done.finally(() => this.#closing.delete(done));
+    this.#track(entry.ready.then((b) => b.close()));
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     const entries = this.#entries.splice(0);
     for (const e of entries) e.retiring = true;
-    await Promise.allSettled([...entries.map((e) => e.ready.then((b) => b.close())), ...this.#closing]);
+    await Promise.allSettled([...entries.map((e) => e.ready.then((b) => b.close())), ...this.#pending]);
   }
 }

@@ -1,47 +1,59 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { spawnGroup, type Group } from './processes.ts';
 
-/** A private X server for headful browsers; `display` is what goes into DISPLAY. */
+/** A virtual X display for headful browsers (the stealth pool, visible sessions). */
 export interface Xvfb {
+  /** `:N`, what goes into DISPLAY. */
   display: string;
-  pid: number;
+  group: Group;
   close(): Promise<void>;
 }
 
+export interface XvfbOptions {
+  width?: number;
+  height?: number;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * End the server when its last client goes (`-terminate`): a session's display cannot then
+   * outlive a browser that died with a crashed service. Not for a display that browsers come
+   * and go on.
+   */
+  terminate?: boolean;
+  timeoutMs?: number;
+}
+
 /**
- * Starts `Xvfb` on a display number the server picks itself (`-displayfd`), so parallel servers on
- * one machine never race for the same number, and waits until it accepts clients.
+ * Starts `Xvfb` on a display number the server picks itself and reports on a pipe
+ * (`-displayfd`), so parallel servers never race for the same number, and waits until it
+ * accepts clients. It runs as a process group, ended as one by `close`.
  */
-export async function startXvfb(opts: { executable?: string; screen?: string } = {}): Promise<Xvfb> {
-  const child: ChildProcess = spawn(opts.executable ?? 'Xvfb', ['-displayfd', '3', '-screen', '0', opts.screen ?? '1920x1080x24', '-nolisten', 'tcp'], {
+export async function startXvfb(opts: XvfbOptions = {}): Promise<Xvfb> {
+  const screen = `${opts.width ?? 1920}x${opts.height ?? 1080}x24`;
+  const group = spawnGroup('Xvfb', ['-displayfd', '3', '-screen', '0', screen, '-nolisten', 'tcp', ...(opts.terminate ? ['-terminate'] : [])], {
+    env: opts.env,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  const display = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const fd3 = child.stdio[3] as Readable;
-    fd3.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(`:${out.trim()}`);
+  group.child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  try {
+    const number = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`Xvfb did not report a display within ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+      (group.child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('\n')) {
+          clearTimeout(timer);
+          resolve(text.trim());
+        }
+      });
+      void group.exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`Xvfb exited before its display was ready: ${stderr.trim()}`));
+      });
     });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it was ready: ${stderr.trim()}`)));
-    setTimeout(() => reject(new Error('Xvfb did not start within 10 s')), 10_000).unref();
-  }).catch((err: unknown) => {
-    child.kill('SIGKILL');
+    return { display: `:${number}`, group, close: () => group.kill() };
+  } catch (err) {
+    await group.kill();
     throw err;
-  });
-  return {
-    display,
-    pid: child.pid!,
-    async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  }
 }

@@ -63,7 +63,7 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
           const doc = trackDocument(page, env);
           const remaining = Math.max(1, deadline - Date.now());
           await openUrl(page, req.url, env.guard, Math.min(env.navigationTimeoutMs, remaining), req.contentOnly ? 'commit' : 'load');
-          const html = await settledContent(page, { doc, deadline, judge: req.judge, revealLazy: req.revealLazy });
+          const html = await settledContent(page, { doc, deadline, judge: req.judge, revealLazy: req.revealLazy, justOpened: true });
           for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
           return capture({ page, env, html, deadline, ...doc });
         },

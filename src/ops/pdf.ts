@@ -38,7 +38,7 @@ async function printPdf(source: { html: string } | { url: string }, opts: PdfOpt
           const deadline = Date.now() + timeoutMs;
           await openUrl(page, source.url, env.guard, timeoutMs);
           // A challenge or block page is never printed as if it were the page.
-          await settledContent(page, { doc, deadline });
+          await settledContent(page, { doc, deadline, justOpened: true });
           if (doc.statusCode() >= 400) throw new Error(`the page answered HTTP ${doc.statusCode()}`);
         }
         return page.pdf({

@@ -1,12 +1,10 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { QUIET_FEATURES, sharedFlags } from '../browser/index.ts';
+import { QUIET_FEATURES, sharedFlags, spawnGroup, startXvfb, type Group, type Xvfb } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
-import { spawnGroup, type Group } from './processes.ts';
 import { sandboxArgs } from './sandbox.ts';
-import { startXvfb, type Display } from './xvfb.ts';
 
 export interface LaunchOptions {
   executable: string;
@@ -31,7 +29,7 @@ export interface RunningBrowser {
   control: CdpConnection;
   /** The session's own folder, the only place the browser can write. */
   dir: string;
-  display: Display | undefined;
+  display: Xvfb | undefined;
   groups: Group[];
   /** Ends every process and removes the folders; safe to call more than once. */
   dispose(): Promise<void>;
@@ -94,7 +92,7 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
   const downloads = join(dir, 'downloads');
   await Promise.all([mkdir(profile), mkdir(tmp), mkdir(downloads), writeSessionPolicy(policyDir, downloads)]);
   const groups: Group[] = [];
-  let display: Display | undefined;
+  let display: Xvfb | undefined;
   let control: CdpConnection | undefined;
   let disposed: Promise<void> | undefined;
   const dispose = () =>
@@ -105,12 +103,12 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     })());
   try {
     if (!o.headless) {
-      display = await startXvfb(o.width, o.height, { ...process.env, ...o.env });
+      display = await startXvfb({ width: o.width, height: o.height, env: { ...process.env, ...o.env }, terminate: true });
       groups.push(display.group);
     }
     // Only what the browser needs: the service's own environment (keys, database URLs) stays out.
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: process.env.LANG ?? 'C.UTF-8', ...o.env, TMPDIR: tmp, HOME: dir };
-    if (display) env.DISPLAY = display.name;
+    if (display) env.DISPLAY = display.display;
     const browser = spawnGroup('bwrap', sandboxArgs({ dir, policyDir }, o.executable, chromiumArgs(o, profile)), {
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],

@@ -27,6 +27,8 @@ export interface LauncherOptions {
 /**
  * Starts session browsers, keeping `warmSpares` headless browsers of the default size launched
  * so that a create for the common case takes one from the shelf instead of waiting ~300 ms.
+ * Spares are first launched with the first session, not at start-up: a service nobody asks for
+ * a session runs no browser for them, and only that first create waits for a launch.
  */
 export class SessionLauncher {
   readonly #o: LauncherOptions;
@@ -49,7 +51,6 @@ export class SessionLauncher {
 
   start(log: Pick<FastifyBaseLogger, 'error'>): void {
     this.#log = log;
-    this.fillSpares();
   }
 
   async launch(req: LaunchRequest): Promise<RunningBrowser> {
@@ -60,6 +61,7 @@ export class SessionLauncher {
       if (spare && !spare.control.closed) return spare;
       await spare?.dispose();
     }
+    this.fillSpares();
     return this.#launchFresh(req);
   }
 

@@ -3,12 +3,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { groupPids } from '../browser/index.ts';
 import type { ChromiumPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
 import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { SessionLauncher, type LaunchRequest } from './launcher.ts';
-import { groupPids } from './processes.ts';
 import { RUNTIME_MARKER, RUNTIME_PREFIX, claimRuntime, killMarked, reapAbandoned } from './reap.ts';
 import { restoreState, saveStateWithin, type StorageState } from './state.ts';
 import { newToken, tokenMatches } from './tokens.ts';
@@ -246,7 +246,7 @@ export class SessionManager {
   async openVnc(live: LiveSession): Promise<string> {
     const display = live.running.display;
     if (!display) throw new SessionError('bad-request', 'live view is only available for visible (headless: false) sessions');
-    live.vnc ??= new VncPipeline(display.name, join(live.running.dir, 'vnc.sock'), { ...process.env, [RUNTIME_MARKER]: this.#root, DISPLAY: display.name });
+    live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), { ...process.env, [RUNTIME_MARKER]: this.#root, DISPLAY: display.display });
     return live.vnc.acquire();
   }
 
@@ -260,8 +260,7 @@ export class SessionManager {
     if (!live) return [];
     const groups = live.running.groups.map((g) => g.pgid);
     if (live.vnc?.pgid) groups.push(live.vnc.pgid);
-    const pids = await Promise.all(groups.map((g) => groupPids(g)));
-    return pids.flat();
+    return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
   }
 
   #checkBrowser(browser: string): string {

@@ -1,6 +1,6 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { killGroup } from './processes.ts';
+import { findProcessesYielding, killGroup, processStat } from '../browser/index.ts';
 
 /** Environment variable every session process carries, naming the instance's runtime folder. */
 export const RUNTIME_MARKER = 'WEBDATA_SESSION_RUNTIME';
@@ -21,16 +21,13 @@ const UNOWNED_GRACE_MS = 60_000;
  * process that merely reused a pid.
  */
 export async function markedGroups(root: string): Promise<number[]> {
-  const needle = `\0${RUNTIME_MARKER}=${root}\0`;
+  const entry = `${RUNTIME_MARKER}=${root}`;
   const groups = new Set<number>();
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const environ = await readFile(`/proc/${name}/environ`, 'utf8').catch(() => '');
-    if (!`\0${environ}`.includes(needle)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] !== 'Z') groups.add(Number(fields[2]));
-  }
+  await findProcessesYielding((p) => {
+    const stat = p.environ().includes(entry) ? p.stat() : undefined;
+    if (stat && stat.state !== 'Z') groups.add(stat.pgid);
+    return false;
+  });
   return [...groups];
 }
 
@@ -41,16 +38,14 @@ export async function killMarked(root: string): Promise<number> {
 }
 
 /** `<pid> <start time>`: a process identity that a later process reusing the pid does not share. */
-async function processIdentity(pid: number): Promise<string | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  if (!stat) return undefined;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[0] === 'Z' ? undefined : `${pid} ${fields[19]}`;
+function processIdentity(pid: number): string | undefined {
+  const stat = processStat(pid);
+  return stat && stat.state !== 'Z' ? `${pid} ${stat.startTime}` : undefined;
 }
 
 /** Records this process as the one running the sessions of `root` (which must exist). */
 export async function claimRuntime(root: string): Promise<void> {
-  await writeFile(join(root, OWNER_FILE), (await processIdentity(process.pid)) ?? String(process.pid));
+  await writeFile(join(root, OWNER_FILE), processIdentity(process.pid) ?? String(process.pid));
 }
 
 /**
@@ -69,7 +64,7 @@ export async function reapAbandoned(parent: string, except: string): Promise<str
       // Being set up, or left by a version that did not record owners: gone only when nothing of it runs.
       const info = await stat(root).catch(() => undefined);
       if (!info?.isDirectory() || Date.now() - info.mtimeMs < UNOWNED_GRACE_MS || (await markedGroups(root)).length > 0) continue;
-    } else if ((await processIdentity(Number(owner.split(' ')[0]))) === owner.trim()) continue;
+    } else if (processIdentity(Number(owner.split(' ')[0])) === owner.trim()) continue;
     await killMarked(root);
     await rm(root, { recursive: true, force: true });
     reaped.push(root);

@@ -1,6 +1,6 @@
 import { access, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawnGroup, type Group } from './processes.ts';
+import { spawnGroup, type Group } from '../browser/index.ts';
 
 /**
  * x11vnc on one session's display, started with the first viewer and stopped with the last.

@@ -200,7 +200,7 @@ export const ENGINE_SETTINGS = {
       default: 1,
       min: 0,
       max: 8,
-      doc: 'headless browsers kept launched so a create need not wait for one',
+      doc: 'headless browsers kept launched, once a first session was made, so a create need not wait for one',
     }),
   },
   /** The two Chromium binaries, shared by the scraping pools and the sessions. */
