@@ -231,6 +231,15 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(closed.structuredContent).toMatchObject({ sessionId: id, status: 'closed', closeReason: 'manual' });
   });
 
+  it('refuses a made-up delegation header: only the tool calls of an authenticated /mcp request are delegated', async () => {
+    const forged = await fetch(`${t.base}/api/v1/scrape/single`, {
+      method: 'POST',
+      headers: { authorization: `Delegate ${crypto.randomUUID()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.origin}/article.html` }),
+    });
+    expect(forged.status).toBe(401);
+  });
+
   it('refuses a wrong key, and a GET stream it does not offer', async () => {
     await expect(httpClient('wd_not_a_real_key_000000000000')).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid or revoked API key') });
     const get = await fetch(`${t.base}/mcp`, { headers: { authorization: `Bearer ${TEST_KEY}`, accept: 'text/event-stream' } });
