@@ -4,7 +4,9 @@
  * zero weights, no randomness.
  */
 import { classifyBlocks, contextFeatures, probability, type BlockModel, type Logistic } from '../../src/content/block-model.ts';
-import { analysePage } from '../../src/content/main-content.ts';
+import { analysePage, readabilityArticle } from '../../src/content/main-content.ts';
+import { lacksDescription } from '../../src/content/structured-data.ts';
+import { doubtsClassifier, readabilityWins, type KeptSummary, type RoutePolicy } from '../../src/content/route.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { writeFileSync } from 'node:fs';
 import type { Page } from './data.ts';
@@ -24,6 +26,11 @@ export interface PageBlocks {
   groups: number[][];
   /** The title heading's block, kept whatever its score, or -1. */
   title: number;
+  linkChars: number[];
+  declaresArticle: boolean;
+  productDescription: string | undefined;
+  /** Readability's pick as text, read when the routing first asks for it. */
+  readability?: string;
 }
 
 const norm = (text: string) => ` ${tokens(text.toLowerCase()).join(' ')} `;
@@ -50,6 +57,9 @@ export function labelPage(page: Page): PageBlocks {
     texts: analysis.blocks.map((b) => b.text),
     groups: analysis.blocks.map((b) => b.groups),
     title: analysis.title,
+    linkChars: analysis.blocks.map((b) => b.linkChars),
+    declaresArticle: analysis.declaresArticle,
+    productDescription: analysis.productDescription,
   };
 }
 
@@ -62,14 +72,14 @@ function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-interface Row {
+export interface Row {
   f: number[];
   y: number;
   w: number;
 }
 
 /** Weighted logistic regression by full-batch gradient descent with momentum, from zero. */
-function fitLogistic(rows: Row[], iterations = 150): Logistic {
+export function fitLogistic(rows: Row[], iterations = 150): Logistic {
   const d = rows[0]?.f.length ?? 0;
   const means = new Array<number>(d).fill(0);
   const scales = new Array<number>(d).fill(0);
@@ -112,8 +122,9 @@ const rowsOf = (pages: PageBlocks[], features: (p: PageBlocks) => number[][]): R
 export function fit(pages: PageBlocks[]): BlockModel {
   const stage1 = fitLogistic(rowsOf(pages, (p) => p.features));
   const stage2 = fitLogistic(rowsOf(pages, (p) => contextFeatures(p.features.map((f) => probability(stage1, f)), p.words, p.groups)));
-  const model: BlockModel = { stage1, stage2, threshold: 0.5 };
+  const model: BlockModel = { stage1, stage2, threshold: 0.5, route: { shortWords: 0, ratio: 1 } };
   model.threshold = bestThreshold(model, pages);
+  model.route = bestRoute(model, pages);
   return model;
 }
 
@@ -144,10 +155,68 @@ function bestThreshold(model: BlockModel, pages: PageBlocks[]): number {
   return best;
 }
 
-/** The text the converter keeps of a page under `model`: its kept blocks, in order. */
-export function keptText(model: BlockModel, p: PageBlocks): string {
+function readabilityText(p: PageBlocks): string {
+  p.readability ??= readabilityArticle(parseHtml(p.page.html))?.textContent ?? '';
+  return p.readability;
+}
+
+const wordCount = (text: string) => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+
+/** The classifier's kept blocks (title aside) and their numbers. */
+function classifierPick(model: BlockModel, p: PageBlocks): { keep: boolean[]; kept: KeptSummary } {
   const scores = classifyBlocks(model, p.features, p.words, p.groups);
-  return p.texts.filter((_, i) => i === p.title || scores[i]! >= model.threshold).join('\n');
+  const keep = scores.map((s) => s >= model.threshold);
+  const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
+  keep.forEach((k, i) => {
+    if (!k) return;
+    kept.words += p.words[i]!;
+    kept.chars += p.texts[i]!.length;
+    kept.linkChars += p.linkChars[i]!;
+  });
+  return { keep, kept };
+}
+
+const classifierText = (p: PageBlocks, keep: boolean[]) => p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
+
+/**
+ * The text the converter returns for a page under `model`, routed as selectMainContent routes
+ * it: a declared article is Readability's, a doubted pick may give way to Readability's.
+ */
+export function keptText(model: BlockModel, p: PageBlocks): string {
+  if (p.declaresArticle && readabilityText(p)) return readabilityText(p);
+  const { keep, kept } = classifierPick(model, p);
+  const text =
+    doubtsClassifier(model.route, kept) && readabilityWins(model.route, kept, wordCount(readabilityText(p))) ? readabilityText(p) : classifierText(p, keep);
+  return p.productDescription && lacksDescription(text, p.productDescription) ? `${text}\n${p.productDescription}` : text;
+}
+
+const SHORT_WORDS = [0, 50, 100, 150, 200, 300, 400];
+const RATIOS = [1, 1.5, 2, 3, 4];
+
+/** The route policy with the best mean page F1 over the training pages. */
+function bestRoute(model: BlockModel, pages: PageBlocks[]): RoutePolicy {
+  const loosest: RoutePolicy = { shortWords: Math.max(...SHORT_WORDS), ratio: 0 };
+  const cases = pages
+    .filter((p) => !(p.declaresArticle && readabilityText(p)))
+    .map((p) => {
+      const { keep, kept } = classifierPick(model, p);
+      const cls = bagOfWordsF1(p.page.truth, classifierText(p, keep));
+      if (!doubtsClassifier(loosest, kept)) return { kept, cls, rd: cls, rdWords: 0 };
+      return { kept, cls, rd: bagOfWordsF1(p.page.truth, readabilityText(p)), rdWords: wordCount(readabilityText(p)) };
+    });
+  let best: RoutePolicy = { shortWords: 0, ratio: 1 };
+  let bestSum = -1;
+  for (const shortWords of SHORT_WORDS) {
+    for (const ratio of RATIOS) {
+      const policy = { shortWords, ratio };
+      const sum = cases.reduce((a, c) => a + (readabilityWins(policy, c.kept, c.rdWords) ? c.rd : c.cls), 0);
+      if (sum > bestSum + 1e-9) {
+        bestSum = sum;
+        best = policy;
+      }
+    }
+  }
+  return best;
 }
 
 export interface HeldOut {
@@ -185,6 +254,6 @@ const rounded = (m: Logistic): Logistic => ({ means: m.means.map(round), scales:
 /** Writes the model where the converter reads it; returns the path. */
 export function writeModel(model: BlockModel): string {
   const out = new URL('../../src/content/block-model.json', import.meta.url);
-  writeFileSync(out, `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold })}\n`);
+  writeFileSync(out, `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold, route: model.route })}\n`);
   return out.pathname;
 }

@@ -2,6 +2,8 @@ import { Readability } from '@mozilla/readability';
 import { BLOCK_ATTR, collectBlocks, featureVectors, type Block } from './blocks.ts';
 import { classifyBlocks, shippedModel, type BlockModel } from './block-model.ts';
 import { stripBoilerplate } from './boilerplate.ts';
+import { doubtsClassifier, readabilityWins, type KeptSummary } from './route.ts';
+import { lacksDescription, productDescription } from './structured-data.ts';
 
 const ARTICLE_LD = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review)"/;
 const PRODUCT_LD = /"@type"\s*:\s*\[?\s*"(?:Product|ProductGroup|Offer)"/;
@@ -48,7 +50,7 @@ function restoreH1(root: Element): void {
  * classifier, whose training set is mostly other page types. Readability drops the h1 that
  * repeats the title; it goes back on top, once.
  */
-function readabilityArticle(doc: Document): Element | undefined {
+export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
   const title = [...doc.querySelectorAll('h1')].map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim()).find((t) => namesPage(doc, t));
   for (const h1 of doc.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
@@ -78,6 +80,10 @@ export interface PageAnalysis {
   words: number[];
   /** Index of the block that is the page's title heading, or -1. */
   title: number;
+  /** Open Graph or JSON-LD says the page is one article: Readability reads it. */
+  declaresArticle: boolean;
+  /** The JSON-LD description of the product the page declares, if any. */
+  productDescription: string | undefined;
 }
 
 /**
@@ -87,13 +93,14 @@ export interface PageAnalysis {
 export function analysePage(doc: Document): PageAnalysis {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
   const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
+  const description = declaresProduct ? productDescription(doc) : undefined;
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
   const counts = blocks.map((b) => words(b.text).length);
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declaresArticle, declaresProduct, totalWords });
-  return { blocks, features, words: counts, title: titleHeading(doc, blocks) };
+  return { blocks, features, words: counts, title: titleHeading(doc, blocks), declaresArticle, productDescription: description };
 }
 
 /** Has the subtree text a reader would see? */
@@ -140,29 +147,38 @@ function narrow(root: Element): Element {
   }
 }
 
-/**
- * Above this share of link text, what the classifier kept reads as a menu, not content. Chosen
- * high so link-list pages (listings, collections) stay with the classifier: on a WCXB sample
- * and on article-extraction, 0.85 helped both sets, lower shares cost WCXB listings.
- */
-const MENU_LINK_SHARE = 0.85;
-
-/** Is what the classifier kept almost all link text? */
-function keptMostlyLinks(blocks: Block[], keep: Set<number>): boolean {
-  let chars = 0;
-  let linkChars = 0;
+/** What the classifier kept (the title heading aside), in numbers. */
+export function keptSummary(page: PageAnalysis, keep: Set<number>): KeptSummary {
+  const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   for (const i of keep) {
-    chars += blocks[i]!.text.length;
-    linkChars += blocks[i]!.linkChars;
+    kept.words += page.words[i]!;
+    kept.chars += page.blocks[i]!.text.length;
+    kept.linkChars += page.blocks[i]!.linkChars;
   }
-  return linkChars >= MENU_LINK_SHARE * chars;
+  return kept;
 }
 
 /**
- * Picks the main content of a page and returns it as an element of `doc` (or of a copy, for a
- * declared article that Readability reads): every text block is scored by the block classifier and the ones below its threshold are cut away. The
- * page's title heading stays whatever its score: it says what the page is. When the classifier
- * keeps little but links (or nothing), Readability's pick is tried instead.
+ * A product's JSON-LD description, added after the title heading (or on top) when the content
+ * picked lacks it: on WCXB product pages it raised the word F1 (the description often sits in a
+ * tab the saved page does not fill).
+ */
+function withDescription(root: Element, description: string | undefined): Element {
+  if (!description || !lacksDescription(root.textContent ?? '', description)) return root;
+  const p = root.ownerDocument.createElement('p');
+  p.textContent = description;
+  const h1 = root.querySelector('h1');
+  if (h1) h1.after(p);
+  else root.insertBefore(p, root.firstChild);
+  return root;
+}
+
+/**
+ * Picks the main content of a page and returns it as an element of `doc` (or of a copy, when
+ * Readability reads it): every text block is scored by the block classifier and the ones below
+ * its threshold are cut away. The page's title heading stays whatever its score: it says what
+ * the page is. When the classifier keeps little but links, nothing, or a short pick, Readability's
+ * pick is tried and may win (route.ts).
  */
 export function selectMainContent(doc: Document, model: BlockModel = shippedModel()): Element | undefined {
   if (declares(doc, /article/i, ARTICLE_LD)) {
@@ -179,13 +195,14 @@ export function selectMainContent(doc: Document, model: BlockModel = shippedMode
   ).forEach((p, i) => {
     if (p >= model.threshold) keep.add(i);
   });
-  if (keptMostlyLinks(page.blocks, keep)) {
+  const kept = keptSummary(page, keep);
+  if (doubtsClassifier(model.route, kept)) {
     const article = readabilityArticle(doc.cloneNode(true) as Document);
-    if (article) return article;
+    if (article && readabilityWins(model.route, kept, words(article.textContent ?? '').length)) return withDescription(article, page.productDescription);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
   prune(body, keep);
-  return narrow(body);
+  return withDescription(narrow(body), page.productDescription);
 }
