@@ -38,8 +38,8 @@ export function doubtsClassifier(policy: RoutePolicy, kept: KeptSummary): boolea
 
 /**
  * Does Readability's pick (of `readabilityWords` words) replace the classifier's? Any pick beats
- * a menu or nothing; a short pick gives way to one several times longer, since the classifier
- * cutting a page's content down to a few lines is its commonest way of failing a page.
+ * a menu or nothing; a short pick gives way to one at least `ratio` times as long, since the
+ * classifier cutting a page's content down to a few lines is its commonest way of failing a page.
  */
 export function readabilityWins(policy: RoutePolicy, kept: KeptSummary, readabilityWords: number): boolean {
   if (readabilityWords === 0) return false;
