@@ -243,7 +243,7 @@ if (!args.set || args.set === 'wcxb') {
   if (args.folds) {
     const labelled = pages.map(labelPage);
     const held = crossValidate(labelled);
-    console.log('wcxb-dev, 5-fold held-out (block classifier trained on the other four folds)');
+    console.log('wcxb-dev, 5-fold held-out (block classifier and route policy fitted on the other four folds, routed as shipped)');
     for (const [type, f1, n] of byType(labelled, held.f1)) console.log(`    ${type.padEnd(14)} n=${String(n).padStart(4)}  word F1 ${fmt(f1)}`);
     result.wcxb_heldout = fmt(mean(held.f1));
   }

@@ -1,7 +1,8 @@
 /**
  * Trains the block classifier on every WCXB dev page and writes src/content/block-model.json.
- * First prints the 5-fold held-out figure: each page's kept text under a model fitted without
- * its fold, scored by the WCXB metric (bench/extraction/run.ts --folds prints the same).
+ * First prints the 5-fold held-out figure: each page's text as the converter would return it
+ * (routed as selectMainContent routes) under a model and route policy fitted without its fold,
+ * scored by the WCXB metric (bench/extraction/run.ts --folds prints the same).
  *
  *   npm run train:extraction
  */
