@@ -4,15 +4,13 @@
  * zero weights, no randomness.
  */
 import { classifyBlocks, contextFeatures, probability, type BlockModel, type Logistic } from '../../src/content/block-model.ts';
-import { analysePage, readabilityArticle } from '../../src/content/main-content.ts';
-import { lacksDescription } from '../../src/content/structured-data.ts';
-import { doubtsClassifier, readabilityWins, type KeptSummary, type RoutePolicy } from '../../src/content/route.ts';
+import { analysePage } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { writeFileSync } from 'node:fs';
-import type { Page } from './data.ts';
-import { bagOfWordsF1, mean, tokens } from './metrics.ts';
-
-export const FOLDS = 5;
+import { FOLDS, foldOf, type Page } from './data.ts';
+import { tokens } from './metrics.ts';
+import { routeCase, type RouteCase } from './route-cases.ts';
+import { bestRoute, heldOutF1, NEVER } from './route-fit.ts';
 
 export interface PageBlocks {
   page: Page;
@@ -62,8 +60,6 @@ export function labelPage(page: Page): PageBlocks {
     productDescription: analysis.productDescription,
   };
 }
-
-export const foldOf = (index: number) => index % FOLDS;
 
 /** Long blocks weigh more, as their words do in the score, but not so much that one essay rules. */
 const weightOf = (words: number) => Math.min(words, 60);
@@ -118,13 +114,12 @@ export function fitLogistic(rows: Row[], iterations = 150): Logistic {
 const rowsOf = (pages: PageBlocks[], features: (p: PageBlocks) => number[][]): Row[] =>
   pages.flatMap((p) => features(p).map((f, i) => ({ f, y: p.labels[i]!, w: weightOf(p.words[i]!) })));
 
-/** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages. */
-export function fit(pages: PageBlocks[]): BlockModel {
+/** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages; the route policy is left unfitted. */
+export function fitClassifier(pages: PageBlocks[]): BlockModel {
   const stage1 = fitLogistic(rowsOf(pages, (p) => p.features));
   const stage2 = fitLogistic(rowsOf(pages, (p) => contextFeatures(p.features.map((f) => probability(stage1, f)), p.words, p.groups)));
-  const model: BlockModel = { stage1, stage2, threshold: 0.5, route: { shortWords: 0, ratio: 1 } };
+  const model: BlockModel = { stage1, stage2, threshold: 0.5, route: { shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER } };
   model.threshold = bestThreshold(model, pages);
-  model.route = bestRoute(model, pages);
   return model;
 }
 
@@ -155,97 +150,21 @@ function bestThreshold(model: BlockModel, pages: PageBlocks[]): number {
   return best;
 }
 
-function readabilityText(p: PageBlocks): string {
-  p.readability ??= readabilityArticle(parseHtml(p.page.html))?.textContent ?? '';
-  return p.readability;
-}
-
-const wordCount = (text: string) => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
-
-/** The classifier's kept blocks (title aside) and their numbers. */
-function classifierPick(model: BlockModel, p: PageBlocks): { keep: boolean[]; kept: KeptSummary } {
-  const scores = classifyBlocks(model, p.features, p.words, p.groups);
-  const keep = scores.map((s) => s >= model.threshold);
-  const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
-  keep.forEach((k, i) => {
-    if (!k) return;
-    kept.words += p.words[i]!;
-    kept.chars += p.texts[i]!.length;
-    kept.linkChars += p.linkChars[i]!;
-  });
-  return { keep, kept };
-}
-
-const classifierText = (p: PageBlocks, keep: boolean[]) => p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
-
-/**
- * The text the converter returns for a page under `model`, routed as selectMainContent routes
- * it: a declared article is Readability's, a doubted pick may give way to Readability's.
- */
-export function keptText(model: BlockModel, p: PageBlocks): string {
-  if (p.declaresArticle && readabilityText(p)) return readabilityText(p);
-  const { keep, kept } = classifierPick(model, p);
-  const text =
-    doubtsClassifier(model.route, kept) && readabilityWins(model.route, kept, wordCount(readabilityText(p))) ? readabilityText(p) : classifierText(p, keep);
-  return p.productDescription && lacksDescription(text, p.productDescription) ? `${text}\n${p.productDescription}` : text;
-}
-
-const SHORT_WORDS = [0, 50, 100, 150, 200, 300, 400];
-const RATIOS = [1, 1.5, 2, 3, 4];
-
-/** The route policy with the best mean page F1 over the training pages. */
-function bestRoute(model: BlockModel, pages: PageBlocks[]): RoutePolicy {
-  const loosest: RoutePolicy = { shortWords: Math.max(...SHORT_WORDS), ratio: 0 };
-  const cases = pages
-    .filter((p) => !(p.declaresArticle && readabilityText(p)))
-    .map((p) => {
-      const { keep, kept } = classifierPick(model, p);
-      const cls = bagOfWordsF1(p.page.truth, classifierText(p, keep));
-      if (!doubtsClassifier(loosest, kept)) return { kept, cls, rd: cls, rdWords: 0 };
-      return { kept, cls, rd: bagOfWordsF1(p.page.truth, readabilityText(p)), rdWords: wordCount(readabilityText(p)) };
-    });
-  let best: RoutePolicy = { shortWords: 0, ratio: 1 };
-  let bestSum = -1;
-  for (const shortWords of SHORT_WORDS) {
-    for (const ratio of RATIOS) {
-      const policy = { shortWords, ratio };
-      const sum = cases.reduce((a, c) => a + (readabilityWins(policy, c.kept, c.rdWords) ? c.rd : c.cls), 0);
-      if (sum > bestSum + 1e-9) {
-        bestSum = sum;
-        best = policy;
-      }
-    }
-  }
-  return best;
-}
-
 export interface HeldOut {
-  /** Per page, in input order: the F1 of the page under the model trained without its fold. */
+  /** Per page, in input order: the F1 of the page under the model and route policy fitted without its fold. */
   f1: number[];
-  models: BlockModel[];
+  /** Per fold, every page read by the classifier fitted without that fold. */
+  cases: RouteCase[][];
 }
 
 /** Trains on four folds, scores the fifth, for each fold in turn. */
 export function crossValidate(pages: PageBlocks[]): HeldOut {
-  const f1 = new Array<number>(pages.length).fill(0);
-  const models: BlockModel[] = [];
+  const cases: RouteCase[][] = [];
   for (let k = 0; k < FOLDS; k++) {
-    const model = fit(pages.filter((_, i) => foldOf(i) !== k));
-    models.push(model);
-    pages.forEach((p, i) => {
-      if (foldOf(i) === k) f1[i] = bagOfWordsF1(p.page.truth, keptText(model, p));
-    });
+    const model = fitClassifier(pages.filter((_, i) => foldOf(i) !== k));
+    cases.push(pages.map((p) => routeCase(model, p)));
   }
-  return { f1, models };
-}
-
-/** Mean F1 overall and per page type. */
-export function byType(pages: PageBlocks[], f1: number[]): Array<[string, number, number]> {
-  const types = [...new Set(pages.map((p) => p.page.type))].sort();
-  return [['all', mean(f1), f1.length], ...types.map((t): [string, number, number] => {
-    const idx = pages.flatMap((p, i) => (p.page.type === t ? [i] : []));
-    return [t, mean(idx.map((i) => f1[i]!)), idx.length];
-  })];
+  return { f1: heldOutF1({ folds: cases, all: [] }, (training) => bestRoute(training)).f1, cases };
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;

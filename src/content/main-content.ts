@@ -2,8 +2,9 @@ import { Readability } from '@mozilla/readability';
 import { BLOCK_ATTR, collectBlocks, featureVectors, type Block } from './blocks.ts';
 import { classifyBlocks, shippedModel, type BlockModel } from './block-model.ts';
 import { stripBoilerplate } from './boilerplate.ts';
-import { doubtsClassifier, readabilityWins, type KeptSummary } from './route.ts';
+import { agreement, declaredPickWins, doubtsClassifier, readabilityWins, type KeptSummary } from './route.ts';
 import { lacksDescription, productDescription } from './structured-data.ts';
+import { wordCount, wordsOf } from './words.ts';
 
 const ARTICLE_LD = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review)"/;
 const PRODUCT_LD = /"@type"\s*:\s*\[?\s*"(?:Product|ProductGroup|Offer)"/;
@@ -15,13 +16,10 @@ function declares(doc: Document, og: RegExp, ld: RegExp): boolean {
   return false;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const words = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
-
 /** Does the text name the page: are most of its words in the <title> or og:title? */
 function namesPage(doc: Document, text: string): boolean {
   const title = `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
-  const w = words(text);
+  const w = wordsOf(text);
   return w.length > 0 && w.filter((x) => title.includes(x)).length >= 0.75 * w.length;
 }
 
@@ -97,7 +95,7 @@ export function analysePage(doc: Document): PageAnalysis {
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
-  const counts = blocks.map((b) => words(b.text).length);
+  const counts = blocks.map((b) => wordCount(b.text));
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declaresArticle, declaresProduct, totalWords });
   return { blocks, features, words: counts, title: titleHeading(doc, blocks), declaresArticle, productDescription: description };
@@ -181,10 +179,10 @@ function withDescription(root: Element, description: string | undefined): Elemen
  * pick is tried and may win (route.ts).
  */
 export function selectMainContent(doc: Document, model: BlockModel = shippedModel()): Element | undefined {
-  if (declares(doc, /article/i, ARTICLE_LD)) {
-    const article = readabilityArticle(doc.cloneNode(true) as Document);
-    if (article) return article;
-  }
+  const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
+  let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
+  const articleWords = wordCount(article?.textContent ?? '');
+  if (article && declaredPickWins(model.route, declaresArticle, articleWords)) return article;
   const page = analysePage(doc);
   const keep = new Set<number>();
   classifyBlocks(
@@ -196,9 +194,11 @@ export function selectMainContent(doc: Document, model: BlockModel = shippedMode
     if (p >= model.threshold) keep.add(i);
   });
   const kept = keptSummary(page, keep);
-  if (doubtsClassifier(model.route, kept)) {
-    const article = readabilityArticle(doc.cloneNode(true) as Document);
-    if (article && readabilityWins(model.route, kept, words(article.textContent ?? '').length)) return withDescription(article, page.productDescription);
+  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept)) article = readabilityArticle(doc.cloneNode(true) as Document);
+  if (article) {
+    const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');
+    const readings = { declaresArticle, kept, readabilityWords: wordCount(article.textContent ?? ''), agreement: agreement(keptText, article.textContent ?? '') };
+    if (readabilityWins(model.route, readings)) return withDescription(article, page.productDescription);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;

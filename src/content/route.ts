@@ -3,13 +3,18 @@
  * from counts alone, so the converter and the training script (which scores the held-out folds
  * with the routing that ships) make the same choice.
  */
+import { wordsOf } from './words.ts';
 
-/** When the classifier's pick gives way to Readability's; fitted on training pages by train.ts. */
+/** When Readability's pick replaces the classifier's; fitted on training pages by train.ts. */
 export interface RoutePolicy {
   /** Below this many kept words the classifier's pick is short enough to doubt. */
   shortWords: number;
   /** ...and Readability wins a doubted pick when its own has this many times the words. */
   ratio: number;
+  /** On a page that declares itself an article, a Readability pick this long wins unread by the classifier. */
+  declaredWords: number;
+  /** Otherwise a declared article's pick wins when it holds this share of the classifier's kept words. */
+  declaredAgreement: number;
 }
 
 /** What the classifier kept, in numbers. */
@@ -17,6 +22,15 @@ export interface KeptSummary {
   words: number;
   chars: number;
   linkChars: number;
+}
+
+/** The two readings of a page, in numbers. */
+export interface Readings {
+  declaresArticle: boolean;
+  kept: KeptSummary;
+  readabilityWords: number;
+  /** Share of the classifier's kept words that Readability's pick holds too (agreement()). */
+  agreement: number;
 }
 
 /**
@@ -31,18 +45,33 @@ function keptNoContent(kept: KeptSummary): boolean {
   return kept.words === 0 || kept.linkChars >= MENU_LINK_SHARE * kept.chars;
 }
 
-/** Is Readability worth running: is the classifier's pick a menu, nothing, or short? */
-export function doubtsClassifier(policy: RoutePolicy, kept: KeptSummary): boolean {
-  return keptNoContent(kept) || kept.words < policy.shortWords;
+/** Does a declared article's Readability pick of `readabilityWords` words win before the classifier runs? */
+export function declaredPickWins(policy: RoutePolicy, declaresArticle: boolean, readabilityWords: number): boolean {
+  return declaresArticle && readabilityWords > 0 && readabilityWords >= policy.declaredWords;
+}
+
+/** Is Readability worth running after the classifier: a declared article, or a menu, nothing, or a short pick? */
+export function doubtsClassifier(policy: RoutePolicy, declaresArticle: boolean, kept: KeptSummary): boolean {
+  return (declaresArticle && policy.declaredAgreement <= 1) || keptNoContent(kept) || kept.words < policy.shortWords;
 }
 
 /**
- * Does Readability's pick (of `readabilityWords` words) replace the classifier's? Any pick beats
- * a menu or nothing; a short pick gives way to one at least `ratio` times as long, since the
+ * Does Readability's pick replace the classifier's? Any pick beats a menu or nothing; a declared
+ * article's pick wins when it holds most of what the classifier kept (it then trims the same
+ * content more tightly); a short pick gives way to one at least `ratio` times as long, since the
  * classifier cutting a page's content down to a few lines is its commonest way of failing a page.
  */
-export function readabilityWins(policy: RoutePolicy, kept: KeptSummary, readabilityWords: number): boolean {
-  if (readabilityWords === 0) return false;
-  if (keptNoContent(kept)) return true;
-  return kept.words < policy.shortWords && readabilityWords >= policy.ratio * kept.words;
+export function readabilityWins(policy: RoutePolicy, r: Readings): boolean {
+  if (r.readabilityWords === 0) return false;
+  if (declaredPickWins(policy, r.declaresArticle, r.readabilityWords) || keptNoContent(r.kept)) return true;
+  if (r.declaresArticle && r.agreement >= policy.declaredAgreement) return true;
+  return r.kept.words < policy.shortWords && r.readabilityWords >= policy.ratio * r.kept.words;
+}
+
+/** Share of the words of `kept` (the classifier's pick) that `picked` (Readability's) holds too. */
+export function agreement(kept: string, picked: string): number {
+  const want = wordsOf(kept);
+  if (!want.length) return 0;
+  const have = new Set(wordsOf(picked));
+  return want.filter((w) => have.has(w)).length / want.length;
 }

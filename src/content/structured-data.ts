@@ -3,6 +3,7 @@
  * in a tab or a script-filled panel that the saved HTML lacks or hides, while the JSON-LD they
  * publish for search engines carries it whole.
  */
+import { wordsOf } from './words.ts';
 
 const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel)$/;
 
@@ -48,11 +49,9 @@ export function productDescription(doc: Document): string | undefined {
   return undefined;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
 /** Does `text` lack most of the description's words, so the description must be added? */
 export function lacksDescription(text: string, description: string): boolean {
-  const have = new Set(text.toLowerCase().match(WORD) ?? []);
-  const want = description.toLowerCase().match(WORD) ?? [];
+  const have = new Set(wordsOf(text));
+  const want = wordsOf(description);
   return want.length > 0 && want.filter((w) => have.has(w)).length < 0.6 * want.length;
 }

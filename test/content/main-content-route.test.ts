@@ -26,22 +26,25 @@ const headingsOnly = (route: RoutePolicy): BlockModel => ({
   route,
 });
 
+/** The essay declares nothing, so the declared-article terms of the policy never apply. */
+const UNDECLARED = { declaredWords: 1, declaredAgreement: 1 };
+
 const text = (route: RoutePolicy) => selectMainContent(parseHtml(ESSAY), headingsOnly(route))?.textContent ?? '';
 
 describe('main content when the classifier keeps a short pick', () => {
   it("gives way to Readability's pick when that has several times the words", () => {
-    const t = text({ shortWords: 100, ratio: 3 });
+    const t = text({ ...UNDECLARED, shortWords: 100, ratio: 3 });
     for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
   });
 
   it('keeps the short pick when the policy does not doubt it', () => {
-    const t = text({ shortWords: 0, ratio: 3 });
+    const t = text({ ...UNDECLARED, shortWords: 0, ratio: 3 });
     expect(t).toContain('What dredging costs');
     expect(t).not.toContain('KEEP-PARAGRAPH');
   });
 
   it("keeps the short pick when Readability's is not long enough to beat it", () => {
-    expect(text({ shortWords: 100, ratio: 1000 })).not.toContain('KEEP-PARAGRAPH');
+    expect(text({ ...UNDECLARED, shortWords: 100, ratio: 1000 })).not.toContain('KEEP-PARAGRAPH');
   });
 });
 
