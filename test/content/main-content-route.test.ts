@@ -48,6 +48,37 @@ describe('main content when the classifier keeps a short pick', () => {
   });
 });
 
+/** The essay declared an article, with a sidebar of headings that Readability leaves out. */
+const sidebar = ['Tidal almanac subscriptions', 'Lighthouse keepers reunion', 'Boatyard classifieds marketplace', 'Regatta volunteer rota', 'Fishing licence renewals'];
+const declared = (withSidebar: boolean) =>
+  ESSAY.replace('<title>', '<meta property="og:type" content="article"><title>').replace(
+    '</div></body>',
+    `</div>${withSidebar ? `<aside class="sidebar">${sidebar.map((h) => `<h2>${h}</h2><ul><li><a href="/x">more</a></li></ul>`).join('')}</aside>` : ''}</body>`,
+  );
+const NEVER = 1e9;
+const declaredText = (route: Partial<RoutePolicy>, withSidebar = false) =>
+  selectMainContent(parseHtml(declared(withSidebar)), headingsOnly({ shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER, ...route }))?.textContent ?? '';
+
+describe('main content of a page that declares itself an article', () => {
+  it("takes Readability's pick unread by the classifier when it is long enough", () => {
+    expect(declaredText({ declaredWords: 50 })).toContain('KEEP-PARAGRAPH-12');
+  });
+
+  it("takes Readability's pick when it holds what the classifier kept", () => {
+    expect(declaredText({ declaredAgreement: 0.6 })).toContain('KEEP-PARAGRAPH-12');
+  });
+
+  it("keeps the classifier's pick when Readability's leaves out most of it", () => {
+    const t = declaredText({ declaredAgreement: 0.6 }, true);
+    expect(t).toContain('Regatta volunteer rota');
+    expect(t).not.toContain('KEEP-PARAGRAPH');
+  });
+
+  it("keeps the classifier's pick when the policy never routes declared articles", () => {
+    expect(declaredText({})).not.toContain('KEEP-PARAGRAPH');
+  });
+});
+
 describe("a product's JSON-LD description", () => {
   const markdown = (html: string) => convertHtml({ html, url: 'https://shop.example/p/kettle', format: 'markdown', onlyMainContent: true }).content;
 
