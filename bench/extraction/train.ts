@@ -8,17 +8,19 @@
  *
  *   npm run train:extraction                   # classifier and route policy, about 25 min
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
+ *   ... --fit-declared   # also fit when a declared article stays with the classifier (route-fit.ts)
  *
  * The route-only run keeps the shipped classifier, which the full run fits deterministically.
  */
 import { parseArgs } from 'node:util';
 import { shippedModel, type BlockModel } from '../../src/content/block-model.ts';
 import { loadWcxb } from './data.ts';
-import { loadCases, routeCase, saveCases, type SavedCases } from './route-cases.ts';
-import { bestRoute, byType, heldOutF1, NEVER } from './route-fit.ts';
+import { loadCases, routeCase, saveCases, type RouteCase, type SavedCases } from './route-cases.ts';
+import { bestRoute, byType, grid, heldOutF1, NEVER } from './route-fit.ts';
 import { crossValidate, fitClassifier, labelPage, writeModel } from './train-lib.ts';
 
-const { values: args } = parseArgs({ options: { 'route-only': { type: 'boolean' } } });
+const { values: args } = parseArgs({ options: { 'route-only': { type: 'boolean' }, 'fit-declared': { type: 'boolean' } } });
+const choose = (cases: RouteCase[]) => bestRoute(cases, grid(args['fit-declared']));
 
 function fitAll(): { saved: SavedCases; classifier: BlockModel } {
   const t0 = performance.now();
@@ -35,11 +37,11 @@ const { saved, classifier } = args['route-only'] ? { saved: loadCases(), classif
 const types = saved.all.map((c) => c.type);
 const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEVER };
 const baseline = heldOutF1(saved, () => main, true).f1;
-const held = heldOutF1(saved, (training) => bestRoute(training));
+const held = heldOutF1(saved, choose);
 const baseByType = byType(types, baseline);
 for (const [i, [type, f1, n]] of byType(types, held.f1).entries()) {
   console.log(`held-out ${type.padEnd(14)} n=${String(n).padStart(4)}  word F1 ${f1.toFixed(3)}  (main's routing ${baseByType[i]![1].toFixed(3)})`);
 }
 console.log(`fold policies: ${held.policies.map((p) => JSON.stringify(p)).join(' ')}`);
-const model = { ...classifier, route: bestRoute(saved.all) };
+const model = { ...classifier, route: choose(saved.all) };
 console.log(`wrote ${writeModel(model)}: ${model.stage1.weights.length} + ${model.stage2.weights.length} features, threshold ${model.threshold}, route ${JSON.stringify(model.route)}`);
