@@ -10,7 +10,7 @@
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
  *   ... --fit-declared   # also fit when a declared article stays with the classifier (route-fit.ts)
  *
- * The route-only run keeps the shipped classifier, which the full run fits deterministically.
+ * The route-only run keeps the shipped classifier, which the full run fits again (to within 3e-5 a weight).
  */
 import { parseArgs } from 'node:util';
 import { shippedModel, type BlockModel } from '../../src/content/block-model.ts';

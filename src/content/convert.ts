@@ -41,7 +41,11 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
 
   let root: Element | undefined;
   if (input.onlyMainContent) {
-    root = selectMainContent(doc);
+    root = selectMainContent(doc, undefined, () => {
+      const again = parseHtml(input.html);
+      absolutise(again, base);
+      return again;
+    });
   }
 
   if (input.format === 'html') {
