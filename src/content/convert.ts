@@ -41,11 +41,7 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
 
   let root: Element | undefined;
   if (input.onlyMainContent) {
-    root = selectMainContent(doc, undefined, () => {
-      const again = parseHtml(input.html);
-      absolutise(again, base);
-      return again;
-    });
+    root = selectMainContent(doc);
   }
 
   if (input.format === 'html') {

@@ -176,18 +176,13 @@ function withDescription(root: Element, description: string | undefined): Elemen
  * Readability reads it): every text block is scored by the block classifier and the ones below
  * its threshold are cut away. The page's title heading stays whatever its score: it says what
  * the page is. When the classifier keeps little but links, nothing, or a short pick, Readability's
- * pick is tried and may win (route.ts). `reread` returns a fresh copy of the page, for when
- * Readability has read `doc` itself and found nothing.
+ * pick is tried and may win (route.ts).
  */
-export function selectMainContent(doc: Document, model: BlockModel = shippedModel(), reread?: () => Document): Element | undefined {
+export function selectMainContent(doc: Document, model: BlockModel = shippedModel()): Element | undefined {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
-  // When any pick of a declared article wins, Readability may read the page itself rather than
-  // a copy (a copy costs about a sixth of the conversion); the rare page it finds nothing on is read again.
-  const inPlace = declaresArticle && reread !== undefined && model.route.declaredWords <= 1;
-  let article = declaresArticle ? readabilityArticle(inPlace ? doc : (doc.cloneNode(true) as Document)) : undefined;
+  let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
   if (article && declaredPickWins(model.route, declaresArticle, articleWords)) return article;
-  if (inPlace) doc = reread();
   const page = analysePage(doc);
   const keep = new Set<number>();
   classifyBlocks(

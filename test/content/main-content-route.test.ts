@@ -74,14 +74,6 @@ describe('main content of a page that declares itself an article', () => {
     expect(t).not.toContain('KEEP-PARAGRAPH');
   });
 
-  it('reads the page again with the classifier when Readability, reading it in place, finds nothing', () => {
-    // Readability rewrites <font> as <span> while it reads; the copy read again still has it.
-    const html = '<html><head><meta property="og:type" content="article"><title>T</title></head><body><figure><font><img src="/harbour.png" alt="KEEP-ALT the harbour"></font></figure></body></html>';
-    const convert = (format: 'html' | 'markdown') => convertHtml({ html, url: 'https://news.example/a', format, onlyMainContent: true }).content;
-    expect(convert('markdown')).toBe('![KEEP-ALT the harbour](https://news.example/harbour.png)');
-    expect(convert('html')).toContain('<font><img src="https://news.example/harbour.png"');
-  });
-
   it("keeps the classifier's pick when the policy never routes declared articles", () => {
     expect(declaredText({})).not.toContain('KEEP-PARAGRAPH');
   });
