@@ -71,6 +71,11 @@ export function readabilityArticle(doc: Document): Element | undefined {
   return picked;
 }
 
+/** The JSON-LD description of the product the page declares, if any; read before scripts go. */
+function declaredProductDescription(doc: Document): string | undefined {
+  return declares(doc, /product/i, PRODUCT_LD) ? productDescription(doc) : undefined;
+}
+
 export interface PageAnalysis {
   blocks: Block[];
   features: number[][];
@@ -91,7 +96,7 @@ export interface PageAnalysis {
 export function analysePage(doc: Document): PageAnalysis {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
   const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
-  const description = declaresProduct ? productDescription(doc) : undefined;
+  const description = declaredProductDescription(doc);
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
@@ -182,7 +187,7 @@ export function selectMainContent(doc: Document, model: BlockModel = shippedMode
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
   let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
-  if (article && declaredPickWins(model.route, declaresArticle, articleWords)) return article;
+  if (article && declaredPickWins(model.route, declaresArticle, articleWords)) return withDescription(article, declaredProductDescription(doc));
   const page = analysePage(doc);
   const keep = new Set<number>();
   classifyBlocks(
