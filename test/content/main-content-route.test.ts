@@ -89,6 +89,12 @@ describe("a product's JSON-LD description", () => {
     expect(md).not.toContain('DROP-ORGANISATION');
   });
 
+  it('is added when the page also declares itself an article and Readability reads it', () => {
+    const declared = PAGE_TYPES.productJsonLd.replace('<head>', '<head><meta property="og:type" content="article">');
+    expect(declared).toContain('og:type');
+    expect(markdown(declared)).toContain('KEEP-LD-DESCRIPTION A steel kettle');
+  });
+
   it('is not added twice when the page shows it', () => {
     const shown = PAGE_TYPES.productJsonLd.replace(
       '<div id="description" class="tab-panel"></div>',
