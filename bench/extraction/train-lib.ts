@@ -7,10 +7,10 @@ import { classifyBlocks, contextFeatures, probability, type BlockModel, type Log
 import { analysePage } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { writeFileSync } from 'node:fs';
-import type { Page } from './data.ts';
-import { bagOfWordsF1, mean, tokens } from './metrics.ts';
-
-export const FOLDS = 5;
+import { FOLDS, foldOf, type Page } from './data.ts';
+import { tokens } from './metrics.ts';
+import { routeCase, type RouteCase } from './route-cases.ts';
+import { bestRoute, heldOutF1, NEVER } from './route-fit.ts';
 
 export interface PageBlocks {
   page: Page;
@@ -24,6 +24,11 @@ export interface PageBlocks {
   groups: number[][];
   /** The title heading's block, kept whatever its score, or -1. */
   title: number;
+  linkChars: number[];
+  declaresArticle: boolean;
+  productDescription: string | undefined;
+  /** Readability's pick as text, read when the routing first asks for it. */
+  readability?: string;
 }
 
 const norm = (text: string) => ` ${tokens(text.toLowerCase()).join(' ')} `;
@@ -50,10 +55,11 @@ export function labelPage(page: Page): PageBlocks {
     texts: analysis.blocks.map((b) => b.text),
     groups: analysis.blocks.map((b) => b.groups),
     title: analysis.title,
+    linkChars: analysis.blocks.map((b) => b.linkChars),
+    declaresArticle: analysis.declaresArticle,
+    productDescription: analysis.productDescription,
   };
 }
-
-export const foldOf = (index: number) => index % FOLDS;
 
 /** Long blocks weigh more, as their words do in the score, but not so much that one essay rules. */
 const weightOf = (words: number) => Math.min(words, 60);
@@ -62,14 +68,14 @@ function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-interface Row {
+export interface Row {
   f: number[];
   y: number;
   w: number;
 }
 
 /** Weighted logistic regression by full-batch gradient descent with momentum, from zero. */
-function fitLogistic(rows: Row[], iterations = 150): Logistic {
+export function fitLogistic(rows: Row[], iterations = 150): Logistic {
   const d = rows[0]?.f.length ?? 0;
   const means = new Array<number>(d).fill(0);
   const scales = new Array<number>(d).fill(0);
@@ -108,11 +114,11 @@ function fitLogistic(rows: Row[], iterations = 150): Logistic {
 const rowsOf = (pages: PageBlocks[], features: (p: PageBlocks) => number[][]): Row[] =>
   pages.flatMap((p) => features(p).map((f, i) => ({ f, y: p.labels[i]!, w: weightOf(p.words[i]!) })));
 
-/** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages. */
-export function fit(pages: PageBlocks[]): BlockModel {
+/** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages; the route policy is left unfitted. */
+export function fitClassifier(pages: PageBlocks[]): BlockModel {
   const stage1 = fitLogistic(rowsOf(pages, (p) => p.features));
   const stage2 = fitLogistic(rowsOf(pages, (p) => contextFeatures(p.features.map((f) => probability(stage1, f)), p.words, p.groups)));
-  const model: BlockModel = { stage1, stage2, threshold: 0.5 };
+  const model: BlockModel = { stage1, stage2, threshold: 0.5, route: { shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER } };
   model.threshold = bestThreshold(model, pages);
   return model;
 }
@@ -144,39 +150,21 @@ function bestThreshold(model: BlockModel, pages: PageBlocks[]): number {
   return best;
 }
 
-/** The text the converter keeps of a page under `model`: its kept blocks, in order. */
-export function keptText(model: BlockModel, p: PageBlocks): string {
-  const scores = classifyBlocks(model, p.features, p.words, p.groups);
-  return p.texts.filter((_, i) => i === p.title || scores[i]! >= model.threshold).join('\n');
-}
-
 export interface HeldOut {
-  /** Per page, in input order: the F1 of the page under the model trained without its fold. */
+  /** Per page, in input order: the F1 of the page under the model and route policy fitted without its fold. */
   f1: number[];
-  models: BlockModel[];
+  /** Per fold, every page read by the classifier fitted without that fold. */
+  cases: RouteCase[][];
 }
 
 /** Trains on four folds, scores the fifth, for each fold in turn. */
 export function crossValidate(pages: PageBlocks[]): HeldOut {
-  const f1 = new Array<number>(pages.length).fill(0);
-  const models: BlockModel[] = [];
+  const cases: RouteCase[][] = [];
   for (let k = 0; k < FOLDS; k++) {
-    const model = fit(pages.filter((_, i) => foldOf(i) !== k));
-    models.push(model);
-    pages.forEach((p, i) => {
-      if (foldOf(i) === k) f1[i] = bagOfWordsF1(p.page.truth, keptText(model, p));
-    });
+    const model = fitClassifier(pages.filter((_, i) => foldOf(i) !== k));
+    cases.push(pages.map((p) => routeCase(model, p)));
   }
-  return { f1, models };
-}
-
-/** Mean F1 overall and per page type. */
-export function byType(pages: PageBlocks[], f1: number[]): Array<[string, number, number]> {
-  const types = [...new Set(pages.map((p) => p.page.type))].sort();
-  return [['all', mean(f1), f1.length], ...types.map((t): [string, number, number] => {
-    const idx = pages.flatMap((p, i) => (p.page.type === t ? [i] : []));
-    return [t, mean(idx.map((i) => f1[i]!)), idx.length];
-  })];
+  return { f1: heldOutF1({ folds: cases, all: [] }, (training) => bestRoute(training)).f1, cases };
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -185,6 +173,6 @@ const rounded = (m: Logistic): Logistic => ({ means: m.means.map(round), scales:
 /** Writes the model where the converter reads it; returns the path. */
 export function writeModel(model: BlockModel): string {
   const out = new URL('../../src/content/block-model.json', import.meta.url);
-  writeFileSync(out, `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold })}\n`);
+  writeFileSync(out, `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold, route: model.route })}\n`);
   return out.pathname;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { RoutePolicy } from './route.ts';
 
 /** A logistic regression over standardised features. */
 export interface Logistic {
@@ -20,6 +21,8 @@ export interface BlockModel {
   stage2: Logistic;
   /** Blocks whose stage-two probability is at or above this are content. */
   threshold: number;
+  /** When Readability's pick replaces the kept blocks. */
+  route: RoutePolicy;
 }
 
 export function probability(model: Logistic, features: number[]): number {

@@ -6,6 +6,7 @@
  * class and id words of its ancestors, depth, position), how often its shape repeats beside it
  * (cards, posts, rows) and what the page as a whole looks like.
  */
+import { wordCount } from './words.ts';
 
 /** Elements that do not start a block of their own: their text belongs to the block around them. */
 const INLINE = new Set([
@@ -111,7 +112,6 @@ function tagFeatures(tag: string): number[] {
   return TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
 const SENTENCE_END = /[.!?。！？](?:\s|$)/g;
 
 /** Where "in the best container" sits in a block's own features. */
@@ -212,7 +212,7 @@ export function collectBlocks(root: Element): Block[] {
     const parent = block.element.parentElement;
     const grand = parent?.parentElement;
     block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement)];
-    const words = block.text.match(WORD)?.length ?? 0;
+    const words = wordCount(block.text);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
     block.own = [

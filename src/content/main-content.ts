@@ -2,6 +2,9 @@ import { Readability } from '@mozilla/readability';
 import { BLOCK_ATTR, collectBlocks, featureVectors, type Block } from './blocks.ts';
 import { classifyBlocks, shippedModel, type BlockModel } from './block-model.ts';
 import { stripBoilerplate } from './boilerplate.ts';
+import { agreement, declaredPickWins, doubtsClassifier, readabilityWins, type KeptSummary } from './route.ts';
+import { lacksDescription, productDescription } from './structured-data.ts';
+import { wordCount, wordsOf } from './words.ts';
 
 const ARTICLE_LD = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review)"/;
 const PRODUCT_LD = /"@type"\s*:\s*\[?\s*"(?:Product|ProductGroup|Offer)"/;
@@ -13,13 +16,10 @@ function declares(doc: Document, og: RegExp, ld: RegExp): boolean {
   return false;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const words = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
-
 /** Does the text name the page: are most of its words in the <title> or og:title? */
 function namesPage(doc: Document, text: string): boolean {
   const title = `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
-  const w = words(text);
+  const w = wordsOf(text);
   return w.length > 0 && w.filter((x) => title.includes(x)).length >= 0.75 * w.length;
 }
 
@@ -48,7 +48,7 @@ function restoreH1(root: Element): void {
  * classifier, whose training set is mostly other page types. Readability drops the h1 that
  * repeats the title; it goes back on top, once.
  */
-function readabilityArticle(doc: Document): Element | undefined {
+export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
   const title = [...doc.querySelectorAll('h1')].map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim()).find((t) => namesPage(doc, t));
   for (const h1 of doc.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
@@ -71,6 +71,11 @@ function readabilityArticle(doc: Document): Element | undefined {
   return picked;
 }
 
+/** The JSON-LD description of the product the page declares, if any; read before scripts go. */
+function declaredProductDescription(doc: Document): string | undefined {
+  return declares(doc, /product/i, PRODUCT_LD) ? productDescription(doc) : undefined;
+}
+
 export interface PageAnalysis {
   blocks: Block[];
   features: number[][];
@@ -78,6 +83,10 @@ export interface PageAnalysis {
   words: number[];
   /** Index of the block that is the page's title heading, or -1. */
   title: number;
+  /** Open Graph or JSON-LD says the page is one article: Readability reads it. */
+  declaresArticle: boolean;
+  /** The JSON-LD description of the product the page declares, if any. */
+  productDescription: string | undefined;
 }
 
 /**
@@ -87,13 +96,14 @@ export interface PageAnalysis {
 export function analysePage(doc: Document): PageAnalysis {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
   const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
+  const description = declaredProductDescription(doc);
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
-  const counts = blocks.map((b) => words(b.text).length);
+  const counts = blocks.map((b) => wordCount(b.text));
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declaresArticle, declaresProduct, totalWords });
-  return { blocks, features, words: counts, title: titleHeading(doc, blocks) };
+  return { blocks, features, words: counts, title: titleHeading(doc, blocks), declaresArticle, productDescription: description };
 }
 
 /** Has the subtree text a reader would see? */
@@ -140,35 +150,44 @@ function narrow(root: Element): Element {
   }
 }
 
-/**
- * Above this share of link text, what the classifier kept reads as a menu, not content. Chosen
- * high so link-list pages (listings, collections) stay with the classifier: on a WCXB sample
- * and on article-extraction, 0.85 helped both sets, lower shares cost WCXB listings.
- */
-const MENU_LINK_SHARE = 0.85;
-
-/** Is what the classifier kept almost all link text? */
-function keptMostlyLinks(blocks: Block[], keep: Set<number>): boolean {
-  let chars = 0;
-  let linkChars = 0;
+/** What the classifier kept (the title heading aside), in numbers. */
+export function keptSummary(page: PageAnalysis, keep: Set<number>): KeptSummary {
+  const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   for (const i of keep) {
-    chars += blocks[i]!.text.length;
-    linkChars += blocks[i]!.linkChars;
+    kept.words += page.words[i]!;
+    kept.chars += page.blocks[i]!.text.length;
+    kept.linkChars += page.blocks[i]!.linkChars;
   }
-  return linkChars >= MENU_LINK_SHARE * chars;
+  return kept;
 }
 
 /**
- * Picks the main content of a page and returns it as an element of `doc` (or of a copy, for a
- * declared article that Readability reads): every text block is scored by the block classifier and the ones below its threshold are cut away. The
- * page's title heading stays whatever its score: it says what the page is. When the classifier
- * keeps little but links (or nothing), Readability's pick is tried instead.
+ * A product's JSON-LD description, added after the title heading (or on top) when the content
+ * picked lacks it: on WCXB product pages it raised the word F1 (the description often sits in a
+ * tab the saved page does not fill).
+ */
+function withDescription(root: Element, description: string | undefined): Element {
+  if (!description || !lacksDescription(root.textContent ?? '', description)) return root;
+  const p = root.ownerDocument.createElement('p');
+  p.textContent = description;
+  const h1 = root.querySelector('h1');
+  if (h1) h1.after(p);
+  else root.insertBefore(p, root.firstChild);
+  return root;
+}
+
+/**
+ * Picks the main content of a page and returns it as an element of `doc` (or of a copy, when
+ * Readability reads it): every text block is scored by the block classifier and the ones below
+ * its threshold are cut away. The page's title heading stays whatever its score: it says what
+ * the page is. When the classifier keeps little but links, nothing, or a short pick, Readability's
+ * pick is tried and may win (route.ts).
  */
 export function selectMainContent(doc: Document, model: BlockModel = shippedModel()): Element | undefined {
-  if (declares(doc, /article/i, ARTICLE_LD)) {
-    const article = readabilityArticle(doc.cloneNode(true) as Document);
-    if (article) return article;
-  }
+  const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
+  let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
+  const articleWords = wordCount(article?.textContent ?? '');
+  if (article && declaredPickWins(model.route, declaresArticle, articleWords)) return withDescription(article, declaredProductDescription(doc));
   const page = analysePage(doc);
   const keep = new Set<number>();
   classifyBlocks(
@@ -179,13 +198,16 @@ export function selectMainContent(doc: Document, model: BlockModel = shippedMode
   ).forEach((p, i) => {
     if (p >= model.threshold) keep.add(i);
   });
-  if (keptMostlyLinks(page.blocks, keep)) {
-    const article = readabilityArticle(doc.cloneNode(true) as Document);
-    if (article) return article;
+  const kept = keptSummary(page, keep);
+  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept)) article = readabilityArticle(doc.cloneNode(true) as Document);
+  if (article) {
+    const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');
+    const readings = { declaresArticle, kept, readabilityWords: wordCount(article.textContent ?? ''), agreement: agreement(keptText, article.textContent ?? '') };
+    if (readabilityWins(model.route, readings)) return withDescription(article, page.productDescription);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
   prune(body, keep);
-  return narrow(body);
+  return withDescription(narrow(body), page.productDescription);
 }

@@ -14,6 +14,17 @@ function isPixel(img: HTMLElement): boolean {
   return (w !== null && Number(w) <= 1) || (h !== null && Number(h) <= 1);
 }
 
+/**
+ * A template placeholder a page's script was meant to fill (`{{ product.price | currency }}`,
+ * `{% block %}`): an expression, not words. Code keeps them, since turndown leaves code text alone.
+ */
+const PLACEHOLDER = /\{\{\s*[\w$.[\]'"]+(?:\s*\|[^{}]*)?\s*\}\}|\{%[^{}%]*%\}/g;
+
+/** Prose text as a reader sees it: no placeholders, and runs of (non-breaking) spaces as one. */
+function readerText(text: string): string {
+  return text.replace(PLACEHOLDER, '').replace(/[ \u00a0]{2,}/g, ' ').replace(/\u00a0/g, ' ');
+}
+
 function createService(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -23,6 +34,8 @@ function createService(): TurndownService {
     hr: '---',
   });
   service.use([strikethrough, taskListItems, gfmTables]);
+  const escape = service.escape.bind(service);
+  service.escape = (text: string) => escape(readerText(text));
   // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'select', 'input', 'textarea'] as never);
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
@@ -68,6 +81,9 @@ let service: TurndownService | undefined;
 
 export function toMarkdown(root: Node | string): string {
   service ??= createService();
+  // linkedom splits text at entities ("a&nbsp;&nbsp; b" is three nodes); one node per run of
+  // text lets readerText see the whole run.
+  if (typeof root !== 'string') root.normalize();
   return service
     .turndown(root as never)
     .replace(/\n{3,}/g, '\n\n')

@@ -65,4 +65,20 @@ describe('markdown fidelity', () => {
     expect(md).not.toContain('p.gif');
     expect(md).toContain('![A harbour at dusk](https://shop.example/photo.jpg)');
   });
+
+  it('drops template placeholders and collapses runs of non-breaking spaces in prose, not in code', () => {
+    const md = whole(
+      `<p>Total: {{ cart.total | currency }} due&nbsp;&nbsp;&nbsp; today {% if paid %}.</p><template><p>TEMPLATE-COPY</p></template>` +
+        `<p>Write <code>{{ name }}</code> in a view.</p><pre><code class="language-html">&lt;b&gt;{{ name }}&lt;/b&gt;  spaced</code></pre>`,
+    );
+    expect(md).toContain('Total: due today .');
+    expect(md).not.toContain('TEMPLATE-COPY');
+    expect(md).not.toContain('\u00a0');
+    expect(md).toContain('Write `{{ name }}` in a view.');
+    expect(md).toContain('```html\n<b>{{ name }}</b>  spaced\n```');
+  });
+
+  it('keeps the service page call to action without its unfilled placeholder', () => {
+    expect(markdown(PAGE_TYPES.service)).toContain('Call for a free inspection of your roof, KEEP-CALL any weekday');
+  });
 });

@@ -20,6 +20,7 @@ const always = (bias: number): BlockModel => ({
   stage1: { means: [], scales: [], weights: [], bias: 0 },
   stage2: { means: [], scales: [], weights: [], bias },
   threshold: 0.5,
+  route: { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: 1 },
 });
 
 describe('main content when the classifier keeps a menu', () => {

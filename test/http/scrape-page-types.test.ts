@@ -26,4 +26,16 @@ describe('POST /v1/scrape/single main content by page type', () => {
     expect(json.markdown.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
     expect(json.markdown.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
   });
+
+  it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/productJsonLd.html` });
+    expect(json.markdown).toMatch(/^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle/);
+    expect(json.markdown.match(/KEEP-LD-DESCRIPTION/g)).toHaveLength(1);
+  });
+
+  it('returns prose without unfilled template placeholders or runs of spaces', async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/service.html` });
+    expect(json.markdown).toContain('Call for a free inspection of your roof, KEEP-CALL any weekday');
+    expect(json.markdown).not.toContain('{{');
+  });
 });

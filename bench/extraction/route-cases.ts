@@ -1,0 +1,97 @@
+/**
+ * What the route policy is fitted on: for each page and each classifier, the numbers the router
+ * reads (what the classifier kept, how long Readability's pick is, how much the two agree) and
+ * the F1 of each reading it could return. Fitting a policy from these takes milliseconds, so
+ * `train.ts --route-only` refits the policy from a saved file without refitting the classifier.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { classifyBlocks, type BlockModel } from '../../src/content/block-model.ts';
+import { readabilityArticle } from '../../src/content/main-content.ts';
+import { parseHtml } from '../../src/content/parse.ts';
+import { agreement, type KeptSummary } from '../../src/content/route.ts';
+import { lacksDescription } from '../../src/content/structured-data.ts';
+import { wordCount } from '../../src/content/words.ts';
+import { bagOfWordsF1 } from './metrics.ts';
+import type { PageBlocks } from './train-lib.ts';
+
+/** One page read by one classifier. */
+export interface RouteCase {
+  type: string;
+  declaresArticle: boolean;
+  kept: KeptSummary;
+  /** Words of all the page's blocks. */
+  pageWords: number;
+  readabilityWords: number;
+  /** Share of the classifier's kept words that Readability's pick holds too. */
+  agreement: number;
+  /** F1 of the classifier's text and of Readability's, each with the product description the converter adds. */
+  classifier: number;
+  readability: number;
+  /** The same without the product description, as main returned them. */
+  classifierPlain: number;
+  readabilityPlain: number;
+}
+
+export function readabilityText(p: PageBlocks): string {
+  p.readability ??= readabilityArticle(parseHtml(p.page.html))?.textContent ?? '';
+  return p.readability;
+}
+
+/** The classifier's kept blocks (title aside) and their numbers. */
+export function classifierPick(model: BlockModel, p: PageBlocks): { keep: boolean[]; kept: KeptSummary } {
+  const scores = classifyBlocks(model, p.features, p.words, p.groups);
+  const keep = scores.map((s) => s >= model.threshold);
+  const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
+  keep.forEach((k, i) => {
+    if (!k) return;
+    kept.words += p.words[i]!;
+    kept.chars += p.texts[i]!.length;
+    kept.linkChars += p.linkChars[i]!;
+  });
+  return { keep, kept };
+}
+
+export const classifierText = (p: PageBlocks, keep: boolean[]) => p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
+
+/** The converter adds a product's JSON-LD description to whichever reading lacks it. */
+export function withDescription(p: PageBlocks, text: string): string {
+  return p.productDescription && lacksDescription(text, p.productDescription) ? `${text}\n${p.productDescription}` : text;
+}
+
+export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
+  const { keep, kept } = classifierPick(model, p);
+  const cls = classifierText(p, keep);
+  const rd = readabilityText(p);
+  const truth = p.page.truth;
+  return {
+    type: p.page.type,
+    declaresArticle: p.declaresArticle,
+    kept,
+    pageWords: p.words.reduce((a, w) => a + w, 0),
+    readabilityWords: wordCount(rd),
+    agreement: agreement(p.texts.filter((_, i) => keep[i]).join('\n'), rd),
+    classifier: bagOfWordsF1(truth, withDescription(p, cls)),
+    readability: rd ? bagOfWordsF1(truth, withDescription(p, rd)) : 0,
+    classifierPlain: bagOfWordsF1(truth, cls),
+    readabilityPlain: rd ? bagOfWordsF1(truth, rd) : 0,
+  };
+}
+
+/** Cases of every fold model on every page, and of the model fitted on all pages. */
+export interface SavedCases {
+  folds: RouteCase[][];
+  all: RouteCase[];
+}
+
+export const CASES_FILE = new URL('../results/route-cases.json', import.meta.url).pathname;
+
+export function saveCases(cases: SavedCases): void {
+  mkdirSync(dirname(CASES_FILE), { recursive: true });
+  writeFileSync(CASES_FILE, JSON.stringify(cases));
+}
+
+export function loadCases(): SavedCases {
+  if (!existsSync(CASES_FILE)) throw new Error(`${CASES_FILE} is missing: run train:extraction once without --route-only`);
+  return JSON.parse(readFileSync(CASES_FILE, 'utf8')) as SavedCases;
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { BlockModel } from '../../src/content/block-model.ts';
+import { convertHtml } from '../../src/content/index.ts';
+import { selectMainContent } from '../../src/content/main-content.ts';
+import { parseHtml } from '../../src/content/parse.ts';
+import type { RoutePolicy } from '../../src/content/route.ts';
+import { PAGE_TYPES } from '../fixtures/page-types.ts';
+
+/** An essay that does not declare itself an article: subheadings between long paragraphs. */
+const sections = ['Why the harbour silts up', 'What dredging costs', 'What the council decided'];
+const paragraph = (n: number) =>
+  `<p>KEEP-PARAGRAPH-${n} The tide brings sand in faster than the river carries it out, so every few years the channel narrows, ` +
+  `the ferries run aground at low water, and the harbour office has to choose between dredging, which is costly, and waiting, which is slow.</p>`;
+const ESSAY = `<!doctype html><html><head><title>The harbour channel</title></head><body><div class="essay">${sections
+  .map((h, i) => `<h2>${h}</h2>${paragraph(i)}${paragraph(i + 10)}`)
+  .join('')}</div></body></html>`;
+
+/** Where the h2-h6 tag group sits in a block's features (blocks.ts: 11 own features, then p, li, h1, h). */
+const HEADING_FEATURE = 14;
+
+/** A stand-in classifier that keeps subheadings only: a short pick, as when it misreads a page. */
+const headingsOnly = (route: RoutePolicy): BlockModel => ({
+  stage1: { means: new Array(HEADING_FEATURE + 1).fill(0), scales: new Array(HEADING_FEATURE + 1).fill(1), weights: [...new Array(HEADING_FEATURE).fill(0), 20], bias: -10 },
+  stage2: { means: [0], scales: [1], weights: [1], bias: 0 },
+  threshold: 0.5,
+  route,
+});
+
+/** The essay declares nothing, so the declared-article terms of the policy never apply. */
+const UNDECLARED = { declaredWords: 1, declaredAgreement: 1 };
+
+const text = (route: RoutePolicy) => selectMainContent(parseHtml(ESSAY), headingsOnly(route))?.textContent ?? '';
+
+describe('main content when the classifier keeps a short pick', () => {
+  it("gives way to Readability's pick when that has several times the words", () => {
+    const t = text({ ...UNDECLARED, shortWords: 100, ratio: 3 });
+    for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
+  });
+
+  it('keeps the short pick when the policy does not doubt it', () => {
+    const t = text({ ...UNDECLARED, shortWords: 0, ratio: 3 });
+    expect(t).toContain('What dredging costs');
+    expect(t).not.toContain('KEEP-PARAGRAPH');
+  });
+
+  it("keeps the short pick when Readability's is not long enough to beat it", () => {
+    expect(text({ ...UNDECLARED, shortWords: 100, ratio: 1000 })).not.toContain('KEEP-PARAGRAPH');
+  });
+});
+
+/** The essay declared an article, with a sidebar of headings that Readability leaves out. */
+const sidebar = ['Tidal almanac subscriptions', 'Lighthouse keepers reunion', 'Boatyard classifieds marketplace', 'Regatta volunteer rota', 'Fishing licence renewals'];
+const declared = (withSidebar: boolean) =>
+  ESSAY.replace('<title>', '<meta property="og:type" content="article"><title>').replace(
+    '</div></body>',
+    `</div>${withSidebar ? `<aside class="sidebar">${sidebar.map((h) => `<h2>${h}</h2><ul><li><a href="/x">more</a></li></ul>`).join('')}</aside>` : ''}</body>`,
+  );
+const NEVER = 1e9;
+const declaredText = (route: Partial<RoutePolicy>, withSidebar = false) =>
+  selectMainContent(parseHtml(declared(withSidebar)), headingsOnly({ shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER, ...route }))?.textContent ?? '';
+
+describe('main content of a page that declares itself an article', () => {
+  it("takes Readability's pick unread by the classifier when it is long enough", () => {
+    expect(declaredText({ declaredWords: 50 })).toContain('KEEP-PARAGRAPH-12');
+  });
+
+  it("takes Readability's pick when it holds what the classifier kept", () => {
+    expect(declaredText({ declaredAgreement: 0.6 })).toContain('KEEP-PARAGRAPH-12');
+  });
+
+  it("keeps the classifier's pick when Readability's leaves out most of it", () => {
+    const t = declaredText({ declaredAgreement: 0.6 }, true);
+    expect(t).toContain('Regatta volunteer rota');
+    expect(t).not.toContain('KEEP-PARAGRAPH');
+  });
+
+  it("keeps the classifier's pick when the policy never routes declared articles", () => {
+    expect(declaredText({})).not.toContain('KEEP-PARAGRAPH');
+  });
+});
+
+describe("a product's JSON-LD description", () => {
+  const markdown = (html: string) => convertHtml({ html, url: 'https://shop.example/p/kettle', format: 'markdown', onlyMainContent: true }).content;
+
+  it('is added under the title heading when the page does not show it', () => {
+    const md = markdown(PAGE_TYPES.productJsonLd);
+    expect(md).toMatch(/^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle .* a & lid that opens wide for cleaning\.\n/);
+    expect(md).not.toContain('<p>');
+    expect(md).not.toContain('DROP-ORGANISATION');
+  });
+
+  it('is added when the page also declares itself an article and Readability reads it', () => {
+    const declared = PAGE_TYPES.productJsonLd.replace('<head>', '<head><meta property="og:type" content="article">');
+    expect(declared).toContain('og:type');
+    expect(markdown(declared)).toContain('KEEP-LD-DESCRIPTION A steel kettle');
+  });
+
+  it('is not added twice when the page shows it', () => {
+    const shown = PAGE_TYPES.productJsonLd.replace(
+      '<div id="description" class="tab-panel"></div>',
+      '<div id="description" class="tab-panel"><p>KEEP-LD-DESCRIPTION A steel kettle that boils a litre and a half in four minutes, with a lid that opens wide for cleaning.</p></div>',
+    );
+    expect(markdown(shown).match(/KEEP-LD-DESCRIPTION/g)).toHaveLength(1);
+  });
+});
