@@ -4,7 +4,9 @@ import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 const google = useFixture(startGoogleSerpServer);
-const t = useServer({ settings: () => ({ WEBDATA_GOOGLE_URL: google.origin, WEBDATA_SEARCH_TIMEOUT_MS: '25000' }) });
+// The first stealth navigation launches full Chromium under Xvfb, which a busy machine stretches
+// past the test servers' usual 5 s fetch deadline.
+const t = useServer({ settings: () => ({ WEBDATA_GOOGLE_URL: google.origin, WEBDATA_SEARCH_TIMEOUT_MS: '25000', WEBDATA_FETCH_TIMEOUT_MS: '15000' }) });
 
 const searchLedger = async (key: string) => (await t.ledger(key)).filter((r) => r.operation === 'search');
 
