@@ -2,7 +2,7 @@ export { HttpEngine, type HttpResponse, type HttpStream, type FetchOptions } fro
 export { FetchFailure } from './errors.ts';
 export { decodeBody } from './decode.ts';
 export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
-export { awaitingRender, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
+export { awaitingRender, BLOCK_PAGE_TEXT, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
 export { startEgressProxy, type EgressLane, type EgressLimits, type EgressProxy } from './egress-proxy.ts';
 export { isoCountry, type ProxyTable } from '../settings/index.ts';
 export { proxyCountryRefusal, proxyRouteFor, type ProxyRoute } from './geo-proxy.ts';

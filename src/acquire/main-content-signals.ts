@@ -71,7 +71,8 @@ function isLayout(text: string, html: string): boolean {
 function judgeDeclared(html: string): ContentVerdict | undefined {
   const region = /<main\b[^>]*>([\s\S]*?)<\/main\s*>/i.exec(html)?.[1];
   if (region !== undefined) {
-    const verdict = judgeText(visibleText(region), region);
+    // judgeText looks no further than PLACEHOLDER_MAIN_TEXT characters.
+    const verdict = judgeText(visibleText(region, PLACEHOLDER_MAIN_TEXT), region);
     return verdict && { kind: verdict.kind, reason: verdict.reason.replace('the main content', "the page's <main>") };
   }
   return EMPTY_APP_ROOT.test(html) ? { kind: 'thin', reason: 'the script app root is empty' } : undefined;

@@ -14,7 +14,7 @@ export interface BlockVerdict {
 /** Below this many characters of visible text a page counts as "little text". */
 const THIN_TEXT = 200;
 /** Block phrases are only trusted on short pages, so an article about captchas is not a captcha. */
-const BLOCK_PAGE_TEXT = 2000;
+export const BLOCK_PAGE_TEXT = 2000;
 /**
  * A vendor's script or widget is a verdict only on a page this short: bot managers inject their
  * passive scripts (Cloudflare's jsd/main.js, Incapsula's resource) and sites embed captcha
@@ -23,15 +23,51 @@ const BLOCK_PAGE_TEXT = 2000;
  */
 const MARKER_PAGE_TEXT = 600;
 
-export function visibleText(html: string): string {
-  return html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
+/** What a browser does not show as text: a comment, a raw-text element with its content, a tag. */
+const HIDDEN = /<!--[\s\S]*?-->|<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>|<[^>]+>/iy;
+const TEXT_RUN = /[^<]+|</y;
+
+function normalizeRun(run: string): string {
+  return run
     .replace(/&nbsp;|&#160;/g, ' ')
     .replace(/&[a-z]+;|&#\d+;/gi, '_')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * The page's text as a reader sees it, whitespace collapsed and entities as one character each.
+ * Read left to right, so a caller that only needs to know the text is longer than `limit` stops
+ * there: the answer is then a prefix just over `limit` characters long, not the whole text. Most
+ * pages are long, and this runs on every fetched page.
+ */
+export function visibleText(html: string, limit = Infinity): string {
+  const pieces: string[] = [];
+  let length = -1;
+  let run = '';
+  const flush = (): boolean => {
+    const piece = normalizeRun(run);
+    run = '';
+    if (piece) {
+      pieces.push(piece);
+      length += piece.length + 1;
+    }
+    return length > limit;
+  };
+  for (let at = 0; at < html.length; ) {
+    HIDDEN.lastIndex = at;
+    if (html.charCodeAt(at) === 60 && HIDDEN.test(html)) {
+      at = HIDDEN.lastIndex;
+      if (flush()) break;
+      continue;
+    }
+    TEXT_RUN.lastIndex = at;
+    TEXT_RUN.test(html);
+    run += html.slice(at, TEXT_RUN.lastIndex);
+    at = TEXT_RUN.lastIndex;
+  }
+  if (run) flush();
+  return pieces.join(' ');
 }
 
 function title(html: string): string {
@@ -79,9 +115,9 @@ const WALL_STATUSES = new Set([403, 429, 503]);
 
 /**
  * The page is a challenge or a block page rather than content, or undefined when it looks real.
- * `statusCode` is the document's HTTP status when known; `text` its visibleText when already made.
+ * `statusCode` is the document's HTTP status when known; `text` its visibleText when already made, read to at least BLOCK_PAGE_TEXT characters.
  */
-export function detectBlock(html: string, statusCode = 200, text = visibleText(html)): BlockVerdict | undefined {
+export function detectBlock(html: string, statusCode = 200, text = visibleText(html, BLOCK_PAGE_TEXT)): BlockVerdict | undefined {
   const head = title(html);
   if (text.length > BLOCK_PAGE_TEXT) return undefined;
   for (const [re, reason] of CHALLENGE_TITLES) if (re.test(head)) return { kind: 'challenge', reason };
@@ -98,8 +134,8 @@ export function detectBlock(html: string, statusCode = 200, text = visibleText(h
 const APP_ROOT = /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
 const NOSCRIPT_ASKS = /<noscript\b[^>]*>[\s\S]*?(enable javascript|javascript (is )?(required|disabled|must be enabled)|requires javascript|turn on javascript|need(s)? (to enable )?javascript)[\s\S]*?<\/noscript>/i;
 
-/** Why the page needs a browser to show its content, or undefined when its HTML already has it (`text`: its visibleText). */
-export function needsJavaScript(html: string, text = visibleText(html)): string | undefined {
+/** Why the page needs a browser to show its content, or undefined when its HTML already has it (`text`: its visibleText, read to at least THIN_TEXT characters). */
+export function needsJavaScript(html: string, text = visibleText(html, THIN_TEXT)): string | undefined {
   if (text.length >= THIN_TEXT) return undefined;
   if (APP_ROOT.test(html)) return 'little text and an empty script app root';
   if (NOSCRIPT_ASKS.test(html)) return 'little text and a <noscript> asking for JavaScript';
@@ -113,5 +149,5 @@ export function needsJavaScript(html: string, text = visibleText(html)): string 
  * page stays short), so they cannot tell a browser when to stop waiting.
  */
 export function awaitingRender(html: string): boolean {
-  return APP_ROOT.test(html) && visibleText(html).length < THIN_TEXT;
+  return APP_ROOT.test(html) && visibleText(html, THIN_TEXT).length < THIN_TEXT;
 }

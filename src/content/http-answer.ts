@@ -1,4 +1,4 @@
-import { decodeBody, detectBlock, judgeMainContent, needsJavaScript, visibleText, type BlockVerdict } from '../acquire/index.ts';
+import { BLOCK_PAGE_TEXT, decodeBody, detectBlock, judgeMainContent, needsJavaScript, visibleText, type BlockVerdict } from '../acquire/index.ts';
 import { convertHtml } from './convert.ts';
 import type { ConvertOutput } from './types.ts';
 
@@ -29,8 +29,8 @@ export interface HttpAnswerReading {
  */
 export function readHttpAnswer(answer: HttpAnswer): HttpAnswerReading {
   const html = decodeBody(answer.bytes, answer.contentType, true).text;
-  // Both signals read the page's visible text: made once, the page's largest regex pass.
-  const text = visibleText(html);
+  // Both signals read the page's visible text, made once and only as far as they look.
+  const text = visibleText(html, BLOCK_PAGE_TEXT);
   const block = detectBlock(html, answer.statusCode, text);
   if (block) return { escalate: block.reason, block };
   if (answer.statusCode >= 400) return {};

@@ -1,9 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { awaitingRender, detectBlock, judgeMainContent, needsJavaScript } from '../../src/acquire/index.ts';
+import { awaitingRender, detectBlock, judgeMainContent, needsJavaScript, visibleText } from '../../src/acquire/index.ts';
 
 const article = readFileSync(new URL('../fixtures/site/public/article.html', import.meta.url), 'utf8');
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+
+describe('visibleText', () => {
+  it('drops comments, raw-text elements and tags, counts an entity as one character, collapses whitespace', () => {
+    const html = '<head><style>p{}</style><script>var a = "<b>x</b>";</script></head><body><!-- <p>gone</p> -->\n<p>Fish&nbsp;&amp;  chips</p><svg><text>no</text></svg> a < b <br/>end</body>';
+    expect(visibleText(html)).toBe('Fish _ chips a end');
+  });
+
+  it('keeps a stray "<" that opens no tag as text', () => {
+    expect(visibleText('<p>1 <> 2</p>')).toBe('1 <> 2');
+  });
+
+  it('stops reading just past the limit, so a long page is known to be long without reading all of it', () => {
+    const html = `<body>${'<p>twelve chars</p>'.repeat(1000)}</body>`;
+    expect(visibleText(html)).toHaveLength(12 * 1000 + 999);
+    const bounded = visibleText(html, 100);
+    expect(bounded.length).toBeGreaterThan(100);
+    expect(bounded.length).toBeLessThan(120);
+    expect(visibleText(html)).toContain(bounded);
+  });
+});
 
 describe('detectBlock', () => {
   it('recognises Cloudflare-style JavaScript challenges', () => {
