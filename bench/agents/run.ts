@@ -48,14 +48,22 @@ async function rounds(sides: Record<string, () => Promise<void>>): Promise<Recor
 }
 
 const site = await startFixtureSite();
-const t = await startTestServer({ WEBDATA_LOG_LEVEL: 'silent', WEBDATA_MAX_INFLIGHT_PER_USER: '100' });
+const t = await startTestServer({
+  WEBDATA_LOG_LEVEL: 'silent',
+  WEBDATA_MAX_INFLIGHT_PER_USER: '100',
+});
 const page = `${site.origin}/article.html`;
 const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
 
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${t.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const res = await fetch(`${t.base}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200 || json.success !== true) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
+  if (res.status !== 200 || json.success !== true)
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
   return json;
 }
 
@@ -67,10 +75,15 @@ const firecrawl = async () => {
 };
 
 const client = new Client({ name: 'bench', version: '1' });
-await client.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TEST_KEY}` } } }));
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${TEST_KEY}` } },
+  }),
+);
 const mcp = async () => {
   const res = await client.callTool({ name: 'scrape', arguments: { url: page } });
-  if (res.isError) throw new Error(`mcp scrape failed: ${JSON.stringify(res.content).slice(0, 200)}`);
+  if (res.isError)
+    throw new Error(`mcp scrape failed: ${JSON.stringify(res.content).slice(0, 200)}`);
 };
 
 try {
@@ -79,8 +92,12 @@ try {
   const fcRatio = p50.firecrawl! / p50.native!;
   console.log(`${CALLS} rounds, p50, page ${page}`);
   console.log(`  native POST /api/v1/scrape/single   ${fmt(p50.native!)}`);
-  console.log(`  MCP tools/call scrape over /mcp     ${fmt(p50.mcp!)}   ratio ${mcpRatio.toFixed(3)} (goal <= 1.1)`);
-  console.log(`  Firecrawl POST /v2/scrape           ${fmt(p50.firecrawl!)}   ratio ${fcRatio.toFixed(3)} (goal <= 1.05)`);
+  console.log(
+    `  MCP tools/call scrape over /mcp     ${fmt(p50.mcp!)}   ratio ${mcpRatio.toFixed(3)} (goal <= 1.1)`,
+  );
+  console.log(
+    `  Firecrawl POST /v2/scrape           ${fmt(p50.firecrawl!)}   ratio ${fcRatio.toFixed(3)} (goal <= 1.05)`,
+  );
   console.log(
     `RESULT mcp_over_http=${mcpRatio.toFixed(3)} firecrawl_over_native=${fcRatio.toFixed(3)} native_p50_ms=${p50.native!.toFixed(2)} mcp_p50_ms=${p50.mcp!.toFixed(2)} firecrawl_p50_ms=${p50.firecrawl!.toFixed(2)} calls=${CALLS}`,
   );

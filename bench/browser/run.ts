@@ -11,7 +11,7 @@
  * - pool memory: PSS (/proc/<pid>/smaps_rollup) summed over every browser process, idle and
  *   with 10 requests in flight.
  */
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { processTree, pssBytes, sharedFlags } from '../../src/browser/index.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { startTestServer } from '../../test/helpers/server.ts';
@@ -30,7 +30,11 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
  * Times the API call and its bare baseline alternately, so load from other processes on the
  * machine falls on both alike; prints both medians and returns their ratio.
  */
-async function pair(label: string, baseline: () => Promise<unknown>, viaApi: () => Promise<unknown>): Promise<number> {
+async function pair(
+  label: string,
+  baseline: () => Promise<unknown>,
+  viaApi: () => Promise<unknown>,
+): Promise<number> {
   for (let i = 0; i < warmup; i++) {
     await baseline();
     await viaApi();
@@ -38,20 +42,30 @@ async function pair(label: string, baseline: () => Promise<unknown>, viaApi: () 
   const bareMs: number[] = [];
   const apiMs: number[] = [];
   for (let i = 0; i < iterations; i++) {
-    for (const [fn, into] of [[baseline, bareMs], [viaApi, apiMs]] as const) {
+    for (const [fn, into] of [
+      [baseline, bareMs],
+      [viaApi, apiMs],
+    ] as const) {
       const t = performance.now();
       await fn();
       into.push(performance.now() - t);
     }
   }
   const ratio = p50(apiMs) / p50(bareMs);
-  console.log(`${label.padEnd(12)} bare p50 ${p50(bareMs).toFixed(1).padStart(7)} ms   API p50 ${p50(apiMs).toFixed(1).padStart(7)} ms   ratio ${ratio.toFixed(2)}`);
+  console.log(
+    `${label.padEnd(12)} bare p50 ${p50(bareMs).toFixed(1).padStart(7)} ms   API p50 ${p50(apiMs).toFixed(1).padStart(7)} ms   ratio ${ratio.toFixed(2)}`,
+  );
   return ratio;
 }
 
 const site = await startFixtureSite();
 // Room for the concurrent figure's pages at once, as the bare side has.
-const t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '2', WEBDATA_BROWSER_MAX_PAGES: String(CONCURRENCY), WEBDATA_BROWSER_WARM: 'true', WEBDATA_LOG_LEVEL: 'silent' });
+const t = await startTestServer({
+  WEBDATA_BROWSER_POOL_SIZE: '2',
+  WEBDATA_BROWSER_MAX_PAGES: String(CONCURRENCY),
+  WEBDATA_BROWSER_WARM: 'true',
+  WEBDATA_LOG_LEVEL: 'silent',
+});
 const engine = t.server.services.browser;
 const proxy = engine.proxy;
 const bare: Browser = await chromium.launch({
@@ -68,7 +82,10 @@ async function api(path: string, body: unknown): Promise<void> {
   if (!json.success) throw new Error(`${path} failed: ${JSON.stringify(json)}`);
 }
 
-async function barePage<T>(viewport: { width: number; height: number }, fn: (page: import('playwright-core').Page) => Promise<T>): Promise<T> {
+async function barePage<T>(
+  viewport: { width: number; height: number },
+  fn: (page: import('playwright-core').Page) => Promise<T>,
+): Promise<T> {
   const context = await bare.newContext({ viewport });
   try {
     return await fn(await context.newPage());
@@ -95,7 +112,9 @@ async function pagesPerSecond(fn: (n: number) => Promise<unknown>, pages: number
   return pages / ((performance.now() - started) / 1000);
 }
 
-console.log(`browser bench: ${iterations} iterations after ${warmup} warm-up, bare and API alternating`);
+console.log(
+  `browser bench: ${iterations} iterations after ${warmup} warm-up, bare and API alternating`,
+);
 const scrapeRatio = await pair(
   'scrape (JS)',
   () => bareScrape(jsPage),
@@ -125,11 +144,20 @@ const concurrent = { bare: [] as number[], api: [] as number[] };
 await pagesPerSecond((n) => bareScrape(`${jsPage}?n=${n}`), CONCURRENCY);
 await pagesPerSecond((n) => api('/api/v1/scrape/single', { url: `${jsPage}?n=${n}` }), CONCURRENCY);
 for (let round = 0; round < CONCURRENT_ROUNDS; round++) {
-  concurrent.bare.push(await pagesPerSecond((n) => bareScrape(`${jsPage}?n=${n}`), CONCURRENT_PAGES));
-  concurrent.api.push(await pagesPerSecond((n) => api('/api/v1/scrape/single', { url: `${jsPage}?n=${n}` }), CONCURRENT_PAGES));
+  concurrent.bare.push(
+    await pagesPerSecond((n) => bareScrape(`${jsPage}?n=${n}`), CONCURRENT_PAGES),
+  );
+  concurrent.api.push(
+    await pagesPerSecond(
+      (n) => api('/api/v1/scrape/single', { url: `${jsPage}?n=${n}` }),
+      CONCURRENT_PAGES,
+    ),
+  );
 }
 const concurrentRatio = p50(concurrent.api) / p50(concurrent.bare);
-console.log(`${CONCURRENCY} at once  bare ${p50(concurrent.bare).toFixed(1).padStart(6)} pages/s   API ${p50(concurrent.api).toFixed(1).padStart(6)} pages/s   ratio ${concurrentRatio.toFixed(2)} (median of ${CONCURRENT_ROUNDS} rounds of ${CONCURRENT_PAGES})`);
+console.log(
+  `${CONCURRENCY} at once  bare ${p50(concurrent.bare).toFixed(1).padStart(6)} pages/s   API ${p50(concurrent.api).toFixed(1).padStart(6)} pages/s   ratio ${concurrentRatio.toFixed(2)} (median of ${CONCURRENT_ROUNDS} rounds of ${CONCURRENT_PAGES})`,
+);
 
 const poolPss = () =>
   engine
@@ -138,14 +166,20 @@ const poolPss = () =>
     .reduce((sum, pid) => sum + pssBytes(pid), 0);
 await new Promise((r) => setTimeout(r, 1000));
 console.log(`pool PSS idle (${engine.pids('browser').length} browsers): ${mb(poolPss())} MB`);
-const inflight = Array.from({ length: 10 }, (_, n) => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/browser/slow-js?n=${n}&ms=2500` }));
+const inflight = Array.from({ length: 10 }, (_, n) =>
+  t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/browser/slow-js?n=${n}&ms=2500` }),
+);
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, poolPss())), 200);
 const done = await Promise.all(inflight);
 clearInterval(sampler);
-console.log(`pool PSS with 10 concurrent requests: peak ${mb(peak)} MB (${done.filter((r) => r.json.success).length}/10 succeeded)`);
+console.log(
+  `pool PSS with 10 concurrent requests: peak ${mb(peak)} MB (${done.filter((r) => r.json.success).length}/10 succeeded)`,
+);
 
 await bare.close();
 await t.close();
 await site.close();
-console.log(`RESULT js_scrape_p50_ratio=${scrapeRatio.toFixed(3)} pdf_p50_ratio=${pdfRatio.toFixed(3)} concurrent20_ratio=${concurrentRatio.toFixed(3)}`);
+console.log(
+  `RESULT js_scrape_p50_ratio=${scrapeRatio.toFixed(3)} pdf_p50_ratio=${pdfRatio.toFixed(3)} concurrent20_ratio=${concurrentRatio.toFixed(3)}`,
+);

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { request } from 'undici';
-import { startCrawlSite, type CrawlSite } from '../../test/fixtures/crawl-site.ts';
+import { type CrawlSite, startCrawlSite } from '../../test/fixtures/crawl-site.ts';
 import { startWebhookReceiver } from '../../test/fixtures/webhook-receiver.ts';
 
 const PAGES = Number(process.env.PAGES ?? 5000);
@@ -35,7 +35,8 @@ const KEY = 'wd_bench_key_0123456789abcdef';
 // Pages whose number ends in 7, under every spelling the site links them by (bare, trailing slash,
 // with a query): a rule ending in `$` alone would let `/p/17?utm_source=x` through to a crawler
 // that does not drop tracking parameters before asking robots.txt.
-const ROBOTS = 'User-agent: *\nDisallow: /p/*7$\nDisallow: /p/*7/$\nDisallow: /p/*7?\nCrawl-delay: 0\n';
+const ROBOTS =
+  'User-agent: *\nDisallow: /p/*7$\nDisallow: /p/*7/$\nDisallow: /p/*7?\nCrawl-delay: 0\n';
 
 interface SideResult {
   /** Pages the crawler handled (Crawlee counts a page again under another spelling of its URL). */
@@ -80,7 +81,10 @@ async function startOurServer() {
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await request(base + path, {
       method: method as 'GET',
-      headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     return (await res.body.json()) as any;
@@ -107,7 +111,12 @@ async function ours(origin: string): Promise<Pick<SideResult, 'pages' | 'seconds
   const server = await startOurServer();
   try {
     const t0 = performance.now();
-    const created = await server.api('POST', '/v1/crawl', { url: `${origin}/`, limit: PAGES, sitemap: 'skip', maxDepth: 100 });
+    const created = await server.api('POST', '/v1/crawl', {
+      url: `${origin}/`,
+      limit: PAGES,
+      sitemap: 'skip',
+      maxDepth: 100,
+    });
     const job = await waitDone(server.api, created.url);
     const seconds = (performance.now() - t0) / 1000;
     // Every result was stored; read one page to be sure they are there.
@@ -120,12 +129,19 @@ async function ours(origin: string): Promise<Pick<SideResult, 'pages' | 'seconds
 }
 
 /** Child: Crawlee's CheerioCrawler, our markdown conversion per page. */
-async function crawlee(origin: string): Promise<Pick<SideResult, 'pages' | 'seconds' | 'peakRssMb'>> {
+async function crawlee(
+  origin: string,
+): Promise<Pick<SideResult, 'pages' | 'seconds' | 'peakRssMb'>> {
   const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
   const { ContentPool } = await import('../../src/content/index.ts');
   const { loadConfig } = await import('../../src/config.ts');
   const c = loadConfig({});
-  const pool = new ContentPool(WORKERS, c.convertTimeoutMs, { concurrency: c.ocrConcurrency, pageTimeoutMs: c.ocrTimeoutMs, budgetMs: c.ocrBudgetMs, maxPixels: c.ocrMaxPixels });
+  const pool = new ContentPool(WORKERS, c.convertTimeoutMs, {
+    concurrency: c.ocrConcurrency,
+    pageTimeoutMs: c.ocrTimeoutMs,
+    budgetMs: c.ocrBudgetMs,
+    maxPixels: c.ocrMaxPixels,
+  });
   let pages = 0;
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
   const crawler = new CheerioCrawler(
@@ -136,7 +152,15 @@ async function crawlee(origin: string): Promise<Pick<SideResult, 'pages' | 'seco
       respectRobotsTxtFile: true,
       maxRequestRetries: 0,
       requestHandler: async ({ body, request: req, enqueueLinks }) => {
-        const out = await pool.convert({ html: body.toString(), url: req.loadedUrl ?? req.url, format: 'markdown', onlyMainContent: true }, new AbortController().signal);
+        const out = await pool.convert(
+          {
+            html: body.toString(),
+            url: req.loadedUrl ?? req.url,
+            format: 'markdown',
+            onlyMainContent: true,
+          },
+          new AbortController().signal,
+        );
         if (!out.content) throw new Error('empty markdown');
         pages++;
         await enqueueLinks({ strategy: 'same-hostname' });
@@ -156,13 +180,20 @@ async function webhooks(origin: string) {
   const receiver = await startWebhookReceiver();
   const server = await startOurServer();
   const hookedCrawl = async () => {
-    const created = await server.api('POST', '/v1/crawl', { url: `${origin}/`, limit: HOOK_ITEMS, sitemap: 'skip', maxDepth: 100, webhook: { url: receiver.url, events: ['item'] } });
+    const created = await server.api('POST', '/v1/crawl', {
+      url: `${origin}/`,
+      limit: HOOK_ITEMS,
+      sitemap: 'skip',
+      maxDepth: 100,
+      webhook: { url: receiver.url, events: ['item'] },
+    });
     const job = await waitDone(server.api, created.url);
     return { job, doneAt: Date.now() };
   };
   const delivered = async (n: number) => {
     const deadline = Date.now() + 180_000;
-    while (receiver.received.filter((d) => d.status === 200).length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (receiver.received.filter((d) => d.status === 200).length < n && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     return receiver.received.filter((d) => d.status === 200);
   };
   try {
@@ -170,7 +201,9 @@ async function webhooks(origin: string) {
     // transaction with the page) to its arrival at the receiver.
     const live = await hookedCrawl();
     const got = await delivered(live.job.completed);
-    const latencies = got.map((d) => d.at - Date.parse(JSON.parse(d.body).createdAt)).sort((a, b) => a - b);
+    const latencies = got
+      .map((d) => d.at - Date.parse(JSON.parse(d.body).createdAt))
+      .sort((a, b) => a - b);
     const lagMs = Math.max(...got.map((d) => d.at)) - live.doneAt;
 
     // Backlog: the receiver holds every answer until the crawl finished, then answers at once; the
@@ -182,7 +215,8 @@ async function webhooks(origin: string) {
     const releasedAt = Date.now();
     release();
     const drained = await delivered(backlog.job.completed);
-    const drainPerSecond = drained.length / ((Math.max(...drained.map((d) => d.answeredAt)) - releasedAt) / 1000);
+    const drainPerSecond =
+      drained.length / ((Math.max(...drained.map((d) => d.answeredAt)) - releasedAt) / 1000);
 
     // The floor: the same bodies, POSTed straight at the receiver at the deliverer's concurrency (16).
     receiver.respond = () => 200;
@@ -192,13 +226,25 @@ async function webhooks(origin: string) {
     await Promise.all(
       bodies.map((b) =>
         limit(async () => {
-          const res = await request(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: b });
+          const res = await request(receiver.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: b,
+          });
           await res.body.dump();
         }),
       ),
     );
     const floorPerSecond = bodies.length / ((performance.now() - t0) / 1000);
-    return { live: got.length, p50Ms: latencies[Math.floor(latencies.length / 2)]!, p90Ms: latencies[Math.floor(latencies.length * 0.9)]!, lagMs, backlog: drained.length, drainPerSecond, floorPerSecond };
+    return {
+      live: got.length,
+      p50Ms: latencies[Math.floor(latencies.length / 2)]!,
+      p90Ms: latencies[Math.floor(latencies.length * 0.9)]!,
+      lagMs,
+      backlog: drained.length,
+      drainPerSecond,
+      floorPerSecond,
+    };
   } finally {
     await server.close();
     await receiver.close();
@@ -207,7 +253,10 @@ async function webhooks(origin: string) {
 
 function child(mode: string, origin: string): Promise<any> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), mode, origin], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CRAWLEE_LOG_LEVEL: 'OFF' } });
+    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), mode, origin], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, CRAWLEE_LOG_LEVEL: 'OFF' },
+    });
     let out = '';
     proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
     proc.on('exit', (code) => {
@@ -220,7 +269,9 @@ function child(mode: string, origin: string): Promise<any> {
 
 async function parent(): Promise<void> {
   // Both crawlers reach the site by address, so neither depends on name resolution the other lacks.
-  const site: CrawlSite = await startCrawlSite({ generated: [{ host: '127.0.0.1', pages: PAGES, fanout: 10, robots: ROBOTS, words: 400 }] });
+  const site: CrawlSite = await startCrawlSite({
+    generated: [{ host: '127.0.0.1', pages: PAGES, fanout: 10, robots: ROBOTS, words: 400 }],
+  });
   const origin = site.url('127.0.0.1', '');
   const run = async (mode: string): Promise<SideResult> => {
     const from = site.hits.length;
@@ -229,8 +280,14 @@ async function parent(): Promise<void> {
       .slice(from)
       .map((h) => h.path.slice(h.path.indexOf('/')))
       .filter((p) => p === '/' || p.startsWith('/p/'));
-    const distinct = new Set(paths.map((p) => p.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1'))).size;
-    return { ...r, distinct, requests: paths.length, disallowedFetched: paths.filter(disallowed).length };
+    const distinct = new Set(paths.map((p) => p.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1')))
+      .size;
+    return {
+      ...r,
+      distinct,
+      requests: paths.length,
+      disallowedFetched: paths.filter(disallowed).length,
+    };
   };
   try {
     const ourSide = await run('ours');
@@ -238,14 +295,23 @@ async function parent(): Promise<void> {
     const hooks = await child('webhooks', origin);
     // Distinct pages per second: a crawler that fetches a page twice under two spellings gets no credit for the second.
     const rate = (r: SideResult) => r.distinct / r.seconds;
-    console.log(`site: ${PAGES} pages, robots disallows ${Array.from({ length: PAGES }, (_, n) => n).filter((n) => n % 10 === 7).length}; concurrency ${CONCURRENCY}, ${WORKERS} content workers`);
-    for (const [name, r] of [['webdata', ourSide], ['crawlee', theirs]] as const) {
+    console.log(
+      `site: ${PAGES} pages, robots disallows ${Array.from({ length: PAGES }, (_, n) => n).filter((n) => n % 10 === 7).length}; concurrency ${CONCURRENCY}, ${WORKERS} content workers`,
+    );
+    for (const [name, r] of [
+      ['webdata', ourSide],
+      ['crawlee', theirs],
+    ] as const) {
       console.log(
         `${name.padEnd(8)} ${r.distinct} distinct pages (${r.requests} page requests, ${r.pages} handled) in ${r.seconds.toFixed(1)} s = ${rate(r).toFixed(1)} pages/s, peak RSS ${r.peakRssMb.toFixed(0)} MB, disallowed fetched ${r.disallowedFetched}`,
       );
     }
-    console.log(`webhooks live: ${hooks.live} item events delivered during a crawl, latency p50 ${hooks.p50Ms} ms, p90 ${hooks.p90Ms} ms, last one ${hooks.lagMs} ms after the job completed`);
-    console.log(`webhooks backlog: ${hooks.backlog} held events drained at ${hooks.drainPerSecond.toFixed(0)}/s; bare POST floor ${hooks.floorPerSecond.toFixed(0)}/s`);
+    console.log(
+      `webhooks live: ${hooks.live} item events delivered during a crawl, latency p50 ${hooks.p50Ms} ms, p90 ${hooks.p90Ms} ms, last one ${hooks.lagMs} ms after the job completed`,
+    );
+    console.log(
+      `webhooks backlog: ${hooks.backlog} held events drained at ${hooks.drainPerSecond.toFixed(0)}/s; bare POST floor ${hooks.floorPerSecond.toFixed(0)}/s`,
+    );
     console.log(
       `RESULT pages_per_s_ratio=${(rate(ourSide) / rate(theirs)).toFixed(2)} peak_rss_ratio=${(ourSide.peakRssMb / theirs.peakRssMb).toFixed(2)} ours_pages=${ourSide.distinct} crawlee_pages=${theirs.distinct} disallowed_ours=${ourSide.disallowedFetched} disallowed_crawlee=${theirs.disallowedFetched} webhook_p50_ms=${hooks.p50Ms} webhook_drain_per_s=${hooks.drainPerSecond.toFixed(0)} webhook_floor_ratio=${(hooks.drainPerSecond / hooks.floorPerSecond).toFixed(2)}`,
     );
@@ -257,7 +323,12 @@ async function parent(): Promise<void> {
 const [mode, origin] = process.argv.slice(2);
 if (!mode) await parent();
 else {
-  const result = mode === 'ours' ? await ours(origin!) : mode === 'crawlee' ? await crawlee(origin!) : await webhooks(origin!);
+  const result =
+    mode === 'ours'
+      ? await ours(origin!)
+      : mode === 'crawlee'
+        ? await crawlee(origin!)
+        : await webhooks(origin!);
   console.log(JSON.stringify({ result }));
   process.exit(0);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -15,7 +15,9 @@ const REPO = new URL('../../', import.meta.url).pathname;
 
 /** The shared data sets live beside the checkout (../shared/data) or one level up for worktrees. */
 export const DATA_DIR =
-  process.env.WEBDATA_BENCH_DATA ?? [join(REPO, '../shared/data'), join(REPO, '../../shared/data')].find((d) => existsSync(d)) ?? join(REPO, '../shared/data');
+  process.env.WEBDATA_BENCH_DATA ??
+  [join(REPO, '../shared/data'), join(REPO, '../../shared/data')].find((d) => existsSync(d)) ??
+  join(REPO, '../shared/data');
 
 function readHtml(path: string): string {
   return gunzipSync(readFileSync(path)).toString('utf8');
@@ -34,7 +36,10 @@ function sample<T>(items: T[], limit: number | undefined): T[] {
 
 export function loadArticleExtraction(limit?: number): Page[] {
   const dir = join(DATA_DIR, 'article-extraction');
-  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    { articleBody: string; url: string }
+  >;
   const ids = Object.keys(truth).sort();
   return sample(ids, limit).map((id) => ({
     id,
@@ -57,7 +62,13 @@ export function loadWcxb(limit?: number): Page[] {
       ground_truth: { main_content?: string | null };
       _internal: { page_type: { primary: string } };
     };
-    return { id, url: gt.url, html: readHtml(join(dir, 'html', `${id}.html.gz`)), truth: gt.ground_truth.main_content ?? '', type: gt._internal.page_type.primary };
+    return {
+      id,
+      url: gt.url,
+      html: readHtml(join(dir, 'html', `${id}.html.gz`)),
+      truth: gt.ground_truth.main_content ?? '',
+      type: gt._internal.page_type.primary,
+    };
   });
   // 21 dev pages have no main content to score against (2 carry only with/without snippets,
   // 19 an empty main_content); a bag-of-words F1 against nothing says nothing, so they are left out.

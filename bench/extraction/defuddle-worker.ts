@@ -4,8 +4,8 @@
  * Defuddle needs JSDOM in Node: it fails on linkedom.
  */
 import { parentPort } from 'node:worker_threads';
-import { JSDOM, VirtualConsole } from 'jsdom';
 import { Defuddle } from 'defuddle/node';
+import { JSDOM, VirtualConsole } from 'jsdom';
 
 parentPort!.on('message', async (msg: { html: string; url: string }) => {
   const t0 = performance.now();

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { classifyBlocks, type BlockModel } from '../../src/content/block-model.ts';
+import { type BlockModel, classifyBlocks } from '../../src/content/block-model.ts';
 import { readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
@@ -39,7 +39,10 @@ export function readabilityText(p: PageBlocks): string {
 }
 
 /** The classifier's kept blocks (title aside) and their numbers. */
-export function classifierPick(model: BlockModel, p: PageBlocks): { keep: boolean[]; kept: KeptSummary } {
+export function classifierPick(
+  model: BlockModel,
+  p: PageBlocks,
+): { keep: boolean[]; kept: KeptSummary } {
   const scores = classifyBlocks(model, p.features, p.words, p.groups);
   const keep = scores.map((s) => s >= model.threshold);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
@@ -52,11 +55,14 @@ export function classifierPick(model: BlockModel, p: PageBlocks): { keep: boolea
   return { keep, kept };
 }
 
-export const classifierText = (p: PageBlocks, keep: boolean[]) => p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
+export const classifierText = (p: PageBlocks, keep: boolean[]) =>
+  p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
 
 /** The converter adds a product's JSON-LD description to whichever reading lacks it. */
 export function withDescription(p: PageBlocks, text: string): string {
-  return p.productDescription && lacksDescription(text, p.productDescription) ? `${text}\n${p.productDescription}` : text;
+  return p.productDescription && lacksDescription(text, p.productDescription)
+    ? `${text}\n${p.productDescription}`
+    : text;
 }
 
 export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
@@ -92,6 +98,7 @@ export function saveCases(cases: SavedCases): void {
 }
 
 export function loadCases(): SavedCases {
-  if (!existsSync(CASES_FILE)) throw new Error(`${CASES_FILE} is missing: run train:extraction once without --route-only`);
+  if (!existsSync(CASES_FILE))
+    throw new Error(`${CASES_FILE} is missing: run train:extraction once without --route-only`);
   return JSON.parse(readFileSync(CASES_FILE, 'utf8')) as SavedCases;
 }

@@ -3,10 +3,10 @@
  * page F1 over the training pages. The grid is capped where Readability would run on too many
  * pages for the speed goal (<= 1.5x Readability): short picks up to 200 words.
  */
-import { readabilityWins, type RoutePolicy } from '../../src/content/route.ts';
+import { type RoutePolicy, readabilityWins } from '../../src/content/route.ts';
+import { FOLDS, foldOf } from './data.ts';
 import { mean } from './metrics.ts';
 import type { RouteCase, SavedCases } from './route-cases.ts';
-import { FOLDS, foldOf } from './data.ts';
 
 /** A declared article's pick never wins unread, or never by agreement alone. */
 export const NEVER = 1e9;
@@ -26,7 +26,16 @@ export function grid(fitDeclared = false): RoutePolicy[] {
   const declaredWords = fitDeclared ? DECLARED_WORDS : [1];
   const declaredAgreement = fitDeclared ? DECLARED_AGREEMENT : [NEVER];
   return SHORT_WORDS.flatMap((shortWords) =>
-    RATIOS.flatMap((ratio) => declaredWords.flatMap((dw) => declaredAgreement.map((ag) => ({ shortWords, ratio, declaredWords: dw, declaredAgreement: ag })))),
+    RATIOS.flatMap((ratio) =>
+      declaredWords.flatMap((dw) =>
+        declaredAgreement.map((ag) => ({
+          shortWords,
+          ratio,
+          declaredWords: dw,
+          declaredAgreement: ag,
+        })),
+      ),
+    ),
   );
 }
 
@@ -54,7 +63,11 @@ export function bestRoute(cases: RouteCase[], policies: RoutePolicy[] = grid()):
  * Per page, the held-out F1: the page's fold model read it, routed by the policy `choose` picks
  * from the other folds' cases (under the same model), or by a fixed policy.
  */
-export function heldOutF1(saved: SavedCases, choose: (training: RouteCase[]) => RoutePolicy, plain = false): { f1: number[]; policies: RoutePolicy[] } {
+export function heldOutF1(
+  saved: SavedCases,
+  choose: (training: RouteCase[]) => RoutePolicy,
+  plain = false,
+): { f1: number[]; policies: RoutePolicy[] } {
   const f1 = new Array<number>(saved.all.length).fill(0);
   const policies: RoutePolicy[] = [];
   for (let k = 0; k < FOLDS; k++) {
@@ -71,8 +84,11 @@ export function heldOutF1(saved: SavedCases, choose: (training: RouteCase[]) => 
 /** Mean F1 overall and per page type. */
 export function byType(types: string[], f1: number[]): Array<[string, number, number]> {
   const names = [...new Set(types)].sort();
-  return [['all', mean(f1), f1.length], ...names.map((t): [string, number, number] => {
-    const idx = types.flatMap((x, i) => (x === t ? [i] : []));
-    return [t, mean(idx.map((i) => f1[i]!)), idx.length];
-  })];
+  return [
+    ['all', mean(f1), f1.length],
+    ...names.map((t): [string, number, number] => {
+      const idx = types.flatMap((x, i) => (x === t ? [i] : []));
+      return [t, mean(idx.map((i) => f1[i]!)), idx.length];
+    }),
+  ];
 }

@@ -16,9 +16,10 @@
  * The shipped model is trained on all of WCXB dev, so its WCXB figures through the API are
  * in-sample; the held-out figure is the honest one. article-extraction is never trained on.
  */
-import { createServer } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+
 import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -60,7 +61,10 @@ function readability(page: Page): string {
 }
 
 function ours(page: Page): string {
-  return markdownText(convertHtml({ html: page.html, url: page.url, format: 'markdown', onlyMainContent: true }).content);
+  return markdownText(
+    convertHtml({ html: page.html, url: page.url, format: 'markdown', onlyMainContent: true })
+      .content,
+  );
 }
 
 interface Run {
@@ -92,9 +96,15 @@ function measure(pages: Page[]): { base: Run; ours: Run } {
 }
 
 /** Defuddle on the sampled pages; undefined for pages outside the sample. */
-async function defuddle(pages: Page[]): Promise<{ outputs: Array<string | undefined>; ms: number; n: number; cutOff: number }> {
+async function defuddle(
+  pages: Page[],
+): Promise<{ outputs: Array<string | undefined>; ms: number; n: number; cutOff: number }> {
   const step = defuddleLimit && defuddleLimit < pages.length ? pages.length / defuddleLimit : 1;
-  const chosen = new Set(Array.from({ length: Math.min(pages.length, defuddleLimit ?? pages.length) }, (_, i) => Math.floor(i * step)));
+  const chosen = new Set(
+    Array.from({ length: Math.min(pages.length, defuddleLimit ?? pages.length) }, (_, i) =>
+      Math.floor(i * step),
+    ),
+  );
   const outputs: Array<string | undefined> = [];
   let ms = 0;
   let cutOff = 0;
@@ -125,7 +135,9 @@ async function defuddle(pages: Page[]): Promise<{ outputs: Array<string | undefi
 }
 
 /** Every page served from a loopback site and scraped through the real API, two at a time. */
-async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: number; errors: Map<string, number> }> {
+async function throughApi(
+  pages: Page[],
+): Promise<{ outputs: string[]; failed: number; errors: Map<string, number> }> {
   const site = createServer((req, res) => {
     const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
     if (!(i >= 0 && i < pages.length)) return void res.writeHead(404).end();
@@ -135,7 +147,14 @@ async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: n
   const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-'));
   const server = await startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', WEBDATA_DATA_DIR: dataDir, WEBDATA_API_KEYS: KEY, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_CONTENT_WORKERS: '2' }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WEBDATA_DATA_DIR: dataDir,
+      WEBDATA_API_KEYS: KEY,
+      WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+      WEBDATA_CONTENT_WORKERS: '2',
+    }),
     { logLevel: 'silent' },
   );
   let failed = 0;
@@ -151,11 +170,18 @@ async function throughApi(pages: Page[]): Promise<{ outputs: string[]; failed: n
               headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
               body: JSON.stringify({ url: `${origin}/p/${i}` }),
             });
-            const json = (await res.json()) as { success?: boolean; markdown?: string; error?: string };
-            if (res.status !== 200 || !json.success) throw new Error(`${res.status} ${json.error ?? ''}`);
+            const json = (await res.json()) as {
+              success?: boolean;
+              markdown?: string;
+              error?: string;
+            };
+            if (res.status !== 200 || !json.success)
+              throw new Error(`${res.status} ${json.error ?? ''}`);
             return markdownText(json.markdown ?? '');
           } catch (err) {
-            const why = String((err as Error).message).replace(/\d+ ?ms/g, 'N ms').slice(0, 80);
+            const why = String((err as Error).message)
+              .replace(/\d+ ?ms/g, 'N ms')
+              .slice(0, 80);
             errors.set(why, (errors.get(why) ?? 0) + 1);
             failed++;
             return '';
@@ -192,14 +218,21 @@ async function evaluate(set: Scored): Promise<void> {
   const { base, ours: mine } = measure(pages);
   const api = await throughApi(pages);
   const def = await defuddle(pages);
-  const pick = (outputs: Array<string | undefined>, idx: number[]) => idx.map((i) => ({ page: pages[i]!, out: outputs[i]! }));
+  const pick = (outputs: Array<string | undefined>, idx: number[]) =>
+    idx.map((i) => ({ page: pages[i]!, out: outputs[i]! }));
   const all = pages.map((_, i) => i);
   const defIdx = all.filter((i) => def.outputs[i] !== undefined);
   const n = pages.length;
   console.log(`${set.name}: n=${n}`);
-  console.log(`  readability+linkedom  F1 ${fmt(total(pick(base.outputs, all)))}  ${(base.ms / n).toFixed(1)} ms/page`);
-  console.log(`  ours, converter       F1 ${fmt(total(pick(mine.outputs, all)))}  ${(mine.ms / n).toFixed(1)} ms/page (${ratio(mine.ms, base.ms)} of readability)`);
-  console.log(`  ours, HTTP API        F1 ${fmt(total(pick(api.outputs, all)))}  (${api.failed} pages failed through the API, scored 0)`);
+  console.log(
+    `  readability+linkedom  F1 ${fmt(total(pick(base.outputs, all)))}  ${(base.ms / n).toFixed(1)} ms/page`,
+  );
+  console.log(
+    `  ours, converter       F1 ${fmt(total(pick(mine.outputs, all)))}  ${(mine.ms / n).toFixed(1)} ms/page (${ratio(mine.ms, base.ms)} of readability)`,
+  );
+  console.log(
+    `  ours, HTTP API        F1 ${fmt(total(pick(api.outputs, all)))}  (${api.failed} pages failed through the API, scored 0)`,
+  );
   for (const [why, count] of api.errors) console.log(`    failed ${count}x: ${why}`);
   console.log(
     `  defuddle+jsdom        F1 ${fmt(total(pick(def.outputs, defIdx)))}  ${(def.ms / (def.n || 1)).toFixed(0)} ms/page on n=${def.n} (${def.cutOff} cut off); ` +
@@ -208,7 +241,9 @@ async function evaluate(set: Scored): Promise<void> {
   if (set.name === 'wcxb-dev') {
     for (const type of [...new Set(pages.map((p) => p.type))].sort()) {
       const idx = all.filter((i) => pages[i]!.type === type);
-      console.log(`    ${type.padEnd(14)} n=${String(idx.length).padStart(4)}  readability ${fmt(total(pick(base.outputs, idx)))}  ours API ${fmt(total(pick(api.outputs, idx)))}`);
+      console.log(
+        `    ${type.padEnd(14)} n=${String(idx.length).padStart(4)}  readability ${fmt(total(pick(base.outputs, idx)))}  ours API ${fmt(total(pick(api.outputs, idx)))}`,
+      );
     }
   }
   const key = set.name === 'wcxb-dev' ? 'wcxb' : 'article';
@@ -216,14 +251,21 @@ async function evaluate(set: Scored): Promise<void> {
     // article-extraction's truth is the articleBody, without the headline; our markdown opens
     // with the page's title heading on purpose, so the body alone is scored here as well.
     const body = api.outputs.map(withoutTitleHeading);
-    console.log(`  ours, HTTP API, body  F1 ${fmt(total(pick(body, all)))}  (the markdown without its leading # title heading)`);
+    console.log(
+      `  ours, HTTP API, body  F1 ${fmt(total(pick(body, all)))}  (the markdown without its leading # title heading)`,
+    );
     result.article_api_body = fmt(total(pick(body, all)));
   }
   result[`${key}_readability`] = fmt(total(pick(base.outputs, all)));
   result[`${key}_api`] = fmt(total(pick(api.outputs, all)));
   result[`${key}_defuddle`] = fmt(total(pick(def.outputs, defIdx)));
   result[`${key}_speed_vs_readability`] = (mine.ms / base.ms).toFixed(2);
-  report[key] = pages.map((p, i) => ({ id: p.id, type: p.type, base: set.score(p.truth, base.outputs[i]!), api: set.score(p.truth, api.outputs[i]!) }));
+  report[key] = pages.map((p, i) => ({
+    id: p.id,
+    type: p.type,
+    base: set.score(p.truth, base.outputs[i]!),
+    api: set.score(p.truth, api.outputs[i]!),
+  }));
 }
 
 if (!args.set || args.set === 'article') {
@@ -232,7 +274,9 @@ if (!args.set || args.set === 'article') {
     pages: loadArticleExtraction(limit),
     score: (t, o) => {
       const s = shingleScore(t, o);
-      return s.precision + s.recall > 0 ? (2 * s.precision * s.recall) / (s.precision + s.recall) : 0;
+      return s.precision + s.recall > 0
+        ? (2 * s.precision * s.recall) / (s.precision + s.recall)
+        : 0;
     },
     total: (xs) => f1OfAverages(xs.map((x) => shingleScore(x.page.truth, x.out))),
   });
@@ -240,17 +284,30 @@ if (!args.set || args.set === 'article') {
 
 if (!args.set || args.set === 'wcxb') {
   const pages = loadWcxb(limit);
-  await evaluate({ name: 'wcxb-dev', pages, score: bagOfWordsF1, total: (xs) => mean(xs.map((x) => bagOfWordsF1(x.page.truth, x.out))) });
+  await evaluate({
+    name: 'wcxb-dev',
+    pages,
+    score: bagOfWordsF1,
+    total: (xs) => mean(xs.map((x) => bagOfWordsF1(x.page.truth, x.out))),
+  });
   if (args.folds) {
     const labelled = pages.map(labelPage);
     const held = crossValidate(labelled);
-    console.log('wcxb-dev, 5-fold held-out (block classifier and route policy fitted on the other four folds, routed as shipped)');
-    for (const [type, f1, n] of byType(pages.map((p) => p.type), held.f1)) console.log(`    ${type.padEnd(14)} n=${String(n).padStart(4)}  word F1 ${fmt(f1)}`);
+    console.log(
+      'wcxb-dev, 5-fold held-out (block classifier and route policy fitted on the other four folds, routed as shipped)',
+    );
+    for (const [type, f1, n] of byType(
+      pages.map((p) => p.type),
+      held.f1,
+    ))
+      console.log(`    ${type.padEnd(14)} n=${String(n).padStart(4)}  word F1 ${fmt(f1)}`);
     result.wcxb_heldout = fmt(mean(held.f1));
   }
 }
 
 if (args.scores) writeFileSync(args.scores, JSON.stringify(report, null, 1));
-console.log(`RESULT ${Object.entries(result)
-  .map(([k, v]) => `${k}=${v}`)
-  .join(' ')}`);
+console.log(
+  `RESULT ${Object.entries(result)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`,
+);

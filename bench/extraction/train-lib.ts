@@ -3,13 +3,20 @@
  * WCXB dev pages. Deterministic: fixed folds by page order, full-batch gradient descent from
  * zero weights, no randomness.
  */
-import { classifyBlocks, contextFeatures, probability, type BlockModel, type Logistic } from '../../src/content/block-model.ts';
+
+import { writeFileSync } from 'node:fs';
+import {
+  type BlockModel,
+  classifyBlocks,
+  contextFeatures,
+  type Logistic,
+  probability,
+} from '../../src/content/block-model.ts';
 import { analysePage } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
-import { writeFileSync } from 'node:fs';
 import { FOLDS, foldOf, type Page } from './data.ts';
 import { tokens } from './metrics.ts';
-import { routeCase, type RouteCase } from './route-cases.ts';
+import { type RouteCase, routeCase } from './route-cases.ts';
 import { bestRoute, heldOutF1, NEVER } from './route-fit.ts';
 
 export interface PageBlocks {
@@ -80,7 +87,8 @@ export function fitLogistic(rows: Row[], iterations = 150): Logistic {
   const means = new Array<number>(d).fill(0);
   const scales = new Array<number>(d).fill(0);
   for (const r of rows) for (let j = 0; j < d; j++) means[j]! += r.f[j]! / rows.length;
-  for (const r of rows) for (let j = 0; j < d; j++) scales[j]! += (r.f[j]! - means[j]!) ** 2 / rows.length;
+  for (const r of rows)
+    for (let j = 0; j < d; j++) scales[j]! += (r.f[j]! - means[j]!) ** 2 / rows.length;
   for (let j = 0; j < d; j++) scales[j] = Math.sqrt(scales[j]!) || 1;
   const x = new Float32Array(rows.length * d);
   rows.forEach((r, i) => {
@@ -112,13 +120,28 @@ export function fitLogistic(rows: Row[], iterations = 150): Logistic {
 }
 
 const rowsOf = (pages: PageBlocks[], features: (p: PageBlocks) => number[][]): Row[] =>
-  pages.flatMap((p) => features(p).map((f, i) => ({ f, y: p.labels[i]!, w: weightOf(p.words[i]!) })));
+  pages.flatMap((p) =>
+    features(p).map((f, i) => ({ f, y: p.labels[i]!, w: weightOf(p.words[i]!) })),
+  );
 
 /** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages; the route policy is left unfitted. */
 export function fitClassifier(pages: PageBlocks[]): BlockModel {
   const stage1 = fitLogistic(rowsOf(pages, (p) => p.features));
-  const stage2 = fitLogistic(rowsOf(pages, (p) => contextFeatures(p.features.map((f) => probability(stage1, f)), p.words, p.groups)));
-  const model: BlockModel = { stage1, stage2, threshold: 0.5, route: { shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER } };
+  const stage2 = fitLogistic(
+    rowsOf(pages, (p) =>
+      contextFeatures(
+        p.features.map((f) => probability(stage1, f)),
+        p.words,
+        p.groups,
+      ),
+    ),
+  );
+  const model: BlockModel = {
+    stage1,
+    stage2,
+    threshold: 0.5,
+    route: { shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER },
+  };
   model.threshold = bestThreshold(model, pages);
   return model;
 }
@@ -168,11 +191,19 @@ export function crossValidate(pages: PageBlocks[]): HeldOut {
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
-const rounded = (m: Logistic): Logistic => ({ means: m.means.map(round), scales: m.scales.map(round), weights: m.weights.map(round), bias: round(m.bias) });
+const rounded = (m: Logistic): Logistic => ({
+  means: m.means.map(round),
+  scales: m.scales.map(round),
+  weights: m.weights.map(round),
+  bias: round(m.bias),
+});
 
 /** Writes the model where the converter reads it; returns the path. */
 export function writeModel(model: BlockModel): string {
   const out = new URL('../../src/content/block-model.json', import.meta.url);
-  writeFileSync(out, `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold, route: model.route })}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ stage1: rounded(model.stage1), stage2: rounded(model.stage2), threshold: model.threshold, route: model.route })}\n`,
+  );
   return out.pathname;
 }

@@ -5,7 +5,11 @@ export const log = pino({ level: 'silent' });
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Settings of every process the bench starts. */
-export function env(dataDir: string, databaseUrl: string, concurrency: number): Record<string, string> {
+export function env(
+  dataDir: string,
+  databaseUrl: string,
+  concurrency: number,
+): Record<string, string> {
   return {
     WEBDATA_DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
@@ -21,7 +25,8 @@ export async function waitDone(jobs: Jobs, userId: string, id: string): Promise<
   for (let looks = 1; ; looks++) {
     const job = await jobs.store.get(userId, id);
     if (job && job.status !== 'pending' && job.status !== 'processing') {
-      if (job.completed !== job.total) throw new Error(`job ended ${job.status} with ${job.completed}/${job.total}`);
+      if (job.completed !== job.total)
+        throw new Error(`job ended ${job.status} with ${job.completed}/${job.total}`);
       return looks;
     }
     await new Promise((r) => setTimeout(r, 20));

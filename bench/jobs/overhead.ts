@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import { Meter } from '../../src/billing/index.ts';
 import { createServices } from '../../src/cli/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { scrape, type ScrapeInput } from '../../src/ops/index.ts';
+import { type ScrapeInput, scrape } from '../../src/ops/index.ts';
 import { countPgRoundTrips, type RoundTrips } from '../../test/helpers/pg-round-trips.ts';
 import { env, log, median, waitDone } from './common.ts';
 
@@ -28,7 +28,10 @@ export async function overhead(
   opts: { items: number; rounds: number; concurrency: number },
 ): Promise<Overhead> {
   const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-jobs-'));
-  const built = await createServices(loadConfig(env(dataDir, databaseUrl, opts.concurrency)), 'worker');
+  const built = await createServices(
+    loadConfig(env(dataDir, databaseUrl, opts.concurrency)),
+    'worker',
+  );
   try {
     const { userId } = (await built.keys.create('bench')).info;
     await built.jobs.start(log, built.services);
@@ -42,7 +45,13 @@ export async function overhead(
         inputs().map((input) =>
           limit(async () => {
             const meter = new Meter(userId);
-            const result = await scrape(input, { userId, signal: new AbortController().signal, meter, log, services: built.services });
+            const result = await scrape(input, {
+              userId,
+              signal: new AbortController().signal,
+              meter,
+              log,
+              services: built.services,
+            });
             if (!result.success) throw new Error(result.error);
             await meter.flush(built.ledger);
           }),
@@ -60,8 +69,12 @@ export async function overhead(
     const d = median(direct);
     const q = median(queued);
     const ratio = median(direct.map((x, i) => x / queued[i]!));
-    const perItem = roundTrips ? `   ${(roundTrips.total / opts.items).toFixed(2)} round trips/item` : '';
-    console.log(`${engine.padEnd(8)} direct ${(1000 / d).toFixed(0)} items/s   as a job ${(1000 / q).toFixed(0)} items/s   job/direct ${ratio.toFixed(2)}x${perItem}`);
+    const perItem = roundTrips
+      ? `   ${(roundTrips.total / opts.items).toFixed(2)} round trips/item`
+      : '';
+    console.log(
+      `${engine.padEnd(8)} direct ${(1000 / d).toFixed(0)} items/s   as a job ${(1000 / q).toFixed(0)} items/s   job/direct ${ratio.toFixed(2)}x${perItem}`,
+    );
     return { ratio, roundTrips };
   } finally {
     await built.close();

@@ -13,7 +13,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 function startWorker(databaseUrl: string, concurrency: number): Promise<() => Promise<void>> {
   const proc = spawn(join(root, 'node_modules/.bin/node'), ['src/cli/main.ts', 'worker'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env(tmpdir(), databaseUrl, concurrency), WEBDATA_LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env(tmpdir(), databaseUrl, concurrency),
+      WEBDATA_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () =>
@@ -46,9 +50,17 @@ export async function throughput(
   try {
     const { userId } = (await built.keys.create('bench')).info;
     await built.jobs.start(log);
-    stops.push(...(await Promise.all(Array.from({ length: workers }, () => startWorker(pg.url, opts.concurrency)))));
+    stops.push(
+      ...(await Promise.all(
+        Array.from({ length: workers }, () => startWorker(pg.url, opts.concurrency)),
+      )),
+    );
     // Each worker loads the code a page needs on its first items; that is start-up, not throughput.
-    const warm = await built.jobs.create(userId, 'scrape-batch', Array.from({ length: workers }, opts.warmUp).flat());
+    const warm = await built.jobs.create(
+      userId,
+      'scrape-batch',
+      Array.from({ length: workers }, opts.warmUp).flat(),
+    );
     await waitDone(built.jobs, userId, warm.job.id);
     opts.warmedUp?.();
     const rates: number[] = [];
@@ -60,7 +72,9 @@ export async function throughput(
       rates.push(items.length / ((performance.now() - t0) / 1000));
     }
     const rate = median(rates);
-    console.log(`${workers} worker${workers > 1 ? 's' : ' '}  ${rate.toFixed(1)} items/s   (rounds: ${rates.map((r) => r.toFixed(1)).join(', ')})`);
+    console.log(
+      `${workers} worker${workers > 1 ? 's' : ' '}  ${rate.toFixed(1)} items/s   (rounds: ${rates.map((r) => r.toFixed(1)).join(', ')})`,
+    );
     return rate;
   } finally {
     await Promise.all(stops.map((s) => s()));

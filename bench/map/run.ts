@@ -23,7 +23,12 @@ const PAD = Number(process.env.PAD ?? 0);
 const KEYWORD = 'pricing guide';
 
 function engine(): HttpEngine {
-  return new HttpEngine({ policy: { allowPrivate: true }, timeoutMs: 30_000, maxBytes: 100 * 1024 * 1024, maxRedirects: 5 });
+  return new HttpEngine({
+    policy: { allowPrivate: true },
+    timeoutMs: 30_000,
+    maxBytes: 100 * 1024 * 1024,
+    maxRedirects: 5,
+  });
 }
 
 /** The floor: fetch every file, inflate the gzip ones, stream-parse them, keep the <loc>s. */
@@ -50,14 +55,26 @@ async function baseline(http: HttpEngine, origin: string, files: string[]): Prom
       },
       { xmlMode: true },
     );
-    for (let at = 0; at < body.length; at += 65536) parser.write(body.subarray(at, at + 65536).toString('utf8'));
+    for (let at = 0; at < body.length; at += 65536)
+      parser.write(body.subarray(at, at + 65536).toString('utf8'));
     parser.end();
   }
   return locs.length;
 }
 
 async function mapIt(http: HttpEngine, origin: string): Promise<number> {
-  const result = await discover(http, { url: `${origin}/`, limit: 5000, search: KEYWORD, includeSubdomains: false, ignoreQueryParameters: true }, new AbortController().signal, DEFAULT_LIMITS);
+  const result = await discover(
+    http,
+    {
+      url: `${origin}/`,
+      limit: 5000,
+      search: KEYWORD,
+      includeSubdomains: false,
+      ignoreQueryParameters: true,
+    },
+    new AbortController().signal,
+    DEFAULT_LIMITS,
+  );
   return result.links.length;
 }
 
@@ -77,7 +94,12 @@ async function child(mode: string, origin: string, files: string[], rounds: numb
   }
   await http.close();
   times.sort((a, b) => a - b);
-  const out = { mode, count, medianMs: times[Math.floor(times.length / 2)] ?? 0, maxRssMB: process.resourceUsage().maxRSS / 1024 };
+  const out = {
+    mode,
+    count,
+    medianMs: times[Math.floor(times.length / 2)] ?? 0,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+  };
   process.stdout.write(JSON.stringify(out));
 }
 
@@ -88,23 +110,49 @@ async function main(): Promise<void> {
   try {
     // The fixture server lives in this process, so children run asynchronously beside it.
     const run = promisify(execFile);
-    const runChild = async (m: string, rounds: number) => JSON.parse((await run(process.execPath, [import.meta.filename, m, site.origin, JSON.stringify(site.files), String(rounds)])).stdout);
+    const runChild = async (m: string, rounds: number) =>
+      JSON.parse(
+        (
+          await run(process.execPath, [
+            import.meta.filename,
+            m,
+            site.origin,
+            JSON.stringify(site.files),
+            String(rounds),
+          ])
+        ).stdout,
+      );
     // An idle child (imports only) shows what every process pays before doing any work.
-    const idle = Number((await run(process.execPath, ['-e', 'import("htmlparser2").then(()=>import("undici")).then(()=>process.stdout.write(String(process.resourceUsage().maxRSS/1024)))'])).stdout);
+    const idle = Number(
+      (
+        await run(process.execPath, [
+          '-e',
+          'import("htmlparser2").then(()=>import("undici")).then(()=>process.stdout.write(String(process.resourceUsage().maxRSS/1024)))',
+        ])
+      ).stdout,
+    );
     const base = await runChild('baseline', ROUNDS);
     const mapped = await runChild('map', ROUNDS);
     const baseMem = await runChild('baseline', 0);
     const mapMem = await runChild('map', 0);
     const fmt = (n: number) => n.toFixed(1);
-    console.log(`sitemap index: ${site.files.length - 1} children (${PLAIN ? 'plain' : 'gzip and plain'}), 50,000 URLs, ${(site.bytes / 1e6).toFixed(1)} MB as served; map limit 5000, search "${KEYWORD}"; ${ROUNDS} rounds, median`);
-    console.log(`baseline (download + XML parse): ${base.count} URLs, ${fmt(base.medianMs)} ms warm; one cold run peaks at ${fmt(baseMem.maxRssMB)} MB RSS`);
-    console.log(`map (discover + rank):           ${mapped.count} links, ${fmt(mapped.medianMs)} ms warm; one cold run peaks at ${fmt(mapMem.maxRssMB)} MB RSS`);
+    console.log(
+      `sitemap index: ${site.files.length - 1} children (${PLAIN ? 'plain' : 'gzip and plain'}), 50,000 URLs, ${(site.bytes / 1e6).toFixed(1)} MB as served; map limit 5000, search "${KEYWORD}"; ${ROUNDS} rounds, median`,
+    );
+    console.log(
+      `baseline (download + XML parse): ${base.count} URLs, ${fmt(base.medianMs)} ms warm; one cold run peaks at ${fmt(baseMem.maxRssMB)} MB RSS`,
+    );
+    console.log(
+      `map (discover + rank):           ${mapped.count} links, ${fmt(mapped.medianMs)} ms warm; one cold run peaks at ${fmt(mapMem.maxRssMB)} MB RSS`,
+    );
     console.log(`idle process RSS: ${fmt(idle)} MB`);
     const timeRatio = mapped.medianMs / base.medianMs;
     const rssRatio = mapMem.maxRssMB / baseMem.maxRssMB;
     const aboveIdle = (mapMem.maxRssMB - idle) / (baseMem.maxRssMB - idle);
     console.log(`time ratio map/baseline: ${timeRatio.toFixed(2)}x`);
-    console.log(`peak RSS ratio map/baseline: ${rssRatio.toFixed(2)}x (above idle: ${aboveIdle.toFixed(2)}x)`);
+    console.log(
+      `peak RSS ratio map/baseline: ${rssRatio.toFixed(2)}x (above idle: ${aboveIdle.toFixed(2)}x)`,
+    );
     console.log(
       `RESULT map_over_baseline_time=${timeRatio.toFixed(3)} map_over_baseline_rss=${rssRatio.toFixed(3)} map_over_baseline_rss_above_idle=${aboveIdle.toFixed(3)} map_ms=${fmt(mapped.medianMs)} baseline_ms=${fmt(base.medianMs)} map_peak_rss_mb=${fmt(mapMem.maxRssMB)} links=${mapped.count}`,
     );

@@ -16,8 +16,9 @@
  * skips the HTTP path), on every fixture page and a wcxb sample, to show what rendering every
  * page would cost.
  */
-import { createServer } from 'node:http';
+
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,7 +30,13 @@ import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { loadWcxb } from '../extraction/data.ts';
 import { markdownText, tokens } from '../extraction/metrics.ts';
 
-const { values: args } = parseArgs({ options: { 'per-class': { type: 'string' }, wcxb: { type: 'string' }, 'browser-sample': { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    'per-class': { type: 'string' },
+    wcxb: { type: 'string' },
+    'browser-sample': { type: 'string' },
+  },
+});
 const perClass = Number(args['per-class'] ?? 4);
 const wcxbLimit = args.wcxb ? Number(args.wcxb) : undefined;
 const browserSample = Number(args['browser-sample'] ?? 40);
@@ -84,7 +91,14 @@ const wcxbOrigin = `http://127.0.0.1:${(wcxbSite.address() as { port: number }).
 
 const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-render-'));
 const server = await startServer(
-  loadConfig({ PORT: '0', HOST: '127.0.0.1', WEBDATA_DATA_DIR: dataDir, WEBDATA_API_KEYS: KEY, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_SESSION_WARM_SPARES: '0' }),
+  loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WEBDATA_DATA_DIR: dataDir,
+    WEBDATA_API_KEYS: KEY,
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+    WEBDATA_SESSION_WARM_SPARES: '0',
+  }),
   { logLevel: 'silent' },
 );
 
@@ -105,11 +119,16 @@ async function fixturePages(forceBrowser: boolean): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const cls of [...RENDER_CLASSES, 'blocked']) {
     for (let n = 1; n <= perClass; n++) {
-      const { ms, json } = await scrape({ url: `${site.origin}/render/${cls}?n=${n}`, ...(forceBrowser ? { actions: FORCE_BROWSER } : {}) });
+      const { ms, json } = await scrape({
+        url: `${site.origin}/render/${cls}?n=${n}`,
+        ...(forceBrowser ? { actions: FORCE_BROWSER } : {}),
+      });
       const right =
         cls === 'blocked'
           ? json.success === false && json.cost === 0
-          : json.success === true && articleOf(cls, n).paragraphs.every((p) => (json.markdown as string).includes(p)) && !/Loading…|Checking your browser|Access denied/i.test(json.markdown);
+          : json.success === true &&
+            articleOf(cls, n).paragraphs.every((p) => (json.markdown as string).includes(p)) &&
+            !/Loading…|Checking your browser|Access denied/i.test(json.markdown);
       out.push({ cls, ms, right, method: json.method, success: json.success, error: json.error });
     }
   }
@@ -120,9 +139,20 @@ async function wcxbPages(indices: number[], forceBrowser: boolean): Promise<Outc
   const out: Outcome[] = [];
   for (const i of indices) {
     const page = wcxb[i]!;
-    const { ms, json } = await scrape({ url: `${wcxbOrigin}/w/${i}`, ...(forceBrowser ? { actions: FORCE_BROWSER } : {}) });
+    const { ms, json } = await scrape({
+      url: `${wcxbOrigin}/w/${i}`,
+      ...(forceBrowser ? { actions: FORCE_BROWSER } : {}),
+    });
     const right = json.success === true && recall(page.truth, json.markdown ?? '') >= 0.5;
-    out.push({ cls: page.type, url: page.url, ms, right, method: json.method, success: json.success, error: json.error });
+    out.push({
+      cls: page.type,
+      url: page.url,
+      ms,
+      right,
+      method: json.method,
+      success: json.success,
+      error: json.error,
+    });
   }
   return out;
 }
@@ -131,9 +161,21 @@ function report(label: string, rows: Outcome[]): void {
   const classes = [...new Set(rows.map((r) => r.cls))];
   for (const cls of classes) {
     const of = rows.filter((r) => r.cls === cls);
-    const methods = Object.entries(Object.groupBy(of, (r) => r.method ?? 'none')).map(([m, rs]) => `${m} ${rs!.length}`).join(', ');
+    const methods = Object.entries(Object.groupBy(of, (r) => r.method ?? 'none'))
+      .map(([m, rs]) => `${m} ${rs!.length}`)
+      .join(', ');
     console.log(
-      `${label} ${cls.padEnd(17)} right ${pct(of.filter((r) => r.right).length, of.length).padStart(6)}  p50 ${quantile(of.map((r) => r.ms), 0.5).toFixed(0).padStart(6)} ms  p95 ${quantile(of.map((r) => r.ms), 0.95).toFixed(0).padStart(6)} ms  methods: ${methods}`,
+      `${label} ${cls.padEnd(17)} right ${pct(of.filter((r) => r.right).length, of.length).padStart(6)}  p50 ${quantile(
+        of.map((r) => r.ms),
+        0.5,
+      )
+        .toFixed(0)
+        .padStart(6)} ms  p95 ${quantile(
+        of.map((r) => r.ms),
+        0.95,
+      )
+        .toFixed(0)
+        .padStart(6)} ms  methods: ${methods}`,
     );
   }
 }
@@ -155,10 +197,16 @@ try {
   const wcxbBrowser = await wcxbPages(sample, true);
   const wcxbSameSample = sample.map((i) => wcxbRows[i]!);
 
-  for (const r of wcxbRows.filter((row) => row.ms > SLOW_MS)) console.log(`wcxb over ${SLOW_MS / 1000} s (${r.cls}, ${r.method ?? 'failed'}, ${r.ms.toFixed(0)} ms): ${r.url}`);
+  for (const r of wcxbRows.filter((row) => row.ms > SLOW_MS))
+    console.log(
+      `wcxb over ${SLOW_MS / 1000} s (${r.cls}, ${r.method ?? 'failed'}, ${r.ms.toFixed(0)} ms): ${r.url}`,
+    );
   const failures = wcxbRows.filter((r) => !r.success);
-  for (const f of failures.slice(0, 15)) console.log(`wcxb failure (${f.cls}, ${f.ms.toFixed(0)} ms): ${f.error}`);
-  const errorsOf = Object.entries(Object.groupBy(failures, (r) => (r.error ?? '').replace(/\d+/g, 'N').slice(0, 80))).map(([e, rs]) => `${rs!.length} x ${e}`);
+  for (const f of failures.slice(0, 15))
+    console.log(`wcxb failure (${f.cls}, ${f.ms.toFixed(0)} ms): ${f.error}`);
+  const errorsOf = Object.entries(
+    Object.groupBy(failures, (r) => (r.error ?? '').replace(/\d+/g, 'N').slice(0, 80)),
+  ).map(([e, rs]) => `${rs!.length} x ${e}`);
   if (errorsOf.length) console.log(`wcxb failures by message:\n  ${errorsOf.join('\n  ')}`);
 
   const staticClasses = new Set(['static', 'unreachable', 'stream']);
@@ -170,18 +218,40 @@ try {
   const challenged = wcxbRows.filter((r) => /challenge|blocked/.test(r.error ?? '')).length;
   const slow = wcxbRows.filter((r) => r.ms > SLOW_MS).length;
   const staticNoBrowser = staticRows.filter((r) => r.method === 'http').length / staticRows.length;
-  const p50 = quantile(wcxbRows.map((r) => r.ms), 0.5);
-  const p95 = quantile(wcxbRows.map((r) => r.ms), 0.95);
-  const sampleP50 = quantile(wcxbSameSample.map((r) => r.ms), 0.5);
-  const browserP50 = quantile(wcxbBrowser.map((r) => r.ms), 0.5);
-  const fixtureP50 = quantile(fixtures.map((r) => r.ms), 0.5);
-  const fixtureBrowserP50 = quantile(fixturesBrowser.map((r) => r.ms), 0.5);
+  const p50 = quantile(
+    wcxbRows.map((r) => r.ms),
+    0.5,
+  );
+  const p95 = quantile(
+    wcxbRows.map((r) => r.ms),
+    0.95,
+  );
+  const sampleP50 = quantile(
+    wcxbSameSample.map((r) => r.ms),
+    0.5,
+  );
+  const browserP50 = quantile(
+    wcxbBrowser.map((r) => r.ms),
+    0.5,
+  );
+  const fixtureP50 = quantile(
+    fixtures.map((r) => r.ms),
+    0.5,
+  );
+  const fixtureBrowserP50 = quantile(
+    fixturesBrowser.map((r) => r.ms),
+    0.5,
+  );
 
-  console.log(`fixtures: ${fixtures.length} pages, real content ${pct(fixtures.filter((r) => r.right).length, fixtures.length)} (always-browser baseline ${pct(fixturesBrowser.filter((r) => r.right).length, fixturesBrowser.length)}), static pages without a browser ${pct(staticRows.filter((r) => r.method === 'http').length, staticRows.length)}, p50 ${fixtureP50.toFixed(0)} ms vs always-browser ${fixtureBrowserP50.toFixed(0)} ms (${(fixtureP50 / fixtureBrowserP50).toFixed(2)}x)`);
+  console.log(
+    `fixtures: ${fixtures.length} pages, real content ${pct(fixtures.filter((r) => r.right).length, fixtures.length)} (always-browser baseline ${pct(fixturesBrowser.filter((r) => r.right).length, fixturesBrowser.length)}), static pages without a browser ${pct(staticRows.filter((r) => r.method === 'http').length, staticRows.length)}, p50 ${fixtureP50.toFixed(0)} ms vs always-browser ${fixtureBrowserP50.toFixed(0)} ms (${(fixtureP50 / fixtureBrowserP50).toFixed(2)}x)`,
+  );
   console.log(
     `wcxb: ${wcxbRows.length} pages, success ${pct(wcxbRows.filter((r) => r.success).length, wcxbRows.length)}, real content (recall >= 0.5) ${pct(wcxbRows.filter((r) => r.right).length, wcxbRows.length)}, over HTTP ${pct(wcxbHttp, wcxbRows.length)}, judged a challenge or block ${challenged}, over ${SLOW_MS / 1000} s ${slow}, p50 ${p50.toFixed(0)} ms p95 ${p95.toFixed(0)} ms max ${Math.max(...wcxbRows.map((r) => r.ms)).toFixed(0)} ms`,
   );
-  console.log(`wcxb sample of ${sample.length}: p50 ${sampleP50.toFixed(0)} ms vs always-browser ${browserP50.toFixed(0)} ms (${(sampleP50 / browserP50).toFixed(2)}x), always-browser real content ${pct(wcxbBrowser.filter((r) => r.right).length, wcxbBrowser.length)}`);
+  console.log(
+    `wcxb sample of ${sample.length}: p50 ${sampleP50.toFixed(0)} ms vs always-browser ${browserP50.toFixed(0)} ms (${(sampleP50 / browserP50).toFixed(2)}x), always-browser real content ${pct(wcxbBrowser.filter((r) => r.right).length, wcxbBrowser.length)}`,
+  );
   console.log(
     `RESULT name=render fixture_right=${fixtureRight.toFixed(3)} static_no_browser=${staticNoBrowser.toFixed(3)} wcxb_success=${wcxbSuccess.toFixed(3)} wcxb_right=${wcxbRight.toFixed(3)} wcxb_challenged=${challenged} wcxb_over_10s=${slow} wcxb_p50_ms=${p50.toFixed(0)} wcxb_p95_ms=${p95.toFixed(0)} wcxb_vs_always_browser_p50=${(sampleP50 / browserP50).toFixed(3)} fixtures_vs_always_browser_p50=${(fixtureP50 / fixtureBrowserP50).toFixed(3)}`,
   );

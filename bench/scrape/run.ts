@@ -14,9 +14,9 @@
  *   of any processes it started.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +26,9 @@ import { loadConfig } from '../../src/config.ts';
 import { convertHtml } from '../../src/content/index.ts';
 import { loadArticleExtraction } from '../extraction/data.ts';
 
-const { values: args } = parseArgs({ options: { pages: { type: 'string' }, rounds: { type: 'string' }, workers: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { pages: { type: 'string' }, rounds: { type: 'string' }, workers: { type: 'string' } },
+});
 const pageCount = Number(args.pages ?? 12);
 const rounds = Number(args.rounds ?? 5);
 const workers = String(Number(args.workers ?? availableParallelism()));
@@ -129,14 +131,21 @@ function descendants(root: number): number[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      parent.set(Number(name), Number(/\)\s+\S+\s+(\d+)/.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]));
+      parent.set(
+        Number(name),
+        Number(/\)\s+\S+\s+(\d+)/.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]),
+      );
     } catch {
       // Gone since the listing.
     }
   }
   const found: number[] = [];
   const visit = (pid: number) => {
-    for (const [child, ppid] of parent) if (ppid === pid) found.push(child), visit(child);
+    for (const [child, ppid] of parent) {
+      if (ppid !== pid) continue;
+      found.push(child);
+      visit(child);
+    }
   };
   visit(root);
   return found;
@@ -146,7 +155,11 @@ function descendants(root: number): number[] {
 async function idleServeRss(): Promise<{ server: number; children: number; childCount: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'webdata-bench-idle-'));
   const env = { ...process.env, WEBDATA_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' };
-  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], { cwd: new URL('../../', import.meta.url).pathname, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
+    cwd: new URL('../../', import.meta.url).pathname,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -179,8 +192,12 @@ try {
   const directP50 = p50(singles.direct);
   const apiP50 = p50(singles.api);
   const singleRatio = apiP50 / directP50;
-  console.log(`single (${urls.length} pages x ${rounds}, in turns): p50 direct undici+convert ${directP50.toFixed(1)} ms, /v1/scrape/single ${apiP50.toFixed(1)} ms, ratio ${singleRatio.toFixed(2)}x`);
-  console.log(`  CPU per page (all threads): direct ${(cpu.direct / singles.direct.length).toFixed(1)} ms, API ${(cpu.api / singles.api.length).toFixed(1)} ms, ratio ${(cpu.api / cpu.direct).toFixed(2)}x`);
+  console.log(
+    `single (${urls.length} pages x ${rounds}, in turns): p50 direct undici+convert ${directP50.toFixed(1)} ms, /v1/scrape/single ${apiP50.toFixed(1)} ms, ratio ${singleRatio.toFixed(2)}x`,
+  );
+  console.log(
+    `  CPU per page (all threads): direct ${(cpu.direct / singles.direct.length).toFixed(1)} ms, API ${(cpu.api / singles.api.length).toFixed(1)} ms, ratio ${(cpu.api / cpu.direct).toFixed(2)}x`,
+  );
 
   const batchUrls = Array.from({ length: BATCH }, (_, i) => urls[i % urls.length]!);
   const htmls = Array.from({ length: BATCH }, (_, i) => pages[i % pages.length]!);
@@ -188,11 +205,14 @@ try {
   let bestSerial = Infinity;
   let bestBatch = Infinity;
   for (let r = 0; r < 3; r++) {
-    bestConvert = Math.min(bestConvert, await timed(async () => {
-      htmls.forEach((html, i) => {
-        convertHtml({ html, url: batchUrls[i]!, format: 'markdown', onlyMainContent: true });
-      });
-    }));
+    bestConvert = Math.min(
+      bestConvert,
+      await timed(async () => {
+        htmls.forEach((html, i) => {
+          convertHtml({ html, url: batchUrls[i]!, format: 'markdown', onlyMainContent: true });
+        });
+      }),
+    );
     bestSerial = Math.min(
       bestSerial,
       await timed(async () => {
@@ -200,7 +220,13 @@ try {
       }, 'serial'),
     );
     let res: { successful: number; failed: number } | undefined;
-    bestBatch = Math.min(bestBatch, await timed(async () => (res = await api('/api/v1/scrape/batch', { urls: batchUrls })), 'batch'));
+    bestBatch = Math.min(
+      bestBatch,
+      await timed(
+        async () => (res = await api('/api/v1/scrape/batch', { urls: batchUrls })),
+        'batch',
+      ),
+    );
     if (res?.successful !== BATCH) throw new Error(`batch: ${res?.failed} failed`);
   }
   const rate = (ms: number) => (BATCH * 1000) / ms;
@@ -218,8 +244,12 @@ try {
   );
 
   const idle = await idleServeRss();
-  console.log(`idle webdata serve (embedded defaults, 5 s after listening): RSS ${idle.server.toFixed(0)} MB; ${idle.childCount} child processes, ${idle.children.toFixed(0)} MB`);
-  console.log(`RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)}`);
+  console.log(
+    `idle webdata serve (embedded defaults, 5 s after listening): RSS ${idle.server.toFixed(0)} MB; ${idle.childCount} child processes, ${idle.children.toFixed(0)} MB`,
+  );
+  console.log(
+    `RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)}`,
+  );
 } finally {
   await server.close();
   site.close();

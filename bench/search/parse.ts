@@ -5,7 +5,7 @@
  *
  *   node bench/search/parse.ts [rounds]
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DOMParser } from 'linkedom';
 import { parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
@@ -52,8 +52,22 @@ for (const engine of ['google', 'bing'] as const) {
     const found = parse(html, pageUrl).length;
     pages++;
     results += found;
-    console.log(`${engine}/${file}`.slice(0, 62).padEnd(62), String(found).padStart(7), base.toFixed(2).padStart(13), ours.toFixed(2).padStart(9), (ours / base).toFixed(2).padStart(5));
+    console.log(
+      `${engine}/${file}`.slice(0, 62).padEnd(62),
+      String(found).padStart(7),
+      base.toFixed(2).padStart(13),
+      ours.toFixed(2).padStart(9),
+      (ours / base).toFixed(2).padStart(5),
+    );
   }
 }
-console.log('all pages'.padEnd(62), ''.padStart(7), totalBase.toFixed(2).padStart(13), totalOurs.toFixed(2).padStart(9), (totalOurs / totalBase).toFixed(2).padStart(5));
-console.log(`RESULT parser_over_parse_only=${(totalOurs / totalBase).toFixed(3)} parser_ms=${totalOurs.toFixed(2)} parse_only_ms=${totalBase.toFixed(2)} pages=${pages} results=${results}`);
+console.log(
+  'all pages'.padEnd(62),
+  ''.padStart(7),
+  totalBase.toFixed(2).padStart(13),
+  totalOurs.toFixed(2).padStart(9),
+  (totalOurs / totalBase).toFixed(2).padStart(5),
+);
+console.log(
+  `RESULT parser_over_parse_only=${(totalOurs / totalBase).toFixed(3)} parser_ms=${totalOurs.toFixed(2)} parse_only_ms=${totalBase.toFixed(2)} pages=${pages} results=${results}`,
+);

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
+import { pssBytes } from '../../src/browser/index.ts';
 import { startServer } from '../../src/cli/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { pssBytes } from '../../src/browser/index.ts';
 import { groupPids } from '../../src/sessions/index.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { freePort } from '../../test/helpers/server.ts';
@@ -32,10 +32,21 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 /** The baseline: start the browser ourselves with a DevTools port and read its endpoint. */
 async function launchDirect(): Promise<{ ws: string; pgid: number; kill(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'wd-bench-'));
-  const child = spawn(HEADLESS_SHELL, ['--remote-debugging-port=0', `--user-data-dir=${dir}`, '--no-first-run', '--no-sandbox', '--headless', 'about:blank'], {
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    HEADLESS_SHELL,
+    [
+      '--remote-debugging-port=0',
+      `--user-data-dir=${dir}`,
+      '--no-first-run',
+      '--no-sandbox',
+      '--headless',
+      'about:blank',
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const ws = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stderr!.on('data', (c) => {
@@ -80,14 +91,19 @@ const base = server.address;
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${base}/api${path}`, {
     method,
-    headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return res.json() as Promise<any>;
 };
 const spareReady = async () => {
   for (;;) {
-    const list = (await (await fetch(`${base}/api/v1/browser-sandbox/sessions`)).json()) as { warmSpares: number };
+    const list = (await (await fetch(`${base}/api/v1/browser-sandbox/sessions`)).json()) as {
+      warmSpares: number;
+    };
     if (list.warmSpares > 0) return;
     await sleep(20);
   }
@@ -147,14 +163,22 @@ for (let i = 0; i < N; i++) {
 const idle: Record<string, number[]> = { headless: [], visible: [] };
 for (const headless of [true, false]) {
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push((await api('POST', '/v1/browser-sandbox/session', { headless })).sessionId);
+  for (let i = 0; i < 3; i++)
+    ids.push((await api('POST', '/v1/browser-sandbox/session', { headless })).sessionId);
   await sleep(1500);
-  for (const id of ids) idle[headless ? 'headless' : 'visible']!.push(pss(await server.services.sessions.processIds(id)));
+  for (const id of ids)
+    idle[headless ? 'headless' : 'visible']!.push(
+      pss(await server.services.sessions.processIds(id)),
+    );
   for (const id of ids) await api('DELETE', `/v1/browser-sandbox/session/${id}`);
 }
 const directIdle = [await launchDirect(), await launchDirect(), await launchDirect()];
 await sleep(1500);
-const directPss = (await Promise.all(directIdle.map(async (b) => pss(await groupPids(b.pgid))))).reduce((a, b) => a + b, 0) / directIdle.length;
+const directPss =
+  (await Promise.all(directIdle.map(async (b) => pss(await groupPids(b.pgid))))).reduce(
+    (a, b) => a + b,
+    0,
+  ) / directIdle.length;
 for (const b of directIdle) await b.kill();
 
 await server.close();
@@ -164,14 +188,26 @@ await rm(dataDir, { recursive: true, force: true });
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(`sessions bench, ${N} iterations each, p50`);
 console.log(`  direct launch (headless-shell, CDP endpoint ready)     ${fmt(p50(direct.create))}`);
-console.log(`  service create, warm spare                             ${fmt(p50(service.create))}  ratio ${(p50(service.create) / p50(direct.create)).toFixed(2)}x of direct`);
-console.log(`  service create, no spare (non-default size)            ${fmt(p50(service.coldCreate))}  ratio ${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)}x of direct`);
-console.log(`  direct lifecycle (launch, connectOverCDP, goto, close)  ${fmt(p50(direct.lifecycle))}`);
-console.log(`  service lifecycle (create, connect, goto, close+save)  ${fmt(p50(service.lifecycle))}  ratio ${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)}x of direct`);
+console.log(
+  `  service create, warm spare                             ${fmt(p50(service.create))}  ratio ${(p50(service.create) / p50(direct.create)).toFixed(2)}x of direct`,
+);
+console.log(
+  `  service create, no spare (non-default size)            ${fmt(p50(service.coldCreate))}  ratio ${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)}x of direct`,
+);
+console.log(
+  `  direct lifecycle (launch, connectOverCDP, goto, close)  ${fmt(p50(direct.lifecycle))}`,
+);
+console.log(
+  `  service lifecycle (create, connect, goto, close+save)  ${fmt(p50(service.lifecycle))}  ratio ${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)}x of direct`,
+);
 console.log(`PSS per idle session`);
 console.log(`  direct headless-shell                                  ${directPss.toFixed(1)} MiB`);
-console.log(`  service headless                                       ${avg(idle.headless!).toFixed(1)} MiB  ratio ${(avg(idle.headless!) / directPss).toFixed(2)}x of direct`);
-console.log(`  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`);
+console.log(
+  `  service headless                                       ${avg(idle.headless!).toFixed(1)} MiB  ratio ${(avg(idle.headless!) / directPss).toFixed(2)}x of direct`,
+);
+console.log(
+  `  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`,
+);
 console.log(
   `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)}`,
 );

@@ -12,7 +12,8 @@ export interface Decoded {
 const META_SCAN_BYTES = 4096;
 
 function bomCharset(bytes: Uint8Array): { charset: string; skip: number } | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { charset: 'utf-8', skip: 3 };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { charset: 'utf-8', skip: 3 };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { charset: 'utf-16be', skip: 2 };
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { charset: 'utf-16le', skip: 2 };
   return undefined;
@@ -39,10 +40,19 @@ function decoderFor(charset: string | undefined): TextDecoder | undefined {
   }
 }
 
-export function decodeBody(bytes: Uint8Array, contentType: string | undefined, sniffMeta: boolean): Decoded {
+export function decodeBody(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  sniffMeta: boolean,
+): Decoded {
   const bom = bomCharset(bytes);
-  if (bom) return { text: new TextDecoder(bom.charset).decode(bytes.subarray(bom.skip)), charset: bom.charset };
-  const declared = charsetFromContentType(contentType) ?? (sniffMeta ? charsetFromMeta(bytes) : undefined);
+  if (bom)
+    return {
+      text: new TextDecoder(bom.charset).decode(bytes.subarray(bom.skip)),
+      charset: bom.charset,
+    };
+  const declared =
+    charsetFromContentType(contentType) ?? (sniffMeta ? charsetFromMeta(bytes) : undefined);
   const decoder = decoderFor(declared);
   if (decoder) return { text: decoder.decode(bytes), charset: decoder.encoding };
   try {

@@ -1,8 +1,20 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ProxyTable } from '../settings/index.ts';
-import { BlockedDestinationError, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
+import {
+  BlockedDestinationError,
+  checkUrl,
+  guardedLookup,
+  type NetworkPolicy,
+  resolveChecked,
+} from './ssrf.ts';
 import { forwardThrough, tunnelThrough } from './upstream-proxy.ts';
 
 /**
@@ -60,9 +72,21 @@ export interface EgressLimits {
   maxLaneBytes: number;
 }
 
-const NO_LIMITS: EgressLimits = { maxResponseBytes: Number.POSITIVE_INFINITY, maxLaneBytes: Number.POSITIVE_INFINITY };
+const NO_LIMITS: EgressLimits = {
+  maxResponseBytes: Number.POSITIVE_INFINITY,
+  maxLaneBytes: Number.POSITIVE_INFINITY,
+};
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 const MAX_REFUSALS_KEPT = 200;
 const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
 const UPSTREAM_AUTH_FAILED = 'the upstream proxy refused its credentials (HTTP 407)';
@@ -78,7 +102,9 @@ function refusalMessage(err: unknown): string | undefined {
 }
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 function keep(list: string[], message: string): void {
@@ -114,7 +140,8 @@ class LaneState {
     const before = this.bytes;
     this.bytes += n;
     if (this.bytes <= this.budget) return true;
-    if (before <= this.budget) this.remember(`the page loaded more than ${this.budget} bytes; its requests were stopped`);
+    if (before <= this.budget)
+      this.remember(`the page loaded more than ${this.budget} bytes; its requests were stopped`);
     return false;
   }
 
@@ -131,7 +158,11 @@ class LaneState {
  * pointed at a route with nothing for its CDP client to answer. The port a request arrives on
  * says whose it is, so one user's refusals are never matched against another's requests.
  */
-export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTable = new Map(), limits: EgressLimits = NO_LIMITS): Promise<EgressProxy> {
+export async function startEgressProxy(
+  policy: NetworkPolicy,
+  upstreams: ProxyTable = new Map(),
+  limits: EgressLimits = NO_LIMITS,
+): Promise<EgressProxy> {
   const lookup = guardedLookup(policy);
   const everyRefusal: string[] = [];
   const log = (message: string) => keep(everyRefusal, message);
@@ -152,69 +183,93 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     if (upstream) await resolveChecked(target.hostname, policy);
   };
 
-  const forward = (upstream: URL | undefined, lane: LaneState) => async (req: IncomingMessage, res: ServerResponse) => {
-    let target: URL | undefined;
-    try {
-      target = new URL(req.url ?? '');
-      // Browsers send https through CONNECT; an absolute-form https:// request would make the direct
-      // request below throw outside this try, an unhandled rejection that stops the whole service.
-      if (!upstream && target.protocol === 'https:') {
-        res.writeHead(502, { 'content-type': 'text/plain' }).end('send https:// requests through CONNECT');
-        return;
-      }
-      if (lane.spent) throw new BlockedDestinationError(`refused to fetch ${target.host}: the page loaded more than ${lane.budget} bytes`);
-      await admit(target, upstream);
-    } catch (err) {
-      // A name that does not resolve is the destination's failure, not a refusal.
-      const refusal = refusalMessage(err) ?? (target ? undefined : `bad proxy request: ${req.url}`);
-      if (refusal) lane.remember(refusal);
-      const message = refusal ?? UNREACHABLE;
-      res.writeHead(refusal ? 403 : 502, { 'content-type': 'text/plain', ...(refusal ? { 'x-webdata-blocked': '1' } : {}) }).end(message);
-      return;
-    }
-    const host = target.host;
-    const headers: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
-    const onResponse = (up: IncomingMessage) => {
-      // The browser would take a 407 for the egress proxy asking it for credentials.
-      if (upstream && up.statusCode === 407) {
-        up.resume();
-        res.writeHead(502, { 'content-type': 'text/plain' }).end(UPSTREAM_AUTH_FAILED);
-        return;
-      }
-      const out: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
-      res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
-      res.on('error', () => undefined);
-      // Past a cap the response is cut, not ended: a browser must not take a truncated body for
-      // the whole page.
-      let received = 0;
-      up.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        const withinLane = lane.take(chunk.length);
-        if (received > limits.maxResponseBytes) lane.remember(`the response from ${host} is larger than ${limits.maxResponseBytes} bytes; it was cut`);
-        if (received > limits.maxResponseBytes || !withinLane) {
-          up.destroy();
-          res.destroy();
+  const forward =
+    (upstream: URL | undefined, lane: LaneState) =>
+    async (req: IncomingMessage, res: ServerResponse) => {
+      let target: URL | undefined;
+      try {
+        target = new URL(req.url ?? '');
+        // Browsers send https through CONNECT; an absolute-form https:// request would make the direct
+        // request below throw outside this try, an unhandled rejection that stops the whole service.
+        if (!upstream && target.protocol === 'https:') {
+          res
+            .writeHead(502, { 'content-type': 'text/plain' })
+            .end('send https:// requests through CONNECT');
+          return;
         }
+        if (lane.spent)
+          throw new BlockedDestinationError(
+            `refused to fetch ${target.host}: the page loaded more than ${lane.budget} bytes`,
+          );
+        await admit(target, upstream);
+      } catch (err) {
+        // A name that does not resolve is the destination's failure, not a refusal.
+        const refusal =
+          refusalMessage(err) ?? (target ? undefined : `bad proxy request: ${req.url}`);
+        if (refusal) lane.remember(refusal);
+        const message = refusal ?? UNREACHABLE;
+        res
+          .writeHead(refusal ? 403 : 502, {
+            'content-type': 'text/plain',
+            ...(refusal ? { 'x-webdata-blocked': '1' } : {}),
+          })
+          .end(message);
+        return;
+      }
+      const host = target.host;
+      const headers: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
+      const onResponse = (up: IncomingMessage) => {
+        // The browser would take a 407 for the egress proxy asking it for credentials.
+        if (upstream && up.statusCode === 407) {
+          up.resume();
+          res.writeHead(502, { 'content-type': 'text/plain' }).end(UPSTREAM_AUTH_FAILED);
+          return;
+        }
+        const out: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(up.headers))
+          if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+        res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+        res.on('error', () => undefined);
+        // Past a cap the response is cut, not ended: a browser must not take a truncated body for
+        // the whole page.
+        let received = 0;
+        up.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          const withinLane = lane.take(chunk.length);
+          if (received > limits.maxResponseBytes)
+            lane.remember(
+              `the response from ${host} is larger than ${limits.maxResponseBytes} bytes; it was cut`,
+            );
+          if (received > limits.maxResponseBytes || !withinLane) {
+            up.destroy();
+            res.destroy();
+          }
+        });
+        up.pipe(res);
+      };
+      const outbound = upstream
+        ? forwardThrough(upstream, target, req.method ?? 'GET', headers, onResponse)
+        : httpRequest(target, { method: req.method, headers, lookup }, onResponse);
+      outbound.on('error', (err) => {
+        const message = refusalMessage(err);
+        if (message) lane.remember(message);
+        if (res.destroyed) return;
+        if (!res.headersSent)
+          res.writeHead(message ? 403 : 502, {
+            'content-type': 'text/plain',
+            ...(message ? { 'x-webdata-blocked': '1' } : {}),
+          });
+        res.end(message ?? UNREACHABLE);
       });
-      up.pipe(res);
+      // A browser that stops reading (page closed, request cancelled) should not keep the
+      // destination streaming into a dead response.
+      res.on('close', () => {
+        if (!res.writableFinished) outbound.destroy();
+      });
+      req.pipe(outbound);
     };
-    const outbound = upstream ? forwardThrough(upstream, target, req.method ?? 'GET', headers, onResponse) : httpRequest(target, { method: req.method, headers, lookup }, onResponse);
-    outbound.on('error', (err) => {
-      const message = refusalMessage(err);
-      if (message) lane.remember(message);
-      if (res.destroyed) return;
-      if (!res.headersSent) res.writeHead(message ? 403 : 502, { 'content-type': 'text/plain', ...(message ? { 'x-webdata-blocked': '1' } : {}) });
-      res.end(message ?? UNREACHABLE);
-    });
-    // A browser that stops reading (page closed, request cancelled) should not keep the
-    // destination streaming into a dead response.
-    res.on('close', () => {
-      if (!res.writableFinished) outbound.destroy();
-    });
-    req.pipe(outbound);
-  };
 
   const open = (host: string, port: number): Promise<Duplex> =>
     new Promise((resolve, reject) => {
@@ -223,56 +278,71 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
       socket.once('error', reject);
     });
 
-  const tunnel = (upstream: URL | undefined, lane: LaneState) => async (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    trackAll(client);
-    lane.track(client);
-    client.on('error', () => client.destroy());
-    const [host, portText] = splitHostPort(req.url ?? '');
-    const port = Number(portText || 443);
-    const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-    let target: URL;
-    try {
-      target = new URL(`https://${authority}/`);
-      if (lane.spent) throw new BlockedDestinationError(`refused to fetch ${authority}: the page loaded more than ${lane.budget} bytes`);
-      checkUrl(target, policy);
-    } catch (err) {
-      const message = refusalMessage(err) ?? `bad CONNECT target: ${req.url}`;
-      lane.remember(message);
-      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nx-webdata-blocked: 1\r\n\r\n${message}`);
-      return;
-    }
-    let outbound: Duplex;
-    try {
-      await admit(target, upstream);
-      outbound = upstream ? await tunnelThrough(upstream, authority, UPSTREAM_CONNECT_TIMEOUT_MS) : await open(host, port);
-    } catch (err) {
-      const message = refusalMessage(err);
-      if (message) lane.remember(message);
-      client.end(`HTTP/1.1 ${message ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-type: text/plain\r\n${message ? 'x-webdata-blocked: 1\r\n' : ''}\r\n${message ?? UNREACHABLE}`);
-      return;
-    }
-    if (client.destroyed) {
-      outbound.destroy();
-      return;
-    }
-    trackAll(outbound);
-    lane.track(outbound);
-    outbound.on('error', () => client.destroy());
-    client.on('close', () => outbound.destroy());
-    outbound.on('data', (chunk: Buffer) => {
-      if (lane.take(chunk.length)) return;
-      outbound.destroy();
-      client.destroy();
-    });
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) outbound.write(head);
-    outbound.pipe(client);
-    client.pipe(outbound);
-  };
+  const tunnel =
+    (upstream: URL | undefined, lane: LaneState) =>
+    async (req: IncomingMessage, client: Duplex, head: Buffer) => {
+      trackAll(client);
+      lane.track(client);
+      client.on('error', () => client.destroy());
+      const [host, portText] = splitHostPort(req.url ?? '');
+      const port = Number(portText || 443);
+      const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      let target: URL;
+      try {
+        target = new URL(`https://${authority}/`);
+        if (lane.spent)
+          throw new BlockedDestinationError(
+            `refused to fetch ${authority}: the page loaded more than ${lane.budget} bytes`,
+          );
+        checkUrl(target, policy);
+      } catch (err) {
+        const message = refusalMessage(err) ?? `bad CONNECT target: ${req.url}`;
+        lane.remember(message);
+        client.end(
+          `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nx-webdata-blocked: 1\r\n\r\n${message}`,
+        );
+        return;
+      }
+      let outbound: Duplex;
+      try {
+        await admit(target, upstream);
+        outbound = upstream
+          ? await tunnelThrough(upstream, authority, UPSTREAM_CONNECT_TIMEOUT_MS)
+          : await open(host, port);
+      } catch (err) {
+        const message = refusalMessage(err);
+        if (message) lane.remember(message);
+        client.end(
+          `HTTP/1.1 ${message ? '403 Forbidden' : '502 Bad Gateway'}\r\ncontent-type: text/plain\r\n${message ? 'x-webdata-blocked: 1\r\n' : ''}\r\n${message ?? UNREACHABLE}`,
+        );
+        return;
+      }
+      if (client.destroyed) {
+        outbound.destroy();
+        return;
+      }
+      trackAll(outbound);
+      lane.track(outbound);
+      outbound.on('error', () => client.destroy());
+      client.on('close', () => outbound.destroy());
+      outbound.on('data', (chunk: Buffer) => {
+        if (lane.take(chunk.length)) return;
+        outbound.destroy();
+        client.destroy();
+      });
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) outbound.write(head);
+      outbound.pipe(client);
+      client.pipe(outbound);
+    };
 
   const start = async (upstream: URL | undefined, lane: LaneState): Promise<Server> => {
     const server = createServer((req, res) => void forward(upstream, lane)(req, res));
-    server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(upstream, lane)(req, client, head));
+    server.on(
+      'connect',
+      (req: IncomingMessage, client: Duplex, head: Buffer) =>
+        void tunnel(upstream, lane)(req, client, head),
+    );
     server.on('connection', (socket: Socket) => {
       trackAll(socket);
       lane.track(socket);
@@ -280,7 +350,8 @@ export async function startEgressProxy(policy: NetworkPolicy, upstreams: ProxyTa
     await listen(server);
     return server;
   };
-  const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+  const closeServer = (server: Server) =>
+    new Promise<void>((resolve) => server.close(() => resolve()));
   const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
   // The shared listeners serve session browsers, which nobody asks for refusals and which may

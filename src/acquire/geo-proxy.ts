@@ -9,7 +9,12 @@ export interface ProxyRoute {
 /** The route for `country`: its own proxy, else the default one, else none. */
 export function proxyRouteFor(table: ProxyTable, country: string): ProxyRoute | undefined {
   const code = isoCountry(country);
-  const name = code && table.has(code) ? code : table.has(DEFAULT_PROXY_ROUTE) ? DEFAULT_PROXY_ROUTE : undefined;
+  const name =
+    code && table.has(code)
+      ? code
+      : table.has(DEFAULT_PROXY_ROUTE)
+        ? DEFAULT_PROXY_ROUTE
+        : undefined;
   return name ? { name, upstream: table.get(name)! } : undefined;
 }
 

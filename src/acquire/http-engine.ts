@@ -1,10 +1,21 @@
 import { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
-import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import {
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createZstdDecompress,
+} from 'node:zlib';
+import { Agent, type Dispatcher, ProxyAgent, request, errors as undiciErrors } from 'undici';
 import { FetchFailure } from './errors.ts';
 import type { ProxyRoute } from './geo-proxy.ts';
 import { browserHeaders } from './headers.ts';
-import { BlockedDestinationError, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
+import {
+  BlockedDestinationError,
+  checkUrl,
+  guardedLookup,
+  type NetworkPolicy,
+  resolveChecked,
+} from './ssrf.ts';
 
 export interface HttpEngineOptions {
   policy: NetworkPolicy;
@@ -52,9 +63,12 @@ export interface FetchOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+function flattenHeaders(
+  raw: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(raw))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -85,7 +99,12 @@ interface DecodedChunks {
  * error on the way (the deadline, the connection, broken compression) is one the engine names.
  * Counting decoded bytes also stops decompression bombs.
  */
-function decodedChunks(body: Readable, encoding: string | undefined, maxBytes: number, fail: (err: unknown) => Error): DecodedChunks {
+function decodedChunks(
+  body: Readable,
+  encoding: string | undefined,
+  maxBytes: number,
+  fail: (err: unknown) => Error,
+): DecodedChunks {
   const decoder = decompressor(encoding);
   const source: Readable = decoder ? body.pipe(decoder) : body;
   // Errors reach the reader through its iteration; this keeps one that comes before reading
@@ -96,7 +115,8 @@ function decodedChunks(body: Readable, encoding: string | undefined, maxBytes: n
     try {
       for await (const chunk of source) {
         size += (chunk as Buffer).length;
-        if (size > maxBytes) throw new FetchFailure('too-large', `page body exceeds the limit of ${maxBytes} bytes`);
+        if (size > maxBytes)
+          throw new FetchFailure('too-large', `page body exceeds the limit of ${maxBytes} bytes`);
         yield chunk as Buffer;
       }
     } catch (err) {
@@ -137,7 +157,10 @@ export class HttpEngine {
   constructor(options: HttpEngineOptions) {
     this.#options = options;
     this.#dispatcher = new Agent({
-      connect: { lookup: guardedLookup(options.policy), timeout: Math.min(options.timeoutMs, 10_000) },
+      connect: {
+        lookup: guardedLookup(options.policy),
+        timeout: Math.min(options.timeoutMs, 10_000),
+      },
       keepAliveTimeout: 10_000,
       connections: 64,
     });
@@ -167,12 +190,20 @@ export class HttpEngine {
     return { ...res, body: decodedBody(decoded) };
   }
 
-  async #open(input: string, opts: FetchOptions): Promise<Omit<HttpStream, 'body'> & { decoded: DecodedChunks }> {
+  async #open(
+    input: string,
+    opts: FetchOptions,
+  ): Promise<Omit<HttpStream, 'body'> & { decoded: DecodedChunks }> {
     const timeoutMs = opts.timeoutMs ?? this.#options.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     const maxBytes = opts.maxBytes ?? this.#options.maxBytes;
-    const fail = (err: unknown) => toFetchFailure(err, { timedOut: timeout.aborted, timeoutMs, callerAborted: opts.signal?.aborted ?? false });
+    const fail = (err: unknown) =>
+      toFetchFailure(err, {
+        timedOut: timeout.aborted,
+        timeoutMs,
+        callerAborted: opts.signal?.aborted ?? false,
+      });
     const chain: string[] = [];
     let url: URL;
     try {
@@ -196,25 +227,39 @@ export class HttpEngine {
         const headers = flattenHeaders(res.headers);
         if (opts.proxy && res.statusCode === 407) {
           res.body.resume();
-          throw new FetchFailure('network', 'the upstream proxy refused its credentials (HTTP 407)');
+          throw new FetchFailure(
+            'network',
+            'the upstream proxy refused its credentials (HTTP 407)',
+          );
         }
         const location = headers.location;
         if (REDIRECT_STATUSES.has(res.statusCode) && location) {
           res.body.resume();
           if (hop >= this.#options.maxRedirects) {
-            throw new FetchFailure('too-many-redirects', `more than ${this.#options.maxRedirects} redirects`, res.statusCode);
+            throw new FetchFailure(
+              'too-many-redirects',
+              `more than ${this.#options.maxRedirects} redirects`,
+              res.statusCode,
+            );
           }
           try {
             url = new URL(location, url);
           } catch {
-            throw new FetchFailure('network', `redirect to an invalid location "${location}"`, res.statusCode);
+            throw new FetchFailure(
+              'network',
+              `redirect to an invalid location "${location}"`,
+              res.statusCode,
+            );
           }
           continue;
         }
         const readFail = (err: unknown) => {
           if (signal.aborted) return fail(signal.reason);
           if (err instanceof FetchFailure) return err;
-          return new FetchFailure('network', `could not read the page body: ${(err as Error).message}`);
+          return new FetchFailure(
+            'network',
+            `could not read the page body: ${(err as Error).message}`,
+          );
         };
         const decoded = decodedChunks(res.body, headers['content-encoding'], maxBytes, readFail);
         return { url: url.href, statusCode: res.statusCode, headers, decoded, chain };
@@ -227,28 +272,50 @@ export class HttpEngine {
   #proxyDispatcher(route: ProxyRoute): Dispatcher {
     let dispatcher = this.#proxied.get(route.name);
     if (!dispatcher) {
-      dispatcher = new ProxyAgent({ uri: route.upstream.href, connectTimeout: Math.min(this.#options.timeoutMs, 10_000), keepAliveTimeout: 10_000, connections: 64 });
+      dispatcher = new ProxyAgent({
+        uri: route.upstream.href,
+        connectTimeout: Math.min(this.#options.timeoutMs, 10_000),
+        keepAliveTimeout: 10_000,
+        connections: 64,
+      });
       this.#proxied.set(route.name, dispatcher);
     }
     return dispatcher;
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#dispatcher.close(), ...[...this.#proxied.values()].map((d) => d.close())]);
+    await Promise.all([
+      this.#dispatcher.close(),
+      ...[...this.#proxied.values()].map((d) => d.close()),
+    ]);
   }
 }
 
-function toFetchFailure(err: unknown, ctx: { timedOut: boolean; timeoutMs: number; callerAborted: boolean }): Error {
+function toFetchFailure(
+  err: unknown,
+  ctx: { timedOut: boolean; timeoutMs: number; callerAborted: boolean },
+): Error {
   if (err instanceof FetchFailure) return err;
   if (ctx.callerAborted) return err as Error;
   if (ctx.timedOut) return new FetchFailure('timeout', `timed out after ${ctx.timeoutMs} ms`);
   const chain = [err, (err as { cause?: unknown })?.cause];
-  for (const e of chain) if (e instanceof BlockedDestinationError) return new FetchFailure('blocked-destination', e.message);
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) {
+  for (const e of chain)
+    if (e instanceof BlockedDestinationError)
+      return new FetchFailure('blocked-destination', e.message);
+  if (
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    err instanceof undiciErrors.ConnectTimeoutError
+  ) {
     return new FetchFailure('timeout', `timed out after ${ctx.timeoutMs} ms`);
   }
   const e = err as NodeJS.ErrnoException;
   const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
-  const detail = code === 'ENOTFOUND' ? 'host name not found' : code === 'ECONNREFUSED' ? 'connection refused' : e.message;
+  const detail =
+    code === 'ENOTFOUND'
+      ? 'host name not found'
+      : code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : e.message;
   return new FetchFailure('network', `network error: ${detail}`);
 }

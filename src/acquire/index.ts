@@ -1,10 +1,39 @@
-export { HttpEngine, type HttpResponse, type HttpStream, type FetchOptions } from './http-engine.ts';
-export { FetchFailure } from './errors.ts';
-export { decodeBody } from './decode.ts';
-export { BlockedDestinationError, addressRefusal, checkUrl, guardedLookup, resolveChecked, type NetworkPolicy } from './ssrf.ts';
-export { awaitingRender, BLOCK_PAGE_TEXT, detectBlock, needsJavaScript, visibleText, type BlockVerdict } from './page-signals.ts';
-export { startEgressProxy, type EgressLane, type EgressLimits, type EgressProxy } from './egress-proxy.ts';
 export { isoCountry, type ProxyTable } from '../settings/index.ts';
-export { proxyCountryRefusal, proxyRouteFor, type ProxyRoute } from './geo-proxy.ts';
-export { acquiredFromBrowser, acquiredFromHttp, bodyKind, type AcquiredPage } from './acquired-page.ts';
-export { judgeMainContent, type ContentVerdict } from './main-content-signals.ts';
+export {
+  type AcquiredPage,
+  acquiredFromBrowser,
+  acquiredFromHttp,
+  bodyKind,
+} from './acquired-page.ts';
+export { decodeBody } from './decode.ts';
+export {
+  type EgressLane,
+  type EgressLimits,
+  type EgressProxy,
+  startEgressProxy,
+} from './egress-proxy.ts';
+export { FetchFailure } from './errors.ts';
+export { type ProxyRoute, proxyCountryRefusal, proxyRouteFor } from './geo-proxy.ts';
+export {
+  type FetchOptions,
+  HttpEngine,
+  type HttpResponse,
+  type HttpStream,
+} from './http-engine.ts';
+export { type ContentVerdict, judgeMainContent } from './main-content-signals.ts';
+export {
+  awaitingRender,
+  BLOCK_PAGE_TEXT,
+  type BlockVerdict,
+  detectBlock,
+  needsJavaScript,
+  visibleText,
+} from './page-signals.ts';
+export {
+  addressRefusal,
+  BlockedDestinationError,
+  checkUrl,
+  guardedLookup,
+  type NetworkPolicy,
+  resolveChecked,
+} from './ssrf.ts';

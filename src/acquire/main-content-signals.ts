@@ -23,14 +23,24 @@ const THIN_MAIN_TEXT = 120;
 const PLACEHOLDER_MAIN_TEXT = 400;
 
 const PLACEHOLDER_PHRASES: Array<[RegExp, string]> = [
-  [/\b(loading|chargement|cargando|carregando|caricamento|wird geladen|laden)\s*(\.\.\.|…)|^\W*loading\W*$/i, '"Loading…"'],
+  [
+    /\b(loading|chargement|cargando|carregando|caricamento|wird geladen|laden)\s*(\.\.\.|…)|^\W*loading\W*$/i,
+    '"Loading…"',
+  ],
   [/\bplease wait\b|\bone moment\b|\bjust a moment\b/i, '"please wait"'],
-  [/\b(enable|turn on|activate) javascript\b|\bjavascript (is )?(required|disabled|must be enabled)\b|\brequires javascript\b/i, '"enable JavaScript"'],
-  [/\b(checking|verifying) (your browser|(that )?you are (a )?(human|not a robot))|\bbrowser (check|verification)\b/i, 'a verification notice'],
+  [
+    /\b(enable|turn on|activate) javascript\b|\bjavascript (is )?(required|disabled|must be enabled)\b|\brequires javascript\b/i,
+    '"enable JavaScript"',
+  ],
+  [
+    /\b(checking|verifying) (your browser|(that )?you are (a )?(human|not a robot))|\bbrowser (check|verification)\b/i,
+    'a verification notice',
+  ],
 ];
 
 /** Loading marks a rendered page carries while its content is on the way. */
-const LOADING_MARKS = /\baria-busy=["']true["']|\bclass=["'][^"']*\b(skeleton|shimmer|spinner|loading-spinner|placeholder-glow|content-loader)\b/i;
+const LOADING_MARKS =
+  /\baria-busy=["']true["']|\bclass=["'][^"']*\b(skeleton|shimmer|spinner|loading-spinner|placeholder-glow|content-loader)\b/i;
 
 /** Markdown or HTML as plain words: link targets, tags and markup dropped. */
 export function mainText(content: string): string {
@@ -44,15 +54,22 @@ export function mainText(content: string): string {
     .trim();
 }
 
-const EMPTY_APP_ROOT = /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
+const EMPTY_APP_ROOT =
+  /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
 
 function judgeText(text: string, marks: string): ContentVerdict | undefined {
   if (text.length < PLACEHOLDER_MAIN_TEXT) {
-    for (const [re, what] of PLACEHOLDER_PHRASES) if (re.test(text)) return { kind: 'placeholder', reason: `the main content is a placeholder (${what})` };
+    for (const [re, what] of PLACEHOLDER_PHRASES)
+      if (re.test(text))
+        return { kind: 'placeholder', reason: `the main content is a placeholder (${what})` };
   }
   if (text.length < THIN_MAIN_TEXT) {
-    if (LOADING_MARKS.test(marks)) return { kind: 'placeholder', reason: 'the main content is a loading skeleton' };
-    return { kind: 'thin', reason: `the main content has ${text.length} characters and the page runs scripts` };
+    if (LOADING_MARKS.test(marks))
+      return { kind: 'placeholder', reason: 'the main content is a loading skeleton' };
+    return {
+      kind: 'thin',
+      reason: `the main content has ${text.length} characters and the page runs scripts`,
+    };
   }
   return undefined;
 }
@@ -63,7 +80,8 @@ const LAYOUT_REGIONS = /<(header|footer|nav|aside)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
 function isLayout(text: string, html: string): boolean {
   const opening = text.slice(0, 60);
   if (opening.length < 20) return false;
-  for (const m of html.matchAll(LAYOUT_REGIONS)) if (visibleText(m[0]).includes(opening)) return true;
+  for (const m of html.matchAll(LAYOUT_REGIONS))
+    if (visibleText(m[0]).includes(opening)) return true;
   return false;
 }
 
@@ -73,9 +91,16 @@ function judgeDeclared(html: string): ContentVerdict | undefined {
   if (region !== undefined) {
     // judgeText looks no further than PLACEHOLDER_MAIN_TEXT characters.
     const verdict = judgeText(visibleText(region, PLACEHOLDER_MAIN_TEXT), region);
-    return verdict && { kind: verdict.kind, reason: verdict.reason.replace('the main content', "the page's <main>") };
+    return (
+      verdict && {
+        kind: verdict.kind,
+        reason: verdict.reason.replace('the main content', "the page's <main>"),
+      }
+    );
   }
-  return EMPTY_APP_ROOT.test(html) ? { kind: 'thin', reason: 'the script app root is empty' } : undefined;
+  return EMPTY_APP_ROOT.test(html)
+    ? { kind: 'thin', reason: 'the script app root is empty' }
+    : undefined;
 }
 
 /**

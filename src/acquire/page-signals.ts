@@ -75,7 +75,10 @@ function title(html: string): string {
 }
 
 const CHALLENGE_MARKERS: Array<[RegExp, string]> = [
-  [/\bcf_chl_opt\b|\/cdn-cgi\/challenge-platform\/|id=["']challenge-form["']|\bcf-browser-verification\b/i, 'Cloudflare browser check'],
+  [
+    /\bcf_chl_opt\b|\/cdn-cgi\/challenge-platform\/|id=["']challenge-form["']|\bcf-browser-verification\b/i,
+    'Cloudflare browser check',
+  ],
   [/_Incapsula_Resource|\bincap_ses_/i, 'Incapsula browser check'],
 ];
 
@@ -86,7 +89,10 @@ const CHALLENGE_TITLES: Array<[RegExp, string]> = [
 ];
 
 const CHALLENGE_PHRASES: Array<[RegExp, string]> = [
-  [/checking (if the site connection is secure|your browser before accessing)/i, '"Checking your browser" check'],
+  [
+    /checking (if the site connection is secure|your browser before accessing)/i,
+    '"Checking your browser" check',
+  ],
   [/(please )?enable (javascript|js) and cookies to continue/i, 'JavaScript and cookie check'],
   [/please wait while we (verify|check) (your browser|that you are)/i, 'browser verification'],
 ];
@@ -95,9 +101,11 @@ const CHALLENGE_PHRASES: Array<[RegExp, string]> = [
  * A captcha widget on the page, or DataDome's captcha frame. Loading a captcha vendor's script is
  * not a sign: sites load it on every page for the one form (sign-up, comments) that uses it.
  */
-const CAPTCHA_MARKERS = /class=["'][^"']*\b(g-recaptcha|h-captcha|cf-turnstile)\b|id=["']px-captcha["']|<iframe\b[^>]*captcha-delivery\.com/i;
+const CAPTCHA_MARKERS =
+  /class=["'][^"']*\b(g-recaptcha|h-captcha|cf-turnstile)\b|id=["']px-captcha["']|<iframe\b[^>]*captcha-delivery\.com/i;
 
-const BLOCK_TITLES = /^(access denied|attention required!?( \| cloudflare)?|you have been blocked|request blocked|forbidden|pardon our interruption|are you a robot\??|robot check|security check|bot detected|403 forbidden)\b/i;
+const BLOCK_TITLES =
+  /^(access denied|attention required!?( \| cloudflare)?|you have been blocked|request blocked|forbidden|pardon our interruption|are you a robot\??|robot check|security check|bot detected|403 forbidden)\b/i;
 
 const BLOCK_PHRASES: Array<[RegExp, string]> = [
   [/unusual traffic from your (computer )?network/i, '"unusual traffic" block'],
@@ -105,7 +113,10 @@ const BLOCK_PHRASES: Array<[RegExp, string]> = [
   [/\b(are you a robot|i'?m not a robot)\b/i, 'robot check'],
   [/you have been blocked|sorry, you have been blocked/i, 'block page'],
   [/\baccess (to this page )?(has been )?denied\b/i, '"access denied" page'],
-  [/automated (access|browsers?|requests|queries|traffic)( (is|are|has been))? (not allowed|detected|blocked|prohibited)/i, 'automation detected'],
+  [
+    /automated (access|browsers?|requests|queries|traffic)( (is|are|has been))? (not allowed|detected|blocked|prohibited)/i,
+    'automation detected',
+  ],
   [/pardon our interruption/i, 'block page'],
   [/request unsuccessful\. incapsula/i, 'Incapsula block'],
 ];
@@ -117,25 +128,40 @@ const WALL_STATUSES = new Set([403, 429, 503]);
  * The page is a challenge or a block page rather than content, or undefined when it looks real.
  * `statusCode` is the document's HTTP status when known; `text` its visibleText when already made, read to at least BLOCK_PAGE_TEXT characters.
  */
-export function detectBlock(html: string, statusCode = 200, text = visibleText(html, BLOCK_PAGE_TEXT)): BlockVerdict | undefined {
+export function detectBlock(
+  html: string,
+  statusCode = 200,
+  text = visibleText(html, BLOCK_PAGE_TEXT),
+): BlockVerdict | undefined {
   const head = title(html);
   if (text.length > BLOCK_PAGE_TEXT) return undefined;
-  for (const [re, reason] of CHALLENGE_TITLES) if (re.test(head)) return { kind: 'challenge', reason };
-  for (const [re, reason] of CHALLENGE_PHRASES) if (re.test(text)) return { kind: 'challenge', reason };
+  for (const [re, reason] of CHALLENGE_TITLES)
+    if (re.test(head)) return { kind: 'challenge', reason };
+  for (const [re, reason] of CHALLENGE_PHRASES)
+    if (re.test(text)) return { kind: 'challenge', reason };
   const markersCount = text.length <= MARKER_PAGE_TEXT;
-  if (markersCount) for (const [re, reason] of CHALLENGE_MARKERS) if (re.test(html)) return { kind: 'challenge', reason };
-  if (/\bcaptcha\b/i.test(head) || (markersCount && CAPTCHA_MARKERS.test(html))) return { kind: 'blocked', reason: 'captcha wall' };
+  if (markersCount)
+    for (const [re, reason] of CHALLENGE_MARKERS)
+      if (re.test(html)) return { kind: 'challenge', reason };
+  if (/\bcaptcha\b/i.test(head) || (markersCount && CAPTCHA_MARKERS.test(html)))
+    return { kind: 'blocked', reason: 'captcha wall' };
   if (BLOCK_TITLES.test(head)) return { kind: 'blocked', reason: `block page ("${head}")` };
   for (const [re, reason] of BLOCK_PHRASES) if (re.test(text)) return { kind: 'blocked', reason };
-  if (WALL_STATUSES.has(statusCode) && text.length < THIN_TEXT) return { kind: 'blocked', reason: `HTTP ${statusCode} with almost no content` };
+  if (WALL_STATUSES.has(statusCode) && text.length < THIN_TEXT)
+    return { kind: 'blocked', reason: `HTTP ${statusCode} with almost no content` };
   return undefined;
 }
 
-const APP_ROOT = /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
-const NOSCRIPT_ASKS = /<noscript\b[^>]*>[\s\S]*?(enable javascript|javascript (is )?(required|disabled|must be enabled)|requires javascript|turn on javascript|need(s)? (to enable )?javascript)[\s\S]*?<\/noscript>/i;
+const APP_ROOT =
+  /<(div|main|section|app-root)\b[^>]*\bid=["'](root|app|__next|__nuxt|svelte|main-app|react-root|application)["'][^>]*>\s*<\/\1>/i;
+const NOSCRIPT_ASKS =
+  /<noscript\b[^>]*>[\s\S]*?(enable javascript|javascript (is )?(required|disabled|must be enabled)|requires javascript|turn on javascript|need(s)? (to enable )?javascript)[\s\S]*?<\/noscript>/i;
 
 /** Why the page needs a browser to show its content, or undefined when its HTML already has it (`text`: its visibleText, read to at least THIN_TEXT characters). */
-export function needsJavaScript(html: string, text = visibleText(html, THIN_TEXT)): string | undefined {
+export function needsJavaScript(
+  html: string,
+  text = visibleText(html, THIN_TEXT),
+): string | undefined {
   if (text.length >= THIN_TEXT) return undefined;
   if (APP_ROOT.test(html)) return 'little text and an empty script app root';
   if (NOSCRIPT_ASKS.test(html)) return 'little text and a <noscript> asking for JavaScript';

@@ -15,7 +15,13 @@ export class BlockedDestinationError extends Error {
 }
 
 // Cloud metadata endpoints reachable by name or by an address outside link-local.
-const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 const METADATA_ADDRESSES = new Set(['fd00:ec2::254', '100.100.100.200', '168.63.129.16']);
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
@@ -29,7 +35,8 @@ export function addressRefusal(address: string, policy: NetworkPolicy): string |
     if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
     else {
       const embedded = embeddedIPv4(v6);
-      if (embedded) return `${v6.toString()} is ${embedded.form} IPv6 address embedding ${embedded.ipv4}`;
+      if (embedded)
+        return `${v6.toString()} is ${embedded.form} IPv6 address embedding ${embedded.ipv4}`;
     }
   }
   const normalized = parsed.toString();
@@ -51,11 +58,15 @@ function embeddedIPv4(v6: ipaddr.IPv6): { form: string; ipv4: string } | undefin
   const p = v6.parts;
   const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
   const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 6) && (p[6] !== 0 || p[7]! > 1)) return { form: 'an IPv4-compatible', ipv4: quad(p[6]!, p[7]!) };
-  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return { form: 'an IPv4-translated (SIIT)', ipv4: quad(p[6]!, p[7]!) };
-  if (p[0] === 0x64 && p[1] === 0xff9b && (p[2] === 0 || p[2] === 1)) return { form: 'a NAT64', ipv4: quad(p[6]!, p[7]!) };
+  if (zeros(0, 6) && (p[6] !== 0 || p[7]! > 1))
+    return { form: 'an IPv4-compatible', ipv4: quad(p[6]!, p[7]!) };
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0)
+    return { form: 'an IPv4-translated (SIIT)', ipv4: quad(p[6]!, p[7]!) };
+  if (p[0] === 0x64 && p[1] === 0xff9b && (p[2] === 0 || p[2] === 1))
+    return { form: 'a NAT64', ipv4: quad(p[6]!, p[7]!) };
   if (p[0] === 0x2002) return { form: 'a 6to4', ipv4: quad(p[1]!, p[2]!) };
-  if (p[0] === 0x2001 && p[1] === 0) return { form: 'a Teredo', ipv4: quad(p[6]! ^ 0xffff, p[7]! ^ 0xffff) };
+  if (p[0] === 0x2001 && p[1] === 0)
+    return { form: 'a Teredo', ipv4: quad(p[6]! ^ 0xffff, p[7]! ^ 0xffff) };
   return undefined;
 }
 
@@ -74,7 +85,10 @@ function describeRange(range: string): string {
 }
 
 function bareHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -88,7 +102,8 @@ export function checkUrl(url: URL, policy: NetworkPolicy): void {
     throw new BlockedDestinationError(`scheme ${url.protocol} is not allowed; use http or https`);
   }
   const host = bareHost(url.hostname);
-  if (METADATA_HOSTS.has(host)) throw new BlockedDestinationError(`${host} is a cloud metadata host`);
+  if (METADATA_HOSTS.has(host))
+    throw new BlockedDestinationError(`${host} is a cloud metadata host`);
   if (isIP(host)) {
     const refusal = addressRefusal(host, policy);
     if (refusal) throw new BlockedDestinationError(`refused to fetch ${url.host}: ${refusal}`);
@@ -106,17 +121,31 @@ export function guardedLookup(policy: NetworkPolicy): LookupFunction {
       if (err) return callback(err, '', 0);
       for (const a of addresses) {
         const refusal = addressRefusal(a.address, policy);
-        if (refusal) return callback(new BlockedDestinationError(`refused to fetch ${host}: it resolves to ${refusal}`), '', 0);
+        if (refusal)
+          return callback(
+            new BlockedDestinationError(`refused to fetch ${host}: it resolves to ${refusal}`),
+            '',
+            0,
+          );
       }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      if (options.all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND' }), '', 0);
+      if (!first)
+        return callback(
+          Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND' }),
+          '',
+          0,
+        );
       callback(null, first.address, first.family);
     };
-    if (METADATA_HOSTS.has(host)) return finish(new BlockedDestinationError(`${host} is a cloud metadata host`), []);
+    if (METADATA_HOSTS.has(host))
+      return finish(new BlockedDestinationError(`${host} is a cloud metadata host`), []);
     const fixed = policy.staticHosts?.get(host);
     if (fixed) return finish(null, [{ address: fixed, family: isIP(fixed) }]);
-    dnsLookup(host, { all: true, family: options.family ?? 0 }, (err, addresses) => finish(err, addresses ?? []));
+    dnsLookup(host, { all: true, family: options.family ?? 0 }, (err, addresses) =>
+      finish(err, addresses ?? []),
+    );
   };
 }
 
@@ -125,9 +154,13 @@ export function resolveChecked(hostname: string, policy: NetworkPolicy): Promise
   const host = bareHost(hostname);
   if (isIP(host)) {
     const refusal = addressRefusal(host, policy);
-    return refusal ? Promise.reject(new BlockedDestinationError(`refused to fetch ${host}: ${refusal}`)) : Promise.resolve(host);
+    return refusal
+      ? Promise.reject(new BlockedDestinationError(`refused to fetch ${host}: ${refusal}`))
+      : Promise.resolve(host);
   }
   return new Promise((resolve, reject) => {
-    guardedLookup(policy)(host, { all: false }, (err, address) => (err ? reject(err) : resolve(address as string)));
+    guardedLookup(policy)(host, { all: false }, (err, address) =>
+      err ? reject(err) : resolve(address as string),
+    );
   });
 }

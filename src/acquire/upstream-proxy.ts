@@ -1,4 +1,10 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import {
+  type ClientRequest,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestOptions,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 
@@ -14,24 +20,54 @@ export function proxyAuthorization(proxy: URL): string | undefined {
   return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
 }
 
-function proxyRequest(proxy: URL, opts: RequestOptions, onResponse?: (res: IncomingMessage) => void): ClientRequest {
+function proxyRequest(
+  proxy: URL,
+  opts: RequestOptions,
+  onResponse?: (res: IncomingMessage) => void,
+): ClientRequest {
   const https = proxy.protocol === 'https:';
-  const base: RequestOptions = { host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port) || (https ? 443 : 80), ...opts };
+  const base: RequestOptions = {
+    host: proxy.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(proxy.port) || (https ? 443 : 80),
+    ...opts,
+  };
   return https ? httpsRequest(base, onResponse) : httpRequest(base, onResponse);
 }
 
 /** Sends an http:// request through the proxy in absolute form. */
-export function forwardThrough(proxy: URL, target: URL, method: string, headers: OutgoingHttpHeaders, onResponse: (res: IncomingMessage) => void): ClientRequest {
+export function forwardThrough(
+  proxy: URL,
+  target: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  onResponse: (res: IncomingMessage) => void,
+): ClientRequest {
   const auth = proxyAuthorization(proxy);
-  return proxyRequest(proxy, { method, path: target.href, headers: { ...headers, host: target.host, ...(auth ? { 'proxy-authorization': auth } : {}) } }, onResponse);
+  return proxyRequest(
+    proxy,
+    {
+      method,
+      path: target.href,
+      headers: { ...headers, host: target.host, ...(auth ? { 'proxy-authorization': auth } : {}) },
+    },
+    onResponse,
+  );
 }
 
 /** Opens a CONNECT tunnel to `authority` (host:port) through the proxy; rejects unless it answers 200. */
 export function tunnelThrough(proxy: URL, authority: string, timeoutMs: number): Promise<Duplex> {
   const auth = proxyAuthorization(proxy);
   return new Promise((resolve, reject) => {
-    const req = proxyRequest(proxy, { method: 'CONNECT', path: authority, headers: { host: authority, ...(auth ? { 'proxy-authorization': auth } : {}) } });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`the upstream proxy did not answer CONNECT ${authority} within ${timeoutMs} ms`)));
+    const req = proxyRequest(proxy, {
+      method: 'CONNECT',
+      path: authority,
+      headers: { host: authority, ...(auth ? { 'proxy-authorization': auth } : {}) },
+    });
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(
+        new Error(`the upstream proxy did not answer CONNECT ${authority} within ${timeoutMs} ms`),
+      ),
+    );
     req.once('connect', (res, socket, head) => {
       req.setTimeout(0);
       if (res.statusCode !== 200) {

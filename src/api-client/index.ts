@@ -23,14 +23,28 @@ export interface OpenApiDocument {
 
 export interface OpenApiOperation {
   summary?: string;
-  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: Record<string, unknown>; description?: string }>;
+  parameters?: Array<{
+    name: string;
+    in: string;
+    required?: boolean;
+    schema?: Record<string, unknown>;
+    description?: string;
+  }>;
   requestBody?: { content?: Record<string, { schema?: Record<string, unknown> } | undefined> };
-  responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> } | undefined> } | undefined>;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: Record<string, unknown> } | undefined> } | undefined
+  >;
 }
 
 /** The minimal surface of Fastify's `inject` the client uses, so this room does not import http/. */
 export interface Injector {
-  inject(opts: { method: string; url: string; headers?: Record<string, string>; payload?: string }): Promise<{
+  inject(opts: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string;
+  }): Promise<{
     statusCode: number;
     headers: Record<string, unknown>;
     body: string;
@@ -52,7 +66,12 @@ export function injectClient(app: Injector, authorization: string): ApiClient {
     async request(method, path, body) {
       const headers: Record<string, string> = { authorization };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await app.inject({ method, url: path, headers, ...(body !== undefined ? { payload: JSON.stringify(body) } : {}) });
+      const res = await app.inject({
+        method,
+        url: path,
+        headers,
+        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      });
       return { status: res.statusCode, body: parse(res.body) };
     },
     async download(url) {
@@ -72,13 +91,20 @@ export function httpClient(baseUrl: string, apiKey: string): ApiClient {
     async request(method, path, body) {
       const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: res.status, body: parse(await res.text()) };
     },
     async download(url) {
       const res = await fetch(new URL(url, base));
       if (!res.ok) return undefined;
-      return { contentType: res.headers.get('content-type') ?? '', data: Buffer.from(await res.arrayBuffer()) };
+      return {
+        contentType: res.headers.get('content-type') ?? '',
+        data: Buffer.from(await res.arrayBuffer()),
+      };
     },
     async openapi() {
       const res = await fetch(`${base}/openapi.json`);

@@ -1,3 +1,3 @@
 export { LocalArtifactStore } from './local.ts';
-export { safeFileName, type ArtifactFile, type ArtifactStore } from './store.ts';
 export { pngSize } from './png.ts';
+export { type ArtifactFile, type ArtifactStore, safeFileName } from './store.ts';

@@ -6,7 +6,12 @@ import type { ArtifactFile, ArtifactStore, StoredArtifact } from './store.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
-const TYPES: Record<string, string> = { '.png': 'image/png', '.pdf': 'application/pdf', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg' };
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.pdf': 'application/pdf',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+};
 
 export interface LocalArtifactOptions {
   dir: string;
@@ -28,22 +33,33 @@ export class LocalArtifactStore implements ArtifactStore {
 
   constructor(opts: LocalArtifactOptions) {
     this.#opts = opts;
-    this.#timer = setInterval(() => void this.sweep().catch(() => {}), opts.sweepEveryMs ?? Math.min(opts.ttlMs, 3_600_000));
+    this.#timer = setInterval(
+      () => void this.sweep().catch(() => {}),
+      opts.sweepEveryMs ?? Math.min(opts.ttlMs, 3_600_000),
+    );
     this.#timer.unref();
   }
 
-  async put(body: Buffer, opts: { fileName: string; contentType: string }): Promise<StoredArtifact> {
+  async put(
+    body: Buffer,
+    opts: { fileName: string; contentType: string },
+  ): Promise<StoredArtifact> {
     if (!NAME.test(opts.fileName)) throw new Error(`unsafe artifact file name "${opts.fileName}"`);
     const token = randomBytes(24).toString('base64url');
     await mkdir(join(this.#opts.dir, token), { recursive: true });
     await writeFile(join(this.#opts.dir, token, opts.fileName), body);
     const key = `${token}/${opts.fileName}`;
-    return { key, url: `${this.#opts.publicUrl}/files/${key}`, expiresAt: new Date(Date.now() + this.#opts.ttlMs) };
+    return {
+      key,
+      url: `${this.#opts.publicUrl}/files/${key}`,
+      expiresAt: new Date(Date.now() + this.#opts.ttlMs),
+    };
   }
 
   async get(key: string): Promise<ArtifactFile | undefined> {
     const [token, fileName, ...rest] = key.split('/');
-    if (!token || !fileName || rest.length || !TOKEN.test(token) || !NAME.test(fileName)) return undefined;
+    if (!token || !fileName || rest.length || !TOKEN.test(token) || !NAME.test(fileName))
+      return undefined;
     const path = join(this.#opts.dir, token, fileName);
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) return undefined;
@@ -51,7 +67,12 @@ export class LocalArtifactStore implements ArtifactStore {
       await rm(join(this.#opts.dir, token), { recursive: true, force: true });
       return undefined;
     }
-    return { body: createReadStream(path), size: info.size, contentType: TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream', fileName };
+    return {
+      body: createReadStream(path),
+      size: info.size,
+      contentType: TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream',
+      fileName,
+    };
   }
 
   async sweep(): Promise<number> {

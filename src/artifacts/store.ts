@@ -30,7 +30,11 @@ export interface ArtifactStore {
 }
 
 /** A file name safe in a URL path and a Content-Disposition header, from a user's title. */
-export function safeFileName(title: string | undefined, extension: string, fallback: string): string {
+export function safeFileName(
+  title: string | undefined,
+  extension: string,
+  fallback: string,
+): string {
   const base = (title ?? '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -1,4 +1,11 @@
-export { PRICES_MICROS } from './prices.ts';
-export { microsToUsd, usdToMicros } from './money.ts';
-export { searchQueryCost, fetchCost, pdfOcrCost, sequenceCost, summaryCost, extractCost } from './costs.ts';
+export {
+  extractCost,
+  fetchCost,
+  pdfOcrCost,
+  searchQueryCost,
+  sequenceCost,
+  summaryCost,
+} from './costs.ts';
 export { Meter } from './meter.ts';
+export { microsToUsd, usdToMicros } from './money.ts';
+export { PRICES_MICROS } from './prices.ts';

@@ -16,7 +16,8 @@ export class Meter {
   }
 
   charge(operation: Operation, units: number, costMicros: number): number {
-    if (costMicros > 0) this.#entries.push({ userId: this.#userId, operation, units, costMicros, ref: this.#ref });
+    if (costMicros > 0)
+      this.#entries.push({ userId: this.#userId, operation, units, costMicros, ref: this.#ref });
     return costMicros;
   }
 

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Page, Request } from 'playwright-core';
 import type { Action } from '../contract/index.ts';
 import { ActionError, shortMessage } from './errors.ts';
-import { goBack, openUrl, type Guard } from './navigate.ts';
+import { type Guard, goBack, openUrl } from './navigate.ts';
 
 /** Time one click, type or press may take to find its element. */
 export const ACTION_TIMEOUT_MS = 10_000;
@@ -45,7 +45,16 @@ async function settled(page: Page, env: ActionEnv, act: () => Promise<unknown>):
     await act();
     await sleep(100);
     if (navigating) {
-      await Promise.race([load, sleep(env.navigationTimeoutMs).then(() => Promise.reject(new Error(`the navigation it started did not load within ${env.navigationTimeoutMs} ms`)))]);
+      await Promise.race([
+        load,
+        sleep(env.navigationTimeoutMs).then(() =>
+          Promise.reject(
+            new Error(
+              `the navigation it started did not load within ${env.navigationTimeoutMs} ms`,
+            ),
+          ),
+        ),
+      ]);
       return;
     }
     const quietBy = Date.now() + 3000;
@@ -63,9 +72,13 @@ async function settled(page: Page, env: ActionEnv, act: () => Promise<unknown>):
 async function perform(page: Page, action: Action, env: ActionEnv): Promise<void> {
   switch (action.type) {
     case 'click':
-      return settled(page, env, () => page.locator(action.selector).first().click({ timeout: ACTION_TIMEOUT_MS }));
+      return settled(page, env, () =>
+        page.locator(action.selector).first().click({ timeout: ACTION_TIMEOUT_MS }),
+      );
     case 'type':
-      return settled(page, env, () => page.locator(action.selector).first().fill(action.text, { timeout: ACTION_TIMEOUT_MS }));
+      return settled(page, env, () =>
+        page.locator(action.selector).first().fill(action.text, { timeout: ACTION_TIMEOUT_MS }),
+      );
     case 'press':
       return settled(page, env, () => page.keyboard.press(action.key));
     case 'wait':
@@ -75,7 +88,12 @@ async function perform(page: Page, action: Action, env: ActionEnv): Promise<void
       const sign = action.direction === 'up' ? -1 : 1;
       return settled(page, env, async () => {
         if (action.selector) {
-          await page.locator(action.selector).first().evaluate((el, s) => el.scrollBy(0, s * (el.clientHeight || 400)), sign, { timeout: ACTION_TIMEOUT_MS });
+          await page
+            .locator(action.selector)
+            .first()
+            .evaluate((el, s) => el.scrollBy(0, s * (el.clientHeight || 400)), sign, {
+              timeout: ACTION_TIMEOUT_MS,
+            });
         } else {
           await page.evaluate((s) => window.scrollBy(0, s * window.innerHeight), sign);
         }
@@ -86,7 +104,8 @@ async function perform(page: Page, action: Action, env: ActionEnv): Promise<void
       try {
         await page.locator(action.selector).first().waitFor({ state: 'attached', timeout });
       } catch (err) {
-        if (err instanceof Error && err.name === 'TimeoutError') throw new Error(`no element matched "${action.selector}" within ${timeout} ms`);
+        if (err instanceof Error && err.name === 'TimeoutError')
+          throw new Error(`no element matched "${action.selector}" within ${timeout} ms`);
         throw err;
       }
       return;
@@ -101,7 +120,13 @@ async function perform(page: Page, action: Action, env: ActionEnv): Promise<void
 }
 
 /** Runs one action; a failure becomes an ActionError naming `list[index]`. */
-export async function runAction(page: Page, action: Action, index: number, env: ActionEnv, list = 'actions'): Promise<void> {
+export async function runAction(
+  page: Page,
+  action: Action,
+  index: number,
+  env: ActionEnv,
+  list = 'actions',
+): Promise<void> {
   env.signal?.throwIfAborted();
   try {
     await perform(page, action, env);

@@ -1,11 +1,24 @@
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { startEgressProxy, type EgressLimits, type EgressProxy, type NetworkPolicy, type ProxyRoute, type ProxyTable } from '../acquire/index.ts';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import {
+  type EgressLimits,
+  type EgressProxy,
+  type NetworkPolicy,
+  type ProxyRoute,
+  type ProxyTable,
+  startEgressProxy,
+} from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
 import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './processes.ts';
-import { STEALTH_ARGS, STEALTH_IGNORED_DEFAULT_ARGS, STEALTH_LANGUAGES, STEALTH_LOCALE, stealthInitScript } from './stealth.ts';
+import {
+  STEALTH_ARGS,
+  STEALTH_IGNORED_DEFAULT_ARGS,
+  STEALTH_LANGUAGES,
+  STEALTH_LOCALE,
+  stealthInitScript,
+} from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
 
 /** The browser methods of the API, in escalation order. */
@@ -75,12 +88,21 @@ export class BrowserEngine {
       this.#proxy = Promise.resolve(opts.proxy);
       this.#startedProxy = opts.proxy;
     }
-    const common = { maxPages: opts.maxPages, queueWaitMs: opts.queueWaitMs, recycleAfterPages: opts.recycleAfterPages, onEvent: opts.onEvent };
+    const common = {
+      maxPages: opts.maxPages,
+      queueWaitMs: opts.queueWaitMs,
+      recycleAfterPages: opts.recycleAfterPages,
+      onEvent: opts.onEvent,
+    };
     this.#headless = new BrowserPool({
       ...common,
       name: 'browser',
       size: opts.poolSize,
-      launch: async (marker) => chromium.launch({ executablePath: opts.chromium.headless, args: [...baseArgs(await this.#egress()), marker] }),
+      launch: async (marker) =>
+        chromium.launch({
+          executablePath: opts.chromium.headless,
+          args: [...baseArgs(await this.#egress()), marker],
+        }),
     });
     const script = stealthInitScript();
     this.#stealth = new BrowserPool({
@@ -90,7 +112,9 @@ export class BrowserEngine {
       launch: (marker) => this.#launchStealth(marker),
       prepareContext: async (context) => {
         await context.addInitScript(script);
-        await context.setExtraHTTPHeaders({ 'accept-language': `${STEALTH_LANGUAGES[0]},${STEALTH_LANGUAGES[1]};q=0.9` });
+        await context.setExtraHTTPHeaders({
+          'accept-language': `${STEALTH_LANGUAGES[0]},${STEALTH_LANGUAGES[1]};q=0.9`,
+        });
       },
     });
   }
@@ -103,12 +127,19 @@ export class BrowserEngine {
 
   /** The egress proxy every page goes through; throws while an engine's own one has not started. */
   get proxy(): EgressProxy {
-    if (!this.#startedProxy) throw new Error('the browser engine has not started its egress proxy: no page has been opened');
+    if (!this.#startedProxy)
+      throw new Error(
+        'the browser engine has not started its egress proxy: no page has been opened',
+      );
     return this.#startedProxy;
   }
 
   #egress(): Promise<EgressProxy> {
-    this.#proxy ??= startEgressProxy(this.#opts.policy, this.#opts.upstreams, this.#opts.egressLimits).then(
+    this.#proxy ??= startEgressProxy(
+      this.#opts.policy,
+      this.#opts.upstreams,
+      this.#opts.egressLimits,
+    ).then(
       (proxy) => (this.#startedProxy = proxy),
       (err: unknown) => {
         this.#proxy = undefined;
@@ -138,7 +169,11 @@ export class BrowserEngine {
    * Runs `fn` on a fresh page of `method`'s pool. Waits for a free page at most the configured
    * queue wait (BrowserBusyError beyond); a browser crash re-runs `fn` once on another browser.
    */
-  async run<T>(method: BrowserMethod, fn: (page: Page, env: PageEnv) => Promise<T>, opts: PageRun = {}): Promise<T> {
+  async run<T>(
+    method: BrowserMethod,
+    fn: (page: Page, env: PageEnv) => Promise<T>,
+    opts: PageRun = {},
+  ): Promise<T> {
     const pool = method === 'browser' ? this.#headless : this.#stealth;
     // Each context gets a lane of its own through the egress proxy, direct or through the
     // route's upstream proxy: every destination is checked there, what it refuses is told to this
@@ -148,7 +183,12 @@ export class BrowserEngine {
       method === 'browser'
         ? { viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: lane.url } }
         : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE, proxy: { server: lane.url } };
-    const env: PageEnv = { method, guard: { policy: this.#opts.policy, proxy: lane }, navigationTimeoutMs: this.#opts.navigationTimeoutMs, signal: opts.signal };
+    const env: PageEnv = {
+      method,
+      guard: { policy: this.#opts.policy, proxy: lane },
+      navigationTimeoutMs: this.#opts.navigationTimeoutMs,
+      signal: opts.signal,
+    };
     return pool.run(
       async (page) => {
         page.setDefaultTimeout(this.#opts.navigationTimeoutMs);

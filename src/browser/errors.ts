@@ -34,5 +34,8 @@ export class ActionError extends Error {
 /** First line of a Playwright error, without its call log. */
 export function shortMessage(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.split('\n')[0]!.replace(/^\w+\.\w+: /, '').trim();
+  return text
+    .split('\n')[0]!
+    .replace(/^\w+\.\w+: /, '')
+    .trim();
 }

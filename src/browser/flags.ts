@@ -38,7 +38,14 @@ const QUIET_FLAGS = [
 ];
 
 /** Features that call home; launchers that own `--disable-features` include these. */
-export const QUIET_FEATURES = ['Translate', 'OptimizationHints', 'MediaRouter', 'AutofillServerCommunication', 'CertificateTransparencyComponentUpdater', 'NetworkTimeServiceQuerying'];
+export const QUIET_FEATURES = [
+  'Translate',
+  'OptimizationHints',
+  'MediaRouter',
+  'AutofillServerCommunication',
+  'CertificateTransparencyComponentUpdater',
+  'NetworkTimeServiceQuerying',
+];
 
 export function sharedFlags(proxyUrl: string): string[] {
   return [...egressFlags(proxyUrl), ...QUIET_FLAGS];

@@ -1,5 +1,10 @@
 import type { Page, Response } from 'playwright-core';
-import { BlockedDestinationError, checkUrl, type EgressLane, type NetworkPolicy } from '../acquire/index.ts';
+import {
+  BlockedDestinationError,
+  checkUrl,
+  type EgressLane,
+  type NetworkPolicy,
+} from '../acquire/index.ts';
 import { NavigationError, shortMessage } from './errors.ts';
 
 export interface Guard {
@@ -17,7 +22,11 @@ function refusalFor(proxy: Guard['proxy'], url: string): string | undefined {
 /** Turns what a navigation produced into a status, or the error that explains it. */
 async function outcome(res: Response | null, guard: Guard): Promise<number> {
   if (res?.status() === 403 && res.headers()['x-webdata-blocked']) {
-    throw new BlockedDestinationError((await res.text().catch(() => '')) || refusalFor(guard.proxy, res.url()) || `refused to fetch ${res.url()}`);
+    throw new BlockedDestinationError(
+      (await res.text().catch(() => '')) ||
+        refusalFor(guard.proxy, res.url()) ||
+        `refused to fetch ${res.url()}`,
+    );
   }
   return res?.status() ?? 200;
 }
@@ -25,7 +34,8 @@ async function outcome(res: Response | null, guard: Guard): Promise<number> {
 function failed(err: unknown, url: string, guard: Guard, timeoutMs: number): Error {
   const refusal = refusalFor(guard.proxy, url);
   if (refusal) return new BlockedDestinationError(refusal);
-  if (err instanceof Error && err.name === 'TimeoutError') return new NavigationError(`navigation to ${url} timed out after ${timeoutMs} ms`, true);
+  if (err instanceof Error && err.name === 'TimeoutError')
+    return new NavigationError(`navigation to ${url} timed out after ${timeoutMs} ms`, true);
   return new NavigationError(`navigation to ${url} failed: ${shortMessage(err)}`);
 }
 
@@ -35,7 +45,13 @@ function failed(err: unknown, url: string, guard: Guard, timeoutMs: number): Err
  * `commit` hands over as soon as the document starts arriving, for a caller that waits for the
  * content itself (settledContent) rather than for a stylesheet or script that never loads.
  */
-export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: number, until: 'load' | 'commit' = 'load'): Promise<number> {
+export async function openUrl(
+  page: Page,
+  url: string,
+  guard: Guard,
+  timeoutMs: number,
+  until: 'load' | 'commit' = 'load',
+): Promise<number> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -49,7 +65,8 @@ export async function openUrl(page: Page, url: string, guard: Guard, timeoutMs: 
   } catch (err) {
     // A page whose own script navigates before its first load ends (a JavaScript gate reloading
     // itself) interrupts the goto; that is the page working, and the next document is the page.
-    if (!(err instanceof Error && /interrupted by another navigation/i.test(err.message))) throw failed(err, parsed.href, guard, timeoutMs);
+    if (!(err instanceof Error && /interrupted by another navigation/i.test(err.message)))
+      throw failed(err, parsed.href, guard, timeoutMs);
     if (until === 'load') {
       await page.waitForLoadState('load', { timeout: timeoutMs }).catch((again: unknown) => {
         throw failed(again, parsed.href, guard, timeoutMs);
@@ -78,7 +95,8 @@ export async function setHtml(page: Page, html: string, timeoutMs: number): Prom
   try {
     await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
   } catch (err) {
-    if (err instanceof Error && err.name === 'TimeoutError') throw new NavigationError(`loading the HTML timed out after ${timeoutMs} ms`, true);
+    if (err instanceof Error && err.name === 'TimeoutError')
+      throw new NavigationError(`loading the HTML timed out after ${timeoutMs} ms`, true);
     throw new NavigationError(`loading the HTML failed: ${shortMessage(err)}`);
   }
 }

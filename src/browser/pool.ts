@@ -92,7 +92,9 @@ export class BrowserPool {
 
   /** Markers of the live browsers (see processes.ts to find their processes). */
   markers(): Array<{ marker: string; active: number }> {
-    return this.#entries.filter((e) => !e.dead).map((e) => ({ marker: e.marker, active: e.active }));
+    return this.#entries
+      .filter((e) => !e.dead)
+      .map((e) => ({ marker: e.marker, active: e.active }));
   }
 
   /** Launches browsers until the pool is full. */
@@ -118,7 +120,13 @@ export class BrowserPool {
             return await this.#runOn(entry, fn, opts, teardowns);
           } catch (err) {
             // The error can reach us before the browser's 'disconnected' event does.
-            if (await entry.ready.then((b) => !b.isConnected(), () => false)) this.#lost(entry);
+            if (
+              await entry.ready.then(
+                (b) => !b.isConnected(),
+                () => false,
+              )
+            )
+              this.#lost(entry);
             if (attempt === 0 && entry.dead && !opts.signal?.aborted && !this.#closed) {
               this.#crashRetries++;
               this.#opts.onEvent?.('retry-after-crash', { pool: this.#opts.name });
@@ -135,7 +143,12 @@ export class BrowserPool {
     }
   }
 
-  async #runOn<T>(entry: Entry, fn: (page: Page) => Promise<T>, opts: RunOptions, teardowns: Array<Promise<void>>): Promise<T> {
+  async #runOn<T>(
+    entry: Entry,
+    fn: (page: Page) => Promise<T>,
+    opts: RunOptions,
+    teardowns: Array<Promise<void>>,
+  ): Promise<T> {
     entry.active++;
     entry.served++;
     if (entry.served >= this.#opts.recycleAfterPages) entry.retiring = true;
@@ -182,7 +195,14 @@ export class BrowserPool {
   #launch(): Entry {
     const marker = `--webdata-browser=${this.#opts.name}-${randomUUID()}`;
     this.#launches++;
-    const entry: Entry = { marker, ready: this.#opts.launch(marker), active: 0, served: 0, retiring: false, dead: false };
+    const entry: Entry = {
+      marker,
+      ready: this.#opts.launch(marker),
+      active: 0,
+      served: 0,
+      retiring: false,
+      dead: false,
+    };
     this.#entries.push(entry);
     entry.ready.then(
       (browser) => {
@@ -221,6 +241,9 @@ export class BrowserPool {
     this.#closed = true;
     const entries = this.#entries.splice(0);
     for (const e of entries) e.retiring = true;
-    await Promise.allSettled([...entries.map((e) => e.ready.then((b) => b.close())), ...this.#pending]);
+    await Promise.allSettled([
+      ...entries.map((e) => e.ready.then((b) => b.close())),
+      ...this.#pending,
+    ]);
   }
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -41,12 +41,25 @@ export function processStat(pid: number): ProcessStat | undefined {
   if (!stat) return undefined;
   // Fields after the command name, which may itself hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]), startTime: fields[19]! };
+  return {
+    state: fields[0]!,
+    ppid: Number(fields[1]),
+    pgid: Number(fields[2]),
+    startTime: fields[19]!,
+  };
 }
 
 function processInfo(pid: number): ProcessInfo {
-  const split = (file: string) => read(pid, file).split('\0').filter((s, i, all) => s !== '' || i < all.length - 1);
-  return { pid, stat: () => processStat(pid), argv: () => split('cmdline'), environ: () => split('environ') };
+  const split = (file: string) =>
+    read(pid, file)
+      .split('\0')
+      .filter((s, i, all) => s !== '' || i < all.length - 1);
+  return {
+    pid,
+    stat: () => processStat(pid),
+    argv: () => split('cmdline'),
+    environ: () => split('environ'),
+  };
 }
 
 function* everyProcess(): Generator<ProcessInfo> {
@@ -83,7 +96,11 @@ export async function findProcessesYielding(match: (p: ProcessInfo) => boolean):
 export function mainPidWithArgument(marker: string): number | undefined {
   const [pid] = findProcesses((p) => {
     const args = p.argv();
-    return args.includes(marker) && !/(^|\/)(ba|da)?sh$/.test(args[0] ?? '') && !args.some((a) => a.startsWith('--type='));
+    return (
+      args.includes(marker) &&
+      !/(^|\/)(ba|da)?sh$/.test(args[0] ?? '') &&
+      !args.some((a) => a.startsWith('--type='))
+    );
   });
   return pid;
 }

@@ -1,5 +1,11 @@
 import type { Page, Request } from 'playwright-core';
-import { awaitingRender, BlockedDestinationError, detectBlock, type BlockVerdict, type ContentVerdict } from '../acquire/index.ts';
+import {
+  awaitingRender,
+  BlockedDestinationError,
+  type BlockVerdict,
+  type ContentVerdict,
+  detectBlock,
+} from '../acquire/index.ts';
 import type { PageEnv } from './engine.ts';
 import { NavigationError } from './errors.ts';
 
@@ -10,7 +16,10 @@ export class BlockedPageError extends Error {
   readonly statusCode: number;
 
   constructor(verdict: BlockVerdict, statusCode: number, message?: string) {
-    super(message ?? `the page is ${verdict.kind === 'challenge' ? 'an anti-bot challenge' : 'blocked by anti-bot protection'} (${verdict.reason})`);
+    super(
+      message ??
+        `the page is ${verdict.kind === 'challenge' ? 'an anti-bot challenge' : 'blocked by anti-bot protection'} (${verdict.reason})`,
+    );
     this.verdict = verdict;
     this.statusCode = statusCode;
   }
@@ -37,7 +46,13 @@ export interface DocumentState {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const PLAIN_DOCUMENT: DocumentState = { statusCode: () => 200, refusal: () => undefined, loadFailure: () => undefined, requestsInFlight: () => undefined, pause: sleep };
+const PLAIN_DOCUMENT: DocumentState = {
+  statusCode: () => 200,
+  refusal: () => undefined,
+  loadFailure: () => undefined,
+  requestsInFlight: () => undefined,
+  pause: sleep,
+};
 
 /** Follows the main frame's documents: their HTTP status, and whether the egress proxy refused one. */
 export function trackDocument(page: Page, env: PageEnv): DocumentState {
@@ -62,7 +77,9 @@ export function trackDocument(page: Page, env: PageEnv): DocumentState {
     // Aborted is the page moving on to another document (a gate reloading itself), not a failure.
     if (!isDocument(r) || /ERR_ABORTED/.test(error)) return;
     const host = new URL(r.url()).hostname.replace(/^\[|\]$/g, '');
-    loadFailure = env.guard.proxy.refusals().findLast((m) => m.includes(host)) ?? `loading ${r.url()} failed (${error})`;
+    loadFailure =
+      env.guard.proxy.refusals().findLast((m) => m.includes(host)) ??
+      `loading ${r.url()} failed (${error})`;
   });
   page.on('response', (r) => {
     if (!isDocument(r.request())) return;
@@ -70,7 +87,10 @@ export function trackDocument(page: Page, env: PageEnv): DocumentState {
     status = r.status();
     // A page's own script or a click can lead the page somewhere the proxy refuses.
     const host = new URL(r.url()).hostname.replace(/^\[|\]$/g, '');
-    refused = r.headers()['x-webdata-blocked'] ? (env.guard.proxy.refusals().findLast((m) => m.includes(host)) ?? `refused to fetch ${r.url()}`) : undefined;
+    refused = r.headers()['x-webdata-blocked']
+      ? (env.guard.proxy.refusals().findLast((m) => m.includes(host)) ??
+        `refused to fetch ${r.url()}`)
+      : undefined;
   });
   return {
     statusCode: () => status,
@@ -157,8 +177,15 @@ async function domSignature(page: Page, withHtml: boolean): Promise<Look | undef
       const signature = `${document.getElementsByTagName('*').length}:${document.body?.textContent?.length ?? 0}:${location.href}`;
       const below = scrollY + innerHeight < (document.scrollingElement?.scrollHeight ?? 0);
       if (!withHtml || !loaded) return { signature, loaded, below };
-      const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
-      return { signature, loaded, below, html: doctype + (document.documentElement?.outerHTML ?? '') };
+      const doctype = document.doctype
+        ? new XMLSerializer().serializeToString(document.doctype)
+        : '';
+      return {
+        signature,
+        loaded,
+        below,
+        html: doctype + (document.documentElement?.outerHTML ?? ''),
+      };
     }, withHtml);
   } catch (err) {
     if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
@@ -231,7 +258,15 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
   const requests = recentScriptRequests(page);
   const judged = new Map<string, ContentVerdict | undefined>();
   const judge = async (signature: string, html: string) => {
-    if (!judged.has(signature)) judged.set(signature, opts.judge ? await opts.judge(html, page.url()) : awaitingRender(html) ? { kind: 'thin', reason: 'the script app root is empty' } : undefined);
+    if (!judged.has(signature))
+      judged.set(
+        signature,
+        opts.judge
+          ? await opts.judge(html, page.url())
+          : awaitingRender(html)
+            ? { kind: 'thin', reason: 'the script app root is empty' }
+            : undefined,
+      );
     return judged.get(signature);
   };
   let last: string | undefined;
@@ -252,24 +287,31 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
       // only a timer could still bring content, and the quiet window would miss a late one too.
       // Checked this way once after a scroll, else at most once a quiet window, so a ticker is
       // not judged at every poll.
-      const mayTake = () => opts.justOpened === true && (now - checkedAt >= QUIET_MS || scrolledAt > checkedAt) && now - scrolledAt >= POLL_MS && doc.requestsInFlight() === 0;
+      const mayTake = () =>
+        opts.justOpened === true &&
+        (now - checkedAt >= QUIET_MS || scrolledAt > checkedAt) &&
+        now - scrolledAt >= POLL_MS &&
+        doc.requestsInFlight() === 0;
       let seen = await domSignature(page, mayTake());
       // The last request can end during the look: look again, with the HTML, rather than a poll later.
-      if (seen?.loaded && seen.html === undefined && mayTake()) seen = await domSignature(page, true);
+      if (seen?.loaded && seen.html === undefined && mayTake())
+        seen = await domSignature(page, true);
       const signature = seen?.signature;
       if (signature === undefined || signature !== last) {
         last = signature;
         changedAt = now;
       }
       const quietFor = now - changedAt;
-      const busyCheck = quietFor < QUIET_MS && now - busySince >= BUSY_MS && now - checkedAt >= BUSY_RECHECK_MS;
+      const busyCheck =
+        quietFor < QUIET_MS && now - busySince >= BUSY_MS && now - checkedAt >= BUSY_RECHECK_MS;
       const idle = seen?.loaded === true && mayTake();
       if (seen !== undefined && (quietFor >= QUIET_MS || late || busyCheck || idle)) {
         checkedAt = now;
         const html = seen.html ?? (await contentNow(page));
         if (html !== undefined) {
           const block = detectBlock(html, doc.statusCode());
-          if (block?.kind === 'blocked' || (block && late)) throw new BlockedPageError(block, doc.statusCode());
+          if (block?.kind === 'blocked' || (block && late))
+            throw new BlockedPageError(block, doc.statusCode());
           if (!block) {
             if (!revealed && !late) {
               revealed = true;
@@ -281,8 +323,16 @@ export async function settledContent(page: Page, opts: SettleOptions): Promise<s
               }
             }
             const content = await judge(seen.signature, html);
-            if (!content || (content.kind === 'thin' && (late || (quietFor >= LONG_QUIET_MS && !requests.pending())))) return html;
-            if (late) throw new PageNotReadyError(`${content.reason}; the page did not render its content in time`);
+            if (
+              !content ||
+              (content.kind === 'thin' &&
+                (late || (quietFor >= LONG_QUIET_MS && !requests.pending())))
+            )
+              return html;
+            if (late)
+              throw new PageNotReadyError(
+                `${content.reason}; the page did not render its content in time`,
+              );
           }
         }
       }

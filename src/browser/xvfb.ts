@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { spawnGroup, type Group } from './processes.ts';
+import { type Group, spawnGroup } from './processes.ts';
 
 /** A virtual X display for headful browsers (the stealth pool, visible sessions). */
 export interface Xvfb {
@@ -29,16 +29,33 @@ export interface XvfbOptions {
  */
 export async function startXvfb(opts: XvfbOptions = {}): Promise<Xvfb> {
   const screen = `${opts.width ?? 1920}x${opts.height ?? 1080}x24`;
-  const group = spawnGroup('Xvfb', ['-displayfd', '3', '-screen', '0', screen, '-nolisten', 'tcp', ...(opts.terminate ? ['-terminate'] : [])], {
-    env: opts.env,
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  const group = spawnGroup(
+    'Xvfb',
+    [
+      '-displayfd',
+      '3',
+      '-screen',
+      '0',
+      screen,
+      '-nolisten',
+      'tcp',
+      ...(opts.terminate ? ['-terminate'] : []),
+    ],
+    {
+      env: opts.env,
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   group.child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   try {
     const number = await new Promise<string>((resolve, reject) => {
       let text = '';
-      const timer = setTimeout(() => reject(new Error(`Xvfb did not report a display within ${opts.timeoutMs ?? 10_000} ms`)), opts.timeoutMs ?? 10_000);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`Xvfb did not report a display within ${opts.timeoutMs ?? 10_000} ms`)),
+        opts.timeoutMs ?? 10_000,
+      );
       (group.child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
         text += chunk.toString();
         if (text.includes('\n')) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { injectClient, type ApiClient, type Injector } from '../api-client/index.ts';
+import { type ApiClient, type Injector, injectClient } from '../api-client/index.ts';
 import type { Config } from '../config.ts';
 import { startServer } from './server.ts';
 
@@ -26,9 +26,18 @@ function embeddedKey(dataDir: string): string {
  * mcp` and the client commands when no server is named. Logs go to stderr, never stdout, which
  * belongs to the protocol or the command's output.
  */
-export async function startEmbedded(config: Config): Promise<{ api: ApiClient; close(): Promise<void> }> {
-  const server = await startServer(config, { listen: false, logStream: process.stderr, logLevel: 'warn' });
+export async function startEmbedded(
+  config: Config,
+): Promise<{ api: ApiClient; close(): Promise<void> }> {
+  const server = await startServer(config, {
+    listen: false,
+    logStream: process.stderr,
+    logLevel: 'warn',
+  });
   const key = embeddedKey(config.dataDir);
   await server.keys.ensure(key, 'embedded');
-  return { api: injectClient(server.app as unknown as Injector, `Bearer ${key}`), close: () => server.close() };
+  return {
+    api: injectClient(server.app as unknown as Injector, `Bearer ${key}`),
+    close: () => server.close(),
+  };
 }

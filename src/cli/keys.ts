@@ -20,7 +20,9 @@ export async function keysCommand(config: Config, args: string[]): Promise<void>
     } else if (sub === 'list') {
       for (const k of await keys.list()) {
         const state = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : 'active';
-        console.log(`${k.id}  ${k.prefix}…  ${k.name}  created ${new Date(k.createdAt).toISOString()}  ${state}`);
+        console.log(
+          `${k.id}  ${k.prefix}…  ${k.name}  created ${new Date(k.createdAt).toISOString()}  ${state}`,
+        );
       }
     } else if (sub === 'revoke') {
       const target = rest[0];

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { addClientCommands } from './client/commands.ts';
 import { CliError, EXIT } from './client/errors.ts';
 import { closeOnSignals } from './signals.ts';
@@ -8,7 +8,8 @@ function config(): Config {
   try {
     return loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, EXIT.usage);
+    if (err instanceof ConfigError)
+      throw new CliError(`configuration error: ${err.message}`, EXIT.usage);
     throw err;
   }
 }
@@ -19,19 +20,29 @@ async function serve(): Promise<void> {
   const cfg = config();
   const server = await startServer(cfg);
   if (server.createdKey) {
-    console.log(`\nNo API key existed, so one was created. It is shown only this once:\n\n  ${server.createdKey}\n`);
+    console.log(
+      `\nNo API key existed, so one was created. It is shown only this once:\n\n  ${server.createdKey}\n`,
+    );
   }
   console.log(`webdata listening on ${server.address} (public URL ${cfg.publicUrl})`);
   closeOnSignals(() => server.close());
 }
 
 const program = new Command('webdata')
-  .description('self-hosted web data service. Settings come from the environment; see README.md and docs/cli.md.')
+  .description(
+    'self-hosted web data service. Settings come from the environment; see README.md and docs/cli.md.',
+  )
   .exitOverride()
   .showHelpAfterError();
 
-program.command('serve').description('start the API server (and run async jobs unless WEBDATA_WORKER=false)').action(serve);
-program.command('worker').description('run async job items only (needs DATABASE_URL=postgres://...)').action(async () => (await import('./worker.ts')).workerCommand(config()));
+program
+  .command('serve')
+  .description('start the API server (and run async jobs unless WEBDATA_WORKER=false)')
+  .action(serve);
+program
+  .command('worker')
+  .description('run async job items only (needs DATABASE_URL=postgres://...)')
+  .action(async () => (await import('./worker.ts')).workerCommand(config()));
 program
   .command('keys')
   .description('create --name NAME | list | revoke ID_OR_PREFIX')
@@ -39,14 +50,22 @@ program
   .allowUnknownOption()
   .helpOption(false)
   .action(async (args: string[]) => (await import('./keys.ts')).keysCommand(config(), args));
-program.command('mcp').description('MCP over stdio: to WEBDATA_URL with WEBDATA_API_KEY, or an embedded server').action(async () => (await import('./mcp.ts')).mcpCommand(config()));
+program
+  .command('mcp')
+  .description('MCP over stdio: to WEBDATA_URL with WEBDATA_API_KEY, or an embedded server')
+  .action(async () => (await import('./mcp.ts')).mcpCommand(config()));
 addClientCommands(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
-    process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+    process.exitCode =
+      err.code === 'commander.helpDisplayed' ||
+      err.code === 'commander.version' ||
+      err.code === 'commander.help'
+        ? EXIT.ok
+        : EXIT.usage;
   } else if (err instanceof CliError) {
     process.stderr.write(`webdata: ${err.message}\n`);
     process.exitCode = err.exitCode;

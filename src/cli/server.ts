@@ -5,13 +5,19 @@ import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
-import { buildApp, type AppOptions, type ServingServices } from '../http/index.ts';
+import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
-import { stealthPageFetcher, type Services } from '../ops/index.ts';
+import { type Services, stealthPageFetcher } from '../ops/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
-import { KeyStore, LedgerStore, SessionStore, openDatabase, type Database } from '../store/index.ts';
+import {
+  type Database,
+  KeyStore,
+  LedgerStore,
+  openDatabase,
+  SessionStore,
+} from '../store/index.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -42,9 +48,15 @@ export interface Built<S extends Services> {
  * `serve` builds everything; `worker` only what running job items needs: no remote browser
  * sessions, and no egress proxy until a browser item opens a page.
  */
-export async function createServices(config: Config, role: 'serve'): Promise<Built<ServingServices>>;
+export async function createServices(
+  config: Config,
+  role: 'serve',
+): Promise<Built<ServingServices>>;
 export async function createServices(config: Config, role: 'worker'): Promise<Built<Services>>;
-export async function createServices(config: Config, role: 'serve' | 'worker'): Promise<Built<Services>> {
+export async function createServices(
+  config: Config,
+  role: 'serve' | 'worker',
+): Promise<Built<Services>> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = new KeyStore(database.db);
   const ledger = new LedgerStore(database.db);
@@ -60,10 +72,16 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
     budgetMs: config.ocrBudgetMs,
     maxPixels: config.ocrMaxPixels,
   });
-  const egressLimits = { maxResponseBytes: config.maxPageBytes, maxLaneBytes: config.browser.maxLoadBytes };
+  const egressLimits = {
+    maxResponseBytes: config.maxPageBytes,
+    maxLaneBytes: config.browser.maxLoadBytes,
+  };
   // Serving, one egress proxy serves every browser (sessions and the scraping pools); it applies
   // the same SSRF policy as fetches. A worker's browser engine starts its own when it needs it.
-  const egress = role === 'serve' ? await startEgressProxy(config.network, config.proxyUrls, egressLimits) : undefined;
+  const egress =
+    role === 'serve'
+      ? await startEgressProxy(config.network, config.proxyUrls, egressLimits)
+      : undefined;
   const sessions =
     egress &&
     new SessionManager({
@@ -85,8 +103,14 @@ export async function createServices(config: Config, role: 'serve' | 'worker'): 
     upstreams: config.proxyUrls,
     egressLimits,
   });
-  const search = createSearchEngines(config.search, config.llm, { fetchers: { plain: httpPageFetcher(httpEngine), stealth: stealthPageFetcher(browser) } });
-  const artifacts = new LocalArtifactStore({ dir: join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlMs: config.browser.artifactTtlHours * 3_600_000 });
+  const search = createSearchEngines(config.search, config.llm, {
+    fetchers: { plain: httpPageFetcher(httpEngine), stealth: stealthPageFetcher(browser) },
+  });
+  const artifacts = new LocalArtifactStore({
+    dir: join(config.dataDir, 'files'),
+    publicUrl: config.publicUrl,
+    ttlMs: config.browser.artifactTtlHours * 3_600_000,
+  });
   const services: Services = { config, httpEngine, content, search, browser, artifacts };
   const jobs = new Jobs(database, config);
   // Gauges are read by /metrics, which only a serving process answers.
@@ -128,9 +152,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   let createdKey: string | undefined;
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
 
-  const app = await buildApp({ services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs }, opts);
+  const app = await buildApp(
+    { services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs },
+    opts,
+  );
   await built.services.sessions.start(app.log);
-  await built.jobs.start(app.log.child({ room: 'jobs' }), config.runWorker ? built.services : undefined);
+  await built.jobs.start(
+    app.log.child({ room: 'jobs' }),
+    config.runWorker ? built.services : undefined,
+  );
   let address: string;
   try {
     if (opts.listen === false) {

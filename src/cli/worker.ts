@@ -9,7 +9,9 @@ import { closeOnSignals } from './signals.ts';
  */
 export async function workerCommand(config: Config): Promise<void> {
   if (!config.databaseUrl) {
-    console.error('webdata worker needs DATABASE_URL=postgres://...: with the embedded SQLite store, `webdata serve` runs the jobs itself');
+    console.error(
+      'webdata worker needs DATABASE_URL=postgres://...: with the embedded SQLite store, `webdata serve` runs the jobs itself',
+    );
     process.exit(2);
   }
   const log = pino({ level: config.logLevel });

@@ -27,7 +27,8 @@ export interface BlockModel {
 
 export function probability(model: Logistic, features: number[]): number {
   let z = model.bias;
-  for (let i = 0; i < model.weights.length; i++) z += (model.weights[i]! * ((features[i] ?? 0) - model.means[i]!)) / model.scales[i]!;
+  for (let i = 0; i < model.weights.length; i++)
+    z += (model.weights[i]! * ((features[i] ?? 0) - model.means[i]!)) / model.scales[i]!;
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -47,7 +48,13 @@ const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p))
 
 /** Stage two's features: the block's own stage-one score and those around it. */
 export function contextFeatures(p1: number[], words: number[], groups: number[][]): number[][] {
-  const levels = [0, 1, 2].map((level) => groupMeans(p1, words, groups.map((g) => g[level] ?? -1)));
+  const levels = [0, 1, 2].map((level) =>
+    groupMeans(
+      p1,
+      words,
+      groups.map((g) => g[level] ?? -1),
+    ),
+  );
   const window = (i: number, r: number) => {
     let s = 0;
     let w = 0;
@@ -59,13 +66,26 @@ export function contextFeatures(p1: number[], words: number[], groups: number[][
   };
   return p1.map((p, i) => {
     const short = words[i]! < 8 ? 1 : 0;
-    const near = [p1[i - 1] ?? 0, p1[i + 1] ?? 0, window(i, 3), window(i, 10), levels[0]![i]!, levels[1]![i]!, levels[2]![i]!];
+    const near = [
+      p1[i - 1] ?? 0,
+      p1[i + 1] ?? 0,
+      window(i, 3),
+      window(i, 10),
+      levels[0]![i]!,
+      levels[1]![i]!,
+      levels[2]![i]!,
+    ];
     return [logit(p), Math.log1p(words[i]!), short, ...near, ...near.map((v) => v * short)];
   });
 }
 
 /** Stage-two probability of each block being content. */
-export function classifyBlocks(model: BlockModel, features: number[][], words: number[], groups: number[][]): number[] {
+export function classifyBlocks(
+  model: BlockModel,
+  features: number[][],
+  words: number[],
+  groups: number[][],
+): number[] {
   const p1 = features.map((f) => probability(model.stage1, f));
   return contextFeatures(p1, words, groups).map((f) => probability(model.stage2, f));
 }
@@ -73,6 +93,8 @@ export function classifyBlocks(model: BlockModel, features: number[][], words: n
 let shipped: BlockModel | undefined;
 
 export function shippedModel(): BlockModel {
-  shipped ??= JSON.parse(readFileSync(new URL('./block-model.json', import.meta.url), 'utf8')) as BlockModel;
+  shipped ??= JSON.parse(
+    readFileSync(new URL('./block-model.json', import.meta.url), 'utf8'),
+  ) as BlockModel;
   return shipped;
 }

@@ -10,12 +10,57 @@ import { wordCount } from './words.ts';
 
 /** Elements that do not start a block of their own: their text belongs to the block around them. */
 const INLINE = new Set([
-  'A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'LABEL', 'MARK', 'Q', 'S', 'SAMP',
-  'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'U', 'VAR', 'WBR', 'BR', 'IMG', 'PICTURE', 'SOURCE', 'DEL', 'INS', 'STRIKE', 'TT', 'BIG', 'NOBR',
+  'A',
+  'ABBR',
+  'B',
+  'BDI',
+  'BDO',
+  'CITE',
+  'CODE',
+  'DATA',
+  'DFN',
+  'EM',
+  'FONT',
+  'I',
+  'KBD',
+  'LABEL',
+  'MARK',
+  'Q',
+  'S',
+  'SAMP',
+  'SMALL',
+  'SPAN',
+  'STRONG',
+  'SUB',
+  'SUP',
+  'TIME',
+  'U',
+  'VAR',
+  'WBR',
+  'BR',
+  'IMG',
+  'PICTURE',
+  'SOURCE',
+  'DEL',
+  'INS',
+  'STRIKE',
+  'TT',
+  'BIG',
+  'NOBR',
 ]);
 
 /** Never text a reader sees. */
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'TITLE', 'META', 'LINK']);
+const SKIP = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'HEAD',
+  'TITLE',
+  'META',
+  'LINK',
+]);
 
 /** The block's own tag, one feature each; anything else falls in "other". */
 const TAG_GROUPS: Array<[string, RegExp]> = [
@@ -32,22 +77,78 @@ const TAG_GROUPS: Array<[string, RegExp]> = [
 ];
 
 /** Ancestor tags and landmark roles that say where a block sits, one bit each. */
-const PLACES = ['nav', 'header', 'footer', 'aside', 'main', 'article', 'form', 'list', 'table', 'link'] as const;
-const PLACE_OF_TAG: Record<string, number> = { NAV: 0, HEADER: 1, FOOTER: 2, ASIDE: 3, MAIN: 4, ARTICLE: 5, FORM: 6, UL: 7, OL: 7, TABLE: 8, A: 9 };
-const PLACE_OF_ROLE: Record<string, number> = { navigation: 0, banner: 1, contentinfo: 2, complementary: 3, main: 4 };
+const PLACES = [
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'main',
+  'article',
+  'form',
+  'list',
+  'table',
+  'link',
+] as const;
+const PLACE_OF_TAG: Record<string, number> = {
+  NAV: 0,
+  HEADER: 1,
+  FOOTER: 2,
+  ASIDE: 3,
+  MAIN: 4,
+  ARTICLE: 5,
+  FORM: 6,
+  UL: 7,
+  OL: 7,
+  TABLE: 8,
+  A: 9,
+};
+const PLACE_OF_ROLE: Record<string, number> = {
+  navigation: 0,
+  banner: 1,
+  contentinfo: 2,
+  complementary: 3,
+  main: 4,
+};
 
 /** Words of class and id names, in groups that mean the same thing to a reader. */
 const NAME_GROUPS: Array<[string, RegExp]> = [
-  ['navName', /(?:^|[^a-z])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|pagination|pager|toc|tabs?|dropdown|megamenu)(?=$|[^a-z])/],
-  ['chromeName', /(?:^|[^a-z])(?:header|footer|masthead|sidebar|side|widget|widgets|banner|topbar|bottom|copyright|legal|site-info|siteinfo)(?=$|[^a-z])/],
-  ['socialName', /(?:^|[^a-z])(?:share|sharing|social|follow|newsletter|subscribe|signup|cookie|consent|promo|ad|ads|advert|sponsor|related|recommended|popular|trending|more)(?=$|[^a-z])/],
+  [
+    'navName',
+    /(?:^|[^a-z])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|pagination|pager|toc|tabs?|dropdown|megamenu)(?=$|[^a-z])/,
+  ],
+  [
+    'chromeName',
+    /(?:^|[^a-z])(?:header|footer|masthead|sidebar|side|widget|widgets|banner|topbar|bottom|copyright|legal|site-info|siteinfo)(?=$|[^a-z])/,
+  ],
+  [
+    'socialName',
+    /(?:^|[^a-z])(?:share|sharing|social|follow|newsletter|subscribe|signup|cookie|consent|promo|ad|ads|advert|sponsor|related|recommended|popular|trending|more)(?=$|[^a-z])/,
+  ],
   ['commentName', /(?:^|[^a-z])(?:comments?|replies|reply|discussion|respond|disqus)(?=$|[^a-z])/],
-  ['postName', /(?:^|[^a-z])(?:post|posts|message|messages|thread|topic|answer|answers|question|forum|bbcode|postbody|post-body)(?=$|[^a-z])/],
-  ['contentName', /(?:^|[^a-z])(?:content|article|entry|story|body|text|main|blog|prose|markdown|rte|richtext|editorial)(?=$|[^a-z])/],
-  ['productName', /(?:^|[^a-z])(?:product|products|price|prices|spec|specs|specifications|description|details|features|sku|cart|buy|review|reviews|rating)(?=$|[^a-z])/],
-  ['cardName', /(?:^|[^a-z])(?:card|cards|item|items|tile|tiles|grid|listing|list|result|results|teaser|excerpt|summary)(?=$|[^a-z])/],
-  ['metaName', /(?:^|[^a-z])(?:meta|byline|author|date|time|tags?|categor(?:y|ies)|label|caption|credit|avatar|user|username|profile|signature)(?=$|[^a-z])/],
-  ['hiddenName', /(?:^|[^a-z])(?:hidden|hide|sr-only|visually-hidden|screen-reader-text|offscreen|collapse|collapsed)(?=$|[^a-z])/],
+  [
+    'postName',
+    /(?:^|[^a-z])(?:post|posts|message|messages|thread|topic|answer|answers|question|forum|bbcode|postbody|post-body)(?=$|[^a-z])/,
+  ],
+  [
+    'contentName',
+    /(?:^|[^a-z])(?:content|article|entry|story|body|text|main|blog|prose|markdown|rte|richtext|editorial)(?=$|[^a-z])/,
+  ],
+  [
+    'productName',
+    /(?:^|[^a-z])(?:product|products|price|prices|spec|specs|specifications|description|details|features|sku|cart|buy|review|reviews|rating)(?=$|[^a-z])/,
+  ],
+  [
+    'cardName',
+    /(?:^|[^a-z])(?:card|cards|item|items|tile|tiles|grid|listing|list|result|results|teaser|excerpt|summary)(?=$|[^a-z])/,
+  ],
+  [
+    'metaName',
+    /(?:^|[^a-z])(?:meta|byline|author|date|time|tags?|categor(?:y|ies)|label|caption|credit|avatar|user|username|profile|signature)(?=$|[^a-z])/,
+  ],
+  [
+    'hiddenName',
+    /(?:^|[^a-z])(?:hidden|hide|sr-only|visually-hidden|screen-reader-text|offscreen|collapse|collapsed)(?=$|[^a-z])/,
+  ],
 ];
 
 interface Context {
@@ -133,16 +234,28 @@ function containerScores(blocks: Block[]): { inTop: number[]; ratio: number[]; t
   const chains = blocks.map((block) => {
     const chain: Element[] = [];
     const len = block.text.length;
-    const gain = len >= 25 ? 1 + (block.text.match(COMMA)?.length ?? 0) + Math.min(3, Math.floor(len / 100)) : 0;
-    for (let el: Element | null = block.element, level = 0; el && level < 60; el = el.parentElement, level++) {
+    const gain =
+      len >= 25
+        ? 1 + (block.text.match(COMMA)?.length ?? 0) + Math.min(3, Math.floor(len / 100))
+        : 0;
+    for (
+      let el: Element | null = block.element, level = 0;
+      el && level < 60;
+      el = el.parentElement, level++
+    ) {
       chain.push(el);
       chars.set(el, (chars.get(el) ?? 0) + len);
       links.set(el, (links.get(el) ?? 0) + block.linkChars);
-      if (gain && level >= 1 && level <= 5) points.set(el, (points.get(el) ?? 0) + gain / (level === 1 ? 1 : level === 2 ? 2 : (level - 1) * 3));
+      if (gain && level >= 1 && level <= 5)
+        points.set(
+          el,
+          (points.get(el) ?? 0) + gain / (level === 1 ? 1 : level === 2 ? 2 : (level - 1) * 3),
+        );
     }
     return chain;
   });
-  const final = (el: Element) => (points.get(el) ?? 0) * (1 - (links.get(el) ?? 0) / (chars.get(el) || 1));
+  const final = (el: Element) =>
+    (points.get(el) ?? 0) * (1 - (links.get(el) ?? 0) / (chars.get(el) || 1));
   let top: Element | undefined;
   let topScore = 0;
   for (const el of points.keys()) {
@@ -155,7 +268,9 @@ function containerScores(blocks: Block[]): { inTop: number[]; ratio: number[]; t
   const total = blocks.reduce((a, b) => a + b.text.length, 0) || 1;
   return {
     inTop: chains.map((chain) => (top && chain.includes(top) ? 1 : 0)),
-    ratio: chains.map((chain) => (topScore ? Math.max(0, ...chain.slice(1, 6).map(final)) / topScore : 0)),
+    ratio: chains.map((chain) =>
+      topScore ? Math.max(0, ...chain.slice(1, 6).map(final)) / topScore : 0,
+    ),
     topShare: top ? (chars.get(top) ?? 0) / total : 0,
   };
 }
@@ -186,7 +301,11 @@ export function collectBlocks(root: Element): Block[] {
       } else if (child.nodeType === 1) {
         const c = child as Element;
         if (SKIP.has(c.tagName)) continue;
-        const next: Context = { places: ctx.places | placeBits(c), names: ctx.names | nameBits(c), depth: ctx.depth + 1 };
+        const next: Context = {
+          places: ctx.places | placeBits(c),
+          names: ctx.names | nameBits(c),
+          depth: ctx.depth + 1,
+        };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
       }
     }
@@ -249,7 +368,11 @@ export interface PageSignals {
  * container on one kind of page and not on another.
  */
 export function featureVectors(blocks: Block[], page: PageSignals): number[][] {
-  const pageFeatures = [page.declaresArticle ? 1 : 0, page.declaresProduct ? 1 : 0, Math.log1p(page.totalWords) / 10];
+  const pageFeatures = [
+    page.declaresArticle ? 1 : 0,
+    page.declaresProduct ? 1 : 0,
+    Math.log1p(page.totalWords) / 10,
+  ];
   const n = blocks.length || 1;
   // Distance from the best container, in blocks: content often runs on just outside it.
   const first = blocks.findIndex((b) => b.own[IN_TOP]);

@@ -6,7 +6,20 @@
  */
 
 /** Never content, whatever the page. */
-const ALWAYS_TAGS = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'OBJECT', 'EMBED', 'CANVAS', 'DIALOG', 'BUTTON', 'SELECT', 'TEXTAREA', 'INPUT']);
+const ALWAYS_TAGS = new Set([
+  'SCRIPT',
+  'STYLE',
+  'TEMPLATE',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'CANVAS',
+  'DIALOG',
+  'BUTTON',
+  'SELECT',
+  'TEXTAREA',
+  'INPUT',
+]);
 const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -27,7 +40,12 @@ const NOSCRIPT_CONTENT_CHARS = 200;
 function isFurniture(el: Element): boolean {
   const tag = el.tagName;
   if (ALWAYS_TAGS.has(tag)) return true;
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.getAttribute('aria-modal') === 'true') return true;
+  if (
+    el.hasAttribute('hidden') ||
+    el.getAttribute('aria-hidden') === 'true' ||
+    el.getAttribute('aria-modal') === 'true'
+  )
+    return true;
   const role = el.getAttribute('role');
   if (role && DIALOG_ROLES.has(role)) return true;
   const style = el.getAttribute('style');
@@ -36,7 +54,11 @@ function isFurniture(el: Element): boolean {
   const id = el.getAttribute('id');
   const cls = el.getAttribute('class');
   // A wrapper that merely carries such a word (a theme's "has-social" body div) holds the page.
-  return !!(id || cls) && FURNITURE.test(`${id ?? ''} ${cls ?? ''}`) && !el.querySelector('main, article, h1');
+  return (
+    !!(id || cls) &&
+    FURNITURE.test(`${id ?? ''} ${cls ?? ''}`) &&
+    !el.querySelector('main, article, h1')
+  );
 }
 
 /**
@@ -48,7 +70,8 @@ export function stripBoilerplate(root: ParentNode): void {
     if (el.tagName === 'NOSCRIPT') {
       // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
       // for crawlers; that copy is the content. Small ones hold tracking pixels and notices.
-      if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS) el.replaceWith(...el.childNodes);
+      if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS)
+        el.replaceWith(...el.childNodes);
       else el.remove();
     } else if (isFurniture(el)) {
       el.remove();

@@ -29,7 +29,10 @@ function absolutise(doc: Document, base: string): void {
 
 /** Readability creates its wrappers as "DIV" and "P", which linkedom serialises as written. */
 function lowerCaseTags(html: string): string {
-  return html.replace(/<(\/?)([A-Z][A-Z0-9]*)(?=[\s/>])/g, (_m, slash: string, name: string) => `<${slash}${name.toLowerCase()}`);
+  return html.replace(
+    /<(\/?)([A-Z][A-Z0-9]*)(?=[\s/>])/g,
+    (_m, slash: string, name: string) => `<${slash}${name.toLowerCase()}`,
+  );
 }
 
 export function convertHtml(input: ConvertInput): ConvertOutput {

@@ -8,14 +8,38 @@ import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
  */
 export const MAX_ELEMENT_DEPTH = 128;
 
-const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'image', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'image',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /** Start tags that end an open element of the listed names (HTML's optional end tags). */
 const IMPLIED_ENDS = new Map<string, Set<string>>();
 const ends = (openers: string, closed: string) => {
-  for (const name of openers.split(' ')) IMPLIED_ENDS.set(name, new Set([...(IMPLIED_ENDS.get(name) ?? []), ...closed.split(' ')]));
+  for (const name of openers.split(' '))
+    IMPLIED_ENDS.set(name, new Set([...(IMPLIED_ENDS.get(name) ?? []), ...closed.split(' ')]));
 };
-ends('address article aside blockquote details div dl fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr main nav ol p pre section table ul', 'p');
+ends(
+  'address article aside blockquote details div dl fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr main nav ol p pre section table ul',
+  'p',
+);
 ends('li', 'li');
 ends('dt dd', 'dt dd');
 ends('option', 'option');
@@ -88,7 +112,10 @@ class DepthScan implements TokenizerCallbacks {
     for (;;) {
       const top = this.#pop();
       if (top.name !== name) continue;
-      if (top.cut) this.cuts.push(CODE_ELEMENTS.has(name) ? [top.start, endIndex + 1] : [start - 2, endIndex + 1]);
+      if (top.cut)
+        this.cuts.push(
+          CODE_ELEMENTS.has(name) ? [top.start, endIndex + 1] : [start - 2, endIndex + 1],
+        );
       return;
     }
   }

@@ -28,7 +28,9 @@ function terms(text: string): string[] {
   const out: string[] = [];
   for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     if (STOPWORDS.has(word)) continue;
-    out.push(word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+    out.push(
+      word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word,
+    );
   }
   return out;
 }
@@ -133,9 +135,14 @@ export function extractiveSummary(markdown: string, query: string, maxChars: num
     sentences.map((s) => s.terms),
     q,
   );
-  const scored = sentences.map((s, i) => ({ i, score: sentenceScores[i]! + PARAGRAPH_WEIGHT * paraScores[s.paragraph]! }));
+  const scored = sentences.map((s, i) => ({
+    i,
+    score: sentenceScores[i]! + PARAGRAPH_WEIGHT * paraScores[s.paragraph]!,
+  }));
   // Only sentences holding a query term are candidates; their paragraph's relevance orders them.
-  const ranked = scored.filter((s) => sentenceScores[s.i]! > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  const ranked = scored
+    .filter((s) => sentenceScores[s.i]! > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i);
   // Without a match the page's opening stands in, read straight on: no skipping ahead to fill the bound.
   const leadOnly = ranked.length === 0;
   const order = leadOnly ? sentences.map((_, i) => i) : ranked.map((s) => s.i);

@@ -1,4 +1,12 @@
-import { BLOCK_PAGE_TEXT, decodeBody, detectBlock, judgeMainContent, needsJavaScript, visibleText, type BlockVerdict } from '../acquire/index.ts';
+import {
+  BLOCK_PAGE_TEXT,
+  type BlockVerdict,
+  decodeBody,
+  detectBlock,
+  judgeMainContent,
+  needsJavaScript,
+  visibleText,
+} from '../acquire/index.ts';
 import { convertHtml } from './convert.ts';
 import type { ConvertOutput } from './types.ts';
 

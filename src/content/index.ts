@@ -1,8 +1,8 @@
-export { ContentPool } from './pool.ts';
 export { convertHtml } from './convert.ts';
-export type { ConvertOutput, OutputFormat, PageMetadata } from './types.ts';
-export { type PdfStrategy } from './pdf.ts';
-export { summarise, type SummaryRequest } from './summary.ts';
 export { extractiveSummary } from './extractive-summary.ts';
-export { selectorProblem, type Selectors } from './select.ts';
-export { selectTags, SelectorError } from './select-tags.ts';
+export type { PdfStrategy } from './pdf.ts';
+export { ContentPool } from './pool.ts';
+export { type Selectors, selectorProblem } from './select.ts';
+export { SelectorError, selectTags } from './select-tags.ts';
+export { type SummaryRequest, summarise } from './summary.ts';
+export type { ConvertOutput, OutputFormat, PageMetadata } from './types.ts';

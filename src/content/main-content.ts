@@ -1,8 +1,14 @@
 import { Readability } from '@mozilla/readability';
-import { BLOCK_ATTR, collectBlocks, featureVectors, type Block } from './blocks.ts';
-import { classifyBlocks, shippedModel, type BlockModel } from './block-model.ts';
+import { type BlockModel, classifyBlocks, shippedModel } from './block-model.ts';
+import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
-import { agreement, declaredPickWins, doubtsClassifier, readabilityWins, type KeptSummary } from './route.ts';
+import {
+  agreement,
+  declaredPickWins,
+  doubtsClassifier,
+  type KeptSummary,
+  readabilityWins,
+} from './route.ts';
 import { lacksDescription, productDescription } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
 
@@ -12,13 +18,15 @@ const PRODUCT_LD = /"@type"\s*:\s*\[?\s*"(?:Product|ProductGroup|Offer)"/;
 function declares(doc: Document, og: RegExp, ld: RegExp): boolean {
   const type = doc.querySelector('meta[property="og:type"]')?.getAttribute('content') ?? '';
   if (og.test(type)) return true;
-  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) if (ld.test(s.textContent ?? '')) return true;
+  for (const s of doc.querySelectorAll('script[type="application/ld+json"]'))
+    if (ld.test(s.textContent ?? '')) return true;
   return false;
 }
 
 /** Does the text name the page: are most of its words in the <title> or og:title? */
 function namesPage(doc: Document, text: string): boolean {
-  const title = `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
+  const title =
+    `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
   const w = wordsOf(text);
   return w.length > 0 && w.filter((x) => title.includes(x)).length >= 0.75 * w.length;
 }
@@ -50,11 +58,17 @@ function restoreH1(root: Element): void {
  */
 export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
-  const title = [...doc.querySelectorAll('h1')].map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim()).find((t) => namesPage(doc, t));
+  const title = [...doc.querySelectorAll('h1')]
+    .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
+    .find((t) => namesPage(doc, t));
   for (const h1 of doc.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
   let picked: Element | undefined;
   try {
-    const article = new Readability(doc as never, { charThreshold: 200, keepClasses: true, serializer: (el: Node) => el as never }).parse();
+    const article = new Readability(doc as never, {
+      charThreshold: 200,
+      keepClasses: true,
+      serializer: (el: Node) => el as never,
+    }).parse();
     picked = (article?.content as unknown as Element | null) ?? undefined;
   } catch {
     // Readability throws on some malformed trees; the block classifier stands in.
@@ -103,7 +117,14 @@ export function analysePage(doc: Document): PageAnalysis {
   const counts = blocks.map((b) => wordCount(b.text));
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declaresArticle, declaresProduct, totalWords });
-  return { blocks, features, words: counts, title: titleHeading(doc, blocks), declaresArticle, productDescription: description };
+  return {
+    blocks,
+    features,
+    words: counts,
+    title: titleHeading(doc, blocks),
+    declaresArticle,
+    productDescription: description,
+  };
 }
 
 /** Has the subtree text a reader would see? */
@@ -183,11 +204,15 @@ function withDescription(root: Element, description: string | undefined): Elemen
  * the page is. When the classifier keeps little but links, nothing, or a short pick, Readability's
  * pick is tried and may win (route.ts).
  */
-export function selectMainContent(doc: Document, model: BlockModel = shippedModel()): Element | undefined {
+export function selectMainContent(
+  doc: Document,
+  model: BlockModel = shippedModel(),
+): Element | undefined {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
   let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
-  if (article && declaredPickWins(model.route, declaresArticle, articleWords)) return withDescription(article, declaredProductDescription(doc));
+  if (article && declaredPickWins(model.route, declaresArticle, articleWords))
+    return withDescription(article, declaredProductDescription(doc));
   const page = analysePage(doc);
   const keep = new Set<number>();
   classifyBlocks(
@@ -199,11 +224,18 @@ export function selectMainContent(doc: Document, model: BlockModel = shippedMode
     if (p >= model.threshold) keep.add(i);
   });
   const kept = keptSummary(page, keep);
-  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept)) article = readabilityArticle(doc.cloneNode(true) as Document);
+  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept))
+    article = readabilityArticle(doc.cloneNode(true) as Document);
   if (article) {
     const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');
-    const readings = { declaresArticle, kept, readabilityWords: wordCount(article.textContent ?? ''), agreement: agreement(keptText, article.textContent ?? '') };
-    if (readabilityWins(model.route, readings)) return withDescription(article, page.productDescription);
+    const readings = {
+      declaresArticle,
+      kept,
+      readabilityWords: wordCount(article.textContent ?? ''),
+      agreement: agreement(keptText, article.textContent ?? ''),
+    };
+    if (readabilityWins(model.route, readings))
+      return withDescription(article, page.productDescription);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;

@@ -1,5 +1,5 @@
-import TurndownService from 'turndown';
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
+import TurndownService from 'turndown';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -22,7 +22,10 @@ const PLACEHOLDER = /\{\{\s*[\w$.[\]'"]+(?:\s*\|[^{}]*)?\s*\}\}|\{%[^{}%]*%\}/g;
 
 /** Prose text as a reader sees it: no placeholders, and runs of (non-breaking) spaces as one. */
 function readerText(text: string): string {
-  return text.replace(PLACEHOLDER, '').replace(/[ \u00a0]{2,}/g, ' ').replace(/\u00a0/g, ' ');
+  return text
+    .replace(PLACEHOLDER, '')
+    .replace(/[ \u00a0]{2,}/g, ' ')
+    .replace(/\u00a0/g, ' ');
 }
 
 function createService(): TurndownService {
@@ -34,10 +37,24 @@ function createService(): TurndownService {
     hr: '---',
   });
   service.use([strikethrough, taskListItems, gfmTables]);
-  const escape = service.escape.bind(service);
-  service.escape = (text: string) => escape(readerText(text));
+  const turndownEscape = service.escape.bind(service);
+  service.escape = (text: string) => turndownEscape(readerText(text));
   // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
-  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'select', 'input', 'textarea'] as never);
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'iframe',
+    'object',
+    'embed',
+    'svg',
+    'canvas',
+    'button',
+    'select',
+    'input',
+    'textarea',
+  ] as never);
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
   // language lives in a class on either element.
   service.addRule('fencedPre', {
@@ -51,12 +68,15 @@ function createService(): TurndownService {
   });
   // An icon link whose svg or image is gone would come out as "[](url)": nothing to read or click.
   service.addRule('emptyLink', {
-    filter: (node) => node.nodeName === 'A' && !node.textContent?.trim() && !node.querySelector('img'),
+    filter: (node) =>
+      node.nodeName === 'A' && !node.textContent?.trim() && !node.querySelector('img'),
     replacement: () => '',
   });
   // A 1x1 image is a tracking pixel, and an image without a source shows nothing.
   service.addRule('invisibleImage', {
-    filter: (node) => node.nodeName === 'IMG' && (!(node as HTMLElement).getAttribute('src') || isPixel(node as HTMLElement)),
+    filter: (node) =>
+      node.nodeName === 'IMG' &&
+      (!(node as HTMLElement).getAttribute('src') || isPixel(node as HTMLElement)),
     replacement: () => '',
   });
   // Turndown pads list markers to four columns ("-   item"); one space is what people and
@@ -70,7 +90,10 @@ function createService(): TurndownService {
         const start = Number(parent.getAttribute('start') ?? 1);
         prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
     },
   });

@@ -15,8 +15,14 @@ export function extractMetadata(doc: Document, base: string): PageMetadata {
     meta(doc, ['meta[property="og:title"]', 'meta[name="twitter:title"]']) ||
     doc.querySelector('h1')?.textContent?.trim() ||
     '';
-  const description = meta(doc, ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']);
-  const canonicalRef = doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href') || meta(doc, ['meta[property="og:url"]']);
+  const description = meta(doc, [
+    'meta[name="description"]',
+    'meta[property="og:description"]',
+    'meta[name="twitter:description"]',
+  ]);
+  const canonicalRef =
+    doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href') ||
+    meta(doc, ['meta[property="og:url"]']);
   return {
     title: title.replace(/\s+/g, ' '),
     description: description.replace(/\s+/g, ' '),

@@ -1,4 +1,4 @@
-import { ocrPdfPages, type OcrResult } from './pdf-ocr.ts';
+import { type OcrResult, ocrPdfPages } from './pdf-ocr.ts';
 
 export interface OcrLimits {
   /** Documents read by OCR at once, across all users; more wait their turn. */
@@ -55,7 +55,10 @@ export class OcrLane {
       const result = await ocrPdfPages(
         bytes,
         pages.map((p) => ({ n: p.n, dpi: ocrDpi(p, this.#limits.maxPixels) })),
-        { timeoutMs: this.#limits.pageTimeoutMs, signal: signal ? AbortSignal.any([signal, budget]) : budget },
+        {
+          timeoutMs: this.#limits.pageTimeoutMs,
+          signal: signal ? AbortSignal.any([signal, budget]) : budget,
+        },
       );
       signal?.throwIfAborted();
       return result;

@@ -7,7 +7,10 @@ import { boundDepth } from './depth.ts';
  * Readability F1 for about a sixth of the time (see ../shared/data/README.md).
  */
 export function parseHtml(html: string): Document {
-  const doc = new DOMParser().parseFromString(withRoot(boundDepth(html)), 'text/html') as unknown as Document;
+  const doc = new DOMParser().parseFromString(
+    withRoot(boundDepth(html)),
+    'text/html',
+  ) as unknown as Document;
   adoptStrayNodes(doc);
   return doc;
 }
@@ -34,7 +37,12 @@ const HEAD_ELEMENTS = new Set(['TITLE', 'META', 'LINK', 'BASE', 'STYLE']);
 function adoptStrayNodes(doc: Document): void {
   const root = doc.documentElement;
   if (!root) return;
-  const stray = [...root.childNodes].filter((n) => n.nodeName !== 'HEAD' && n.nodeName !== 'BODY' && (n.nodeType === 1 || (n.nodeType === 3 && n.textContent!.trim())));
+  const stray = [...root.childNodes].filter(
+    (n) =>
+      n.nodeName !== 'HEAD' &&
+      n.nodeName !== 'BODY' &&
+      (n.nodeType === 1 || (n.nodeType === 3 && n.textContent!.trim())),
+  );
   if (!stray.length) return;
   let body = [...root.children].find((c) => c.tagName === 'BODY');
   if (!body) {
@@ -74,7 +82,8 @@ export function documentBase(doc: Document, pageUrl: string): string {
 export function absoluteUrl(ref: string | null | undefined, base: string): string | undefined {
   if (!ref) return undefined;
   const trimmed = ref.trim();
-  if (!trimmed || trimmed.startsWith('#') || /^(javascript|mailto|tel|data):/i.test(trimmed)) return undefined;
+  if (!trimmed || trimmed.startsWith('#') || /^(javascript|mailto|tel|data):/i.test(trimmed))
+    return undefined;
   try {
     return new URL(trimmed, base).href;
   } catch {

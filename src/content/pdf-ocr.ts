@@ -31,7 +31,11 @@ export interface OcrResult {
  * and the pages read so far are returned with the count of pages started; the caller tells a
  * budget running out from its client leaving.
  */
-export async function ocrPdfPages(bytes: Uint8Array, pages: OcrPage[], opts: OcrOptions): Promise<OcrResult> {
+export async function ocrPdfPages(
+  bytes: Uint8Array,
+  pages: OcrPage[],
+  opts: OcrOptions,
+): Promise<OcrResult> {
   const dir = await mkdtemp(join(tmpdir(), 'webdata-ocr-'));
   const texts = new Map<number, string>();
   let attempted = 0;
@@ -43,11 +47,38 @@ export async function ocrPdfPages(bytes: Uint8Array, pages: OcrPage[], opts: Ocr
       if (opts.signal?.aborted) break;
       attempted++;
       try {
-        await run('pdftoppm', ['-r', String(dpi), '-gray', '-png', '-f', String(n), '-l', String(n), pdf, join(dir, `p${n}`)], common);
-        const image = (await readdir(dir)).find((f) => f.startsWith(`p${n}-`) && f.endsWith('.png'));
+        await run(
+          'pdftoppm',
+          [
+            '-r',
+            String(dpi),
+            '-gray',
+            '-png',
+            '-f',
+            String(n),
+            '-l',
+            String(n),
+            pdf,
+            join(dir, `p${n}`),
+          ],
+          common,
+        );
+        const image = (await readdir(dir)).find(
+          (f) => f.startsWith(`p${n}-`) && f.endsWith('.png'),
+        );
         if (!image) continue;
-        const { stdout } = await run('tesseract', [join(dir, image), 'stdout', '-l', opts.language ?? 'eng', '--psm', '3'], common);
-        texts.set(n, stdout.replace(/\f/g, '').replace(/\n{3,}/g, '\n\n').trim());
+        const { stdout } = await run(
+          'tesseract',
+          [join(dir, image), 'stdout', '-l', opts.language ?? 'eng', '--psm', '3'],
+          common,
+        );
+        texts.set(
+          n,
+          stdout
+            .replace(/\f/g, '')
+            .replace(/\n{3,}/g, '\n\n')
+            .trim(),
+        );
       } catch (err) {
         if (opts.signal?.aborted) break;
         throw err;

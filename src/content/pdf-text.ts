@@ -12,7 +12,10 @@ interface TextItem {
 }
 
 /** The text layer of every page, read with pdf.js (no rendering, no OCR). */
-export async function readPdfText(bytes: Uint8Array, maxPages: number): Promise<PdfText & { pageCount: number }> {
+export async function readPdfText(
+  bytes: Uint8Array,
+  maxPages: number,
+): Promise<PdfText & { pageCount: number }> {
   // Loaded with the first PDF: pdf.js is some 50 MB of memory in every thread that loads it,
   // and most servers and conversion workers never read a PDF.
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -33,10 +36,17 @@ export async function readPdfText(bytes: Uint8Array, maxPages: number): Promise<
         if (typeof item.str !== 'string') continue;
         text += item.str + (item.hasEOL ? '\n' : '');
       }
-      pages.push(text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim());
+      pages.push(
+        text
+          .replace(/[ \t]+\n/g, '\n')
+          .replace(/\n{3,}/g, '\n\n')
+          .trim(),
+      );
       page.cleanup();
     }
-    const info = (await doc.getMetadata().catch(() => undefined))?.info as { Title?: string } | undefined;
+    const info = (await doc.getMetadata().catch(() => undefined))?.info as
+      | { Title?: string }
+      | undefined;
     return { pages, sizes, title: info?.Title?.trim() ?? '', pageCount: doc.numPages };
   } finally {
     await task.destroy();

@@ -31,13 +31,24 @@ const SCANNED_PAGE_CHARS = 20;
  * page from its rendering; `auto` reads the text layer and recognises only the pages that have
  * next to none (scans inside an otherwise digital document).
  */
-export async function convertPdf(bytes: Uint8Array, opts: PdfConvertOptions, readers: PdfReaders): Promise<PdfConversion> {
+export async function convertPdf(
+  bytes: Uint8Array,
+  opts: PdfConvertOptions,
+  readers: PdfReaders,
+): Promise<PdfConversion> {
   const layer = await readers.text(bytes, opts.maxPages);
   const pages = [...layer.pages];
-  const sized = (i: number): SizedPage => ({ n: i + 1, widthPt: layer.sizes[i]![0], heightPt: layer.sizes[i]![1] });
+  const sized = (i: number): SizedPage => ({
+    n: i + 1,
+    widthPt: layer.sizes[i]![0],
+    heightPt: layer.sizes[i]![1],
+  });
   let toOcr: SizedPage[] = [];
   if (opts.strategy === 'ocr') toOcr = pages.map((_, i) => sized(i));
-  else if (opts.strategy === 'auto') toOcr = pages.flatMap((text, i) => (text.replace(/\s/g, '').length < SCANNED_PAGE_CHARS ? [sized(i)] : []));
+  else if (opts.strategy === 'auto')
+    toOcr = pages.flatMap((text, i) =>
+      text.replace(/\s/g, '').length < SCANNED_PAGE_CHARS ? [sized(i)] : [],
+    );
   let ocrPages = 0;
   if (toOcr.length > 0) {
     const recognised = await readers.ocr.read(bytes, toOcr, opts.signal);

@@ -1,10 +1,10 @@
 import { Piscina } from 'piscina';
 import { convertHtml } from './convert.ts';
-import { readHttpAnswer, type HttpAnswer, type HttpAnswerReading } from './http-answer.ts';
+import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
 import { readPdfText } from './pdf-text.ts';
-import { selectFields, type SelectedValue, type Selectors } from './select.ts';
+import { type SelectedValue, type Selectors, selectFields } from './select.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 import type { ConversionStarted } from './worker.ts';
 
@@ -58,7 +58,12 @@ export class ContentPool {
   readHttpAnswer(answer: HttpAnswer, signal?: AbortSignal): Promise<HttpAnswerReading> {
     if (!this.#pool) return Promise.resolve(readHttpAnswer(answer));
     const bytes = new Uint8Array(answer.bytes);
-    return this.#timed<HttpAnswerReading>('httpAnswer', (id) => ({ id, answer: { ...answer, bytes } }), [bytes.buffer], signal);
+    return this.#timed<HttpAnswerReading>(
+      'httpAnswer',
+      (id) => ({ id, answer: { ...answer, bytes } }),
+      [bytes.buffer],
+      signal,
+    );
   }
 
   /**
@@ -66,16 +71,29 @@ export class ContentPool {
    * a worker takes the page, not when it is queued: time spent waiting behind other pages, or for
    * a replacement worker to boot, is not this page's doing.
    */
-  async #timed<T>(name: string, task: (id: number) => { id: number }, transferList: ArrayBuffer[], signal?: AbortSignal): Promise<T> {
+  async #timed<T>(
+    name: string,
+    task: (id: number) => { id: number },
+    transferList: ArrayBuffer[],
+    signal?: AbortSignal,
+  ): Promise<T> {
     const pool = this.#pool!;
     const id = ++this.#nextId;
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
-    this.#onStart.set(id, () => (timer = setTimeout(() => deadline.abort(), this.#convertTimeoutMs)));
+    this.#onStart.set(
+      id,
+      () => (timer = setTimeout(() => deadline.abort(), this.#convertTimeoutMs)),
+    );
     try {
-      return (await pool.run(task(id), { name, transferList, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal })) as T;
+      return (await pool.run(task(id), {
+        name,
+        transferList,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+      })) as T;
     } catch (err) {
-      if (deadline.signal.aborted && !signal?.aborted) throw new Error(`converting the page took longer than ${this.#convertTimeoutMs} ms`);
+      if (deadline.signal.aborted && !signal?.aborted)
+        throw new Error(`converting the page took longer than ${this.#convertTimeoutMs} ms`);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -91,12 +109,16 @@ export class ContentPool {
     const { signal } = options;
     const pool = this.#pool;
     const text = pool
-      ? (data: Uint8Array, maxPages: number) => pool.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
+      ? (data: Uint8Array, maxPages: number) =>
+          pool.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
       : readPdfText;
     return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }
 
-  select(input: { html: string; url: string; selectors: Selectors }, signal?: AbortSignal): Promise<Record<string, SelectedValue>> {
+  select(
+    input: { html: string; url: string; selectors: Selectors },
+    signal?: AbortSignal,
+  ): Promise<Record<string, SelectedValue>> {
     if (!this.#pool) return Promise.resolve(selectFields(input.html, input.url, input.selectors));
     return this.#pool.run(input, { name: 'select', signal: signal ?? null });
   }

@@ -46,13 +46,25 @@ function keptNoContent(kept: KeptSummary): boolean {
 }
 
 /** Does a declared article's Readability pick of `readabilityWords` words win before the classifier runs? */
-export function declaredPickWins(policy: RoutePolicy, declaresArticle: boolean, readabilityWords: number): boolean {
+export function declaredPickWins(
+  policy: RoutePolicy,
+  declaresArticle: boolean,
+  readabilityWords: number,
+): boolean {
   return declaresArticle && readabilityWords > 0 && readabilityWords >= policy.declaredWords;
 }
 
 /** Is Readability worth running after the classifier: a declared article, or a menu, nothing, or a short pick? */
-export function doubtsClassifier(policy: RoutePolicy, declaresArticle: boolean, kept: KeptSummary): boolean {
-  return (declaresArticle && policy.declaredAgreement <= 1) || keptNoContent(kept) || kept.words < policy.shortWords;
+export function doubtsClassifier(
+  policy: RoutePolicy,
+  declaresArticle: boolean,
+  kept: KeptSummary,
+): boolean {
+  return (
+    (declaresArticle && policy.declaredAgreement <= 1) ||
+    keptNoContent(kept) ||
+    kept.words < policy.shortWords
+  );
 }
 
 /**
@@ -63,7 +75,8 @@ export function doubtsClassifier(policy: RoutePolicy, declaresArticle: boolean, 
  */
 export function readabilityWins(policy: RoutePolicy, r: Readings): boolean {
   if (r.readabilityWords === 0) return false;
-  if (declaredPickWins(policy, r.declaresArticle, r.readabilityWords) || keptNoContent(r.kept)) return true;
+  if (declaredPickWins(policy, r.declaresArticle, r.readabilityWords) || keptNoContent(r.kept))
+    return true;
   if (r.declaresArticle && r.agreement >= policy.declaredAgreement) return true;
   return r.kept.words < policy.shortWords && r.readabilityWords >= policy.ratio * r.kept.words;
 }

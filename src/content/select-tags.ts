@@ -21,7 +21,11 @@ function all(root: ParentNode, selector: string): Element[] {
   }
 }
 
-export function selectTags(html: string, include: readonly string[] = [], exclude: readonly string[] = []): string {
+export function selectTags(
+  html: string,
+  include: readonly string[] = [],
+  exclude: readonly string[] = [],
+): string {
   if (include.length === 0 && exclude.length === 0) return html;
   const { document } = parseHTML(html);
   for (const selector of exclude) for (const el of all(document, selector)) el.remove();
@@ -30,7 +34,9 @@ export function selectTags(html: string, include: readonly string[] = [], exclud
     // One selector list, so the picks come in document order whatever order the selectors came in.
     const picked = all(document, include.join(', '));
     // An element inside another picked one comes along with it, so it is not repeated.
-    const outer = picked.filter((el) => !picked.some((other) => other !== el && other.contains(el)));
+    const outer = picked.filter(
+      (el) => !picked.some((other) => other !== el && other.contains(el)),
+    );
     const body = document.body ?? document.documentElement;
     const keep = outer.map((el) => el.outerHTML).join('\n');
     body.innerHTML = keep;

@@ -13,7 +13,9 @@ export type SelectedValue = string | null | string[];
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'poster', 'cite', 'data', 'formaction']);
 
 function normalise(spec: SelectorSpec): { selector: string; attribute?: string; all: boolean } {
-  return typeof spec === 'string' ? { selector: spec, all: false } : { selector: spec.selector, attribute: spec.attribute, all: spec.all ?? false };
+  return typeof spec === 'string'
+    ? { selector: spec, all: false }
+    : { selector: spec.selector, attribute: spec.attribute, all: spec.all ?? false };
 }
 
 function selectedValue(el: Element, attribute: string | undefined, base: string): string | null {
@@ -46,7 +48,11 @@ export function selectorProblem(selector: string): string | undefined {
  * selector engine and nothing in a spec is ever run as code. A field without a match is null
  * (an empty list with `all`).
  */
-export function selectFields(html: string, url: string, selectors: Selectors): Record<string, SelectedValue> {
+export function selectFields(
+  html: string,
+  url: string,
+  selectors: Selectors,
+): Record<string, SelectedValue> {
   const doc = parseHtml(html);
   const base = doc.querySelector('base[href]')?.getAttribute('href');
   let baseUrl = url;
@@ -59,7 +65,9 @@ export function selectFields(html: string, url: string, selectors: Selectors): R
   for (const [field, spec] of Object.entries(selectors)) {
     const { selector, attribute, all } = normalise(spec);
     if (all) {
-      out[field] = [...doc.querySelectorAll(selector)].map((el) => selectedValue(el, attribute, baseUrl)).filter((v): v is string => v !== null);
+      out[field] = [...doc.querySelectorAll(selector)]
+        .map((el) => selectedValue(el, attribute, baseUrl))
+        .filter((v): v is string => v !== null);
       continue;
     }
     const el = doc.querySelector(selector);

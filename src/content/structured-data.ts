@@ -9,7 +9,9 @@ const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel)$
 
 function isProduct(node: Record<string, unknown>): boolean {
   const type = node['@type'];
-  return (Array.isArray(type) ? type : [type]).some((t) => typeof t === 'string' && PRODUCT_TYPES.test(t));
+  return (Array.isArray(type) ? type : [type]).some(
+    (t) => typeof t === 'string' && PRODUCT_TYPES.test(t),
+  );
 }
 
 /** Depth-first over a JSON-LD value: objects, arrays and `@graph` lists. */
@@ -23,7 +25,8 @@ function findProductDescription(value: unknown, depth = 0): string | undefined {
     return undefined;
   }
   const node = value as Record<string, unknown>;
-  if (isProduct(node) && typeof node.description === 'string' && node.description.trim()) return node.description;
+  if (isProduct(node) && typeof node.description === 'string' && node.description.trim())
+    return node.description;
   return findProductDescription(node['@graph'], depth + 1);
 }
 

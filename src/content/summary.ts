@@ -1,5 +1,5 @@
 import type { LlmSettings, SummarySettings } from '../config.ts';
-import { UpstreamError, complete, llmConfigured } from '../llm/index.ts';
+import { complete, llmConfigured, UpstreamError } from '../llm/index.ts';
 import { extractiveSummary } from './extractive-summary.ts';
 
 /** The spec's summary object: an instruction about the page. */
@@ -48,20 +48,39 @@ export async function summarise(
   page: { query: string; url: string; markdown: string },
   signal: AbortSignal,
 ): Promise<Summary> {
-  if (!llmConfigured(settings.llm)) return { text: extractiveSummary(page.markdown, page.query, settings.summary.extractiveChars), summarizer: 'extractive' };
+  if (!llmConfigured(settings.llm))
+    return {
+      text: extractiveSummary(page.markdown, page.query, settings.summary.extractiveChars),
+      summarizer: 'extractive',
+    };
   const { summary } = settings;
   let answer;
   try {
     answer = await complete(
       settings.llm,
-      { model: summary.model, instructions: INSTRUCTIONS, messages: [{ role: 'user', content: summaryInput(page.query, page.url, page.markdown, summary.maxInputChars) }], timeoutMs: summary.timeoutMs },
+      {
+        model: summary.model,
+        instructions: INSTRUCTIONS,
+        messages: [
+          {
+            role: 'user',
+            content: summaryInput(page.query, page.url, page.markdown, summary.maxInputChars),
+          },
+        ],
+        timeoutMs: summary.timeoutMs,
+      },
       signal,
     );
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new SummaryError(err instanceof UpstreamError ? `summary: ${err.message}` : `summary: the LLM failed: ${(err as Error).message}`);
+    throw new SummaryError(
+      err instanceof UpstreamError
+        ? `summary: ${err.message}`
+        : `summary: the LLM failed: ${(err as Error).message}`,
+    );
   }
-  if (answer.finishReason !== 'stop') throw new SummaryError(`summary: the LLM stopped before finishing (${answer.finishReason})`);
+  if (answer.finishReason !== 'stop')
+    throw new SummaryError(`summary: the LLM stopped before finishing (${answer.finishReason})`);
   if (!answer.text) throw new SummaryError('summary: the LLM answered with no text');
   return { text: answer.text, summarizer: 'llm' };
 }

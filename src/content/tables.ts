@@ -48,7 +48,8 @@ function shapeOf(table: Element): TableShape {
 }
 
 function tableOf(node: Node): Element | undefined {
-  for (let p = node.parentNode; p; p = p.parentNode) if (p.nodeName === 'TABLE') return p as Element;
+  for (let p = node.parentNode; p; p = p.parentNode)
+    if (p.nodeName === 'TABLE') return p as Element;
   return undefined;
 }
 
@@ -67,7 +68,10 @@ export function gfmTables(service: TurndownService): void {
   service.addRule('tableCell', {
     filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && isDataCell(node),
     replacement: (content, node) => {
-      const text = content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+      const text = content
+        .replace(/\s*\n+\s*/g, ' ')
+        .replace(/\|/g, '\\|')
+        .trim();
       return ` ${text} |${' |'.repeat(span(node as Element) - 1)}`;
     },
   });

@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { convertHtml } from './convert.ts';
-import { readHttpAnswer, type HttpAnswer, type HttpAnswerReading } from './http-answer.ts';
-import { readPdfText, type PdfText } from './pdf-text.ts';
-import { selectFields, type SelectedValue, type Selectors } from './select.ts';
+import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
+import { type PdfText, readPdfText } from './pdf-text.ts';
+import { type SelectedValue, type Selectors, selectFields } from './select.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
 export interface ConvertTask {
@@ -20,7 +20,8 @@ export interface HttpAnswerTask {
   answer: HttpAnswer;
 }
 
-const started = (id: number) => parentPort?.postMessage({ conversionStarted: id } satisfies ConversionStarted);
+const started = (id: number) =>
+  parentPort?.postMessage({ conversionStarted: id } satisfies ConversionStarted);
 
 /** Piscina task `convert`: one page converted on a worker thread. */
 export function convert({ id, input }: ConvertTask): ConvertOutput {
@@ -35,11 +36,18 @@ export function httpAnswer({ id, answer }: HttpAnswerTask): HttpAnswerReading {
 }
 
 /** Piscina task `pdfText`: pdf.js parses on the calling thread, so text layers are read here too. */
-export function pdfText(input: { bytes: Uint8Array; maxPages: number }): Promise<PdfText & { pageCount: number }> {
+export function pdfText(input: {
+  bytes: Uint8Array;
+  maxPages: number;
+}): Promise<PdfText & { pageCount: number }> {
   return readPdfText(input.bytes, input.maxPages);
 }
 
 /** Piscina task `select`: selector extraction parses the page, which is CPU like a conversion. */
-export function select(input: { html: string; url: string; selectors: Selectors }): Record<string, SelectedValue> {
+export function select(input: {
+  html: string;
+  url: string;
+  selectors: Selectors;
+}): Record<string, SelectedValue> {
   return selectFields(input.html, input.url, input.selectors);
 }

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Cost, Timestamp } from './common.ts';
 
 export const MapResult = Type.Object({

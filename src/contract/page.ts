@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Cost, Timestamp } from './common.ts';
 
 /** The metadata a result carries when `extractMetadata` was asked for: what the page says and how it was served. */
@@ -15,18 +15,33 @@ export type ResultMetadata = Static<typeof ResultMetadata>;
 /** Result fields the summary and the extraction add to a page (a fetch result or a breakpoint). */
 export const pageExtraFields = {
   content: Type.Optional(Type.String({ description: 'Summary (when a summary query was given)' })),
-  summarizer: Type.Optional(Type.Union([Type.Literal('llm'), Type.Literal('extractive')], { description: 'Who wrote `content`' })),
+  summarizer: Type.Optional(
+    Type.Union([Type.Literal('llm'), Type.Literal('extractive')], {
+      description: 'Who wrote `content`',
+    }),
+  ),
   json: Type.Optional(Type.Unknown({ description: 'Extracted object (when `extract` was given)' })),
-  warning: Type.Optional(Type.String({ description: 'Set when page text was left out to fit the model\'s window' })),
-  finishReason: Type.Optional(Type.String({ description: 'The model\'s finish reason when it was not a normal stop (length, content_filter, refusal)' })),
+  warning: Type.Optional(
+    Type.String({ description: "Set when page text was left out to fit the model's window" }),
+  ),
+  finishReason: Type.Optional(
+    Type.String({
+      description:
+        "The model's finish reason when it was not a normal stop (length, content_filter, refusal)",
+    }),
+  ),
 };
 const PageExtraFields = Type.Object(pageExtraFields);
 export type PageExtraFields = Static<typeof PageExtraFields>;
 
 /** Every way a page can be acquired, in the order the ladder tries them. */
-export const AcquireMethod = Type.Union([Type.Literal('http'), Type.Literal('browser'), Type.Literal('browser-stealth')], {
-  description: 'How the page was acquired: plain HTTP, the headless browser, or browser-stealth (beyond the spec; absent when nothing was acquired)',
-});
+export const AcquireMethod = Type.Union(
+  [Type.Literal('http'), Type.Literal('browser'), Type.Literal('browser-stealth')],
+  {
+    description:
+      'How the page was acquired: plain HTTP, the headless browser, or browser-stealth (beyond the spec; absent when nothing was acquired)',
+  },
+);
 export type AcquireMethod = Static<typeof AcquireMethod>;
 
 /** One page fetched: a scrape's answer, a batch item, a search hit's page, a crawl item. */

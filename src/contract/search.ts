@@ -1,9 +1,14 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Cost, Timestamp } from './common.ts';
 import { FetchResult } from './page.ts';
 
 /** `page` is there when the search was asked to scrape its hits. */
-export const SearchHit = Type.Object({ url: Type.String(), title: Type.String(), description: Type.String(), page: Type.Optional(FetchResult) });
+export const SearchHit = Type.Object({
+  url: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  page: Type.Optional(FetchResult),
+});
 
 /** One query of a search: what a sync search holds up to three of and an async batch item is. */
 export const SearchQueryResult = Type.Object({

@@ -1,6 +1,6 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Cost, Timestamp } from './common.ts';
-import { ResultMetadata, pageExtraFields } from './page.ts';
+import { pageExtraFields, ResultMetadata } from './page.ts';
 
 /** What a sequence's `scrape` step captured. */
 export const Breakpoint = Type.Object({

@@ -1,4 +1,10 @@
-import { FetchFailure, type FetchOptions, type HttpEngine, type HttpResponse, type HttpStream } from '../acquire/index.ts';
+import {
+  FetchFailure,
+  type FetchOptions,
+  type HttpEngine,
+  type HttpResponse,
+  type HttpStream,
+} from '../acquire/index.ts';
 import type { DiscoverLimits } from './limits.ts';
 
 /**
@@ -22,7 +28,11 @@ export class BudgetedFetcher {
 
   /** True once no further request may start. */
   get exhausted(): boolean {
-    return this.signal.aborted || this.requests >= this.#limits.maxRequests || this.bytes >= this.#limits.maxTotalBytes;
+    return (
+      this.signal.aborted ||
+      this.requests >= this.#limits.maxRequests ||
+      this.bytes >= this.#limits.maxTotalBytes
+    );
   }
 
   /**
@@ -48,7 +58,11 @@ export class BudgetedFetcher {
     return undefined;
   }
 
-  async #send<T>(url: string, maxBytes: number, send: (opts: FetchOptions) => Promise<T>): Promise<T | undefined> {
+  async #send<T>(
+    url: string,
+    maxBytes: number,
+    send: (opts: FetchOptions) => Promise<T>,
+  ): Promise<T | undefined> {
     if (this.exhausted) {
       this.failures.set(url, 'the map ran out of time or budget');
       return undefined;

@@ -35,12 +35,16 @@ export function pathPattern(pattern: string): (path: string) => boolean {
  * site scope, pages rather than assets, the start path when asked, and the caller's path patterns
  * (the start URL is exempt from those, as it was asked for by name).
  */
-export function crawlScope(input: CrawlScopeInput): (raw: string, base?: string) => string | undefined {
+export function crawlScope(
+  input: CrawlScopeInput,
+): (raw: string, base?: string) => string | undefined {
   const inSite = siteScope(new URL(input.url), input.includeSubdomains);
   const include = input.includePaths.map(pathPattern);
   const exclude = input.excludePaths.map(pathPattern);
   const opts = { ignoreQuery: input.ignoreQueryParameters };
-  const inStartPath = input.stayUnderStartPath ? underPath(normalizeUrl(input.url, undefined, opts)?.pathname ?? '/') : () => true;
+  const inStartPath = input.stayUnderStartPath
+    ? underPath(normalizeUrl(input.url, undefined, opts)?.pathname ?? '/')
+    : () => true;
   return (raw, base) => {
     const url = normalizeUrl(raw, base, opts);
     if (!url || !inSite(url) || !isPageUrl(url)) return undefined;

@@ -1,11 +1,11 @@
 import { decodeBody, type HttpEngine, type HttpResponse } from '../acquire/index.ts';
 import { BudgetedFetcher } from './budget.ts';
 import { extractPageLinks } from './html.ts';
-import { isHtml } from './media.ts';
 import { DEFAULT_LIMITS, type DiscoverLimits } from './limits.ts';
+import { isHtml } from './media.ts';
 import { isPageUrl, normalizeUrl } from './normalize.ts';
 import { drainQueue } from './pool.ts';
-import { rankCandidates, type Candidate } from './rank.ts';
+import { type Candidate, rankCandidates } from './rank.ts';
 import { robotsSitemaps } from './robots.ts';
 import { siteScope } from './scope.ts';
 import { addSiteSitemaps, SitemapCollector } from './sitemaps.ts';
@@ -43,7 +43,12 @@ interface CrawlJob {
  * the start page announces, the start page's links and, when that is still fewer URLs than asked
  * for, a shallow crawl of same-site pages. Bounded by `limits` in time, requests and bytes.
  */
-export async function discover(http: HttpEngine, input: DiscoverInput, signal: AbortSignal, limits: DiscoverLimits = DEFAULT_LIMITS): Promise<DiscoverResult> {
+export async function discover(
+  http: HttpEngine,
+  input: DiscoverInput,
+  signal: AbortSignal,
+  limits: DiscoverLimits = DEFAULT_LIMITS,
+): Promise<DiscoverResult> {
   const start = new URL(input.url);
   const inScope = siteScope(start, input.includeSubdomains);
   const fetcher = new BudgetedFetcher(http, limits, signal);
@@ -67,11 +72,18 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
     return href;
   };
 
-  const sitemaps = new SitemapCollector(fetcher, limits, (url, base, title) => void add(url, base, title));
+  const sitemaps = new SitemapCollector(
+    fetcher,
+    limits,
+    (url, base, title) => void add(url, base, title),
+  );
 
   // The start page and robots.txt are independent: ask for both at once.
   const robotsUrl = new URL('/robots.txt', start).href;
-  const [page, robots] = await Promise.all([fetcher.get(start.href, limits.maxPageBytes), fetcher.get(robotsUrl, limits.maxPageBytes)]);
+  const [page, robots] = await Promise.all([
+    fetcher.get(start.href, limits.maxPageBytes),
+    fetcher.get(robotsUrl, limits.maxPageBytes),
+  ]);
 
   const crawlQueue: CrawlJob[] = [];
   const seenPages = new Set<string>([startUrl]);
@@ -105,7 +117,13 @@ export async function discover(http: HttpEngine, input: DiscoverInput, signal: A
     }
   }
 
-  const declared = robots && !isHtml(robots) ? robotsSitemaps(decodeBody(robots.body, robots.headers['content-type'] ?? '', false).text, robots.url) : [];
+  const declared =
+    robots && !isHtml(robots)
+      ? robotsSitemaps(
+          decodeBody(robots.body, robots.headers['content-type'] ?? '', false).text,
+          robots.url,
+        )
+      : [];
   addSiteSitemaps(sitemaps, start, declared);
   await sitemaps.drain();
 

@@ -4,7 +4,10 @@
  */
 export class HostGate {
   readonly #perHost: number;
-  readonly #hosts = new Map<string, { active: number; lastStart: number; waiters: Array<() => void> }>();
+  readonly #hosts = new Map<
+    string,
+    { active: number; lastStart: number; waiters: Array<() => void> }
+  >();
 
   constructor(perHost: number) {
     this.#perHost = perHost;

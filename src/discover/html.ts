@@ -39,7 +39,12 @@ export function extractPageLinks(html: string, pageUrl: string): PageLinks {
           links.push(open);
         } else if (name === 'img' && open && attribs.alt) {
           open.text += ` ${attribs.alt}`;
-        } else if (name === 'link' && attribs.href && /\balternate\b/i.test(attribs.rel ?? '') && FEED_TYPES.has((attribs.type ?? '').toLowerCase())) {
+        } else if (
+          name === 'link' &&
+          attribs.href &&
+          /\balternate\b/i.test(attribs.rel ?? '') &&
+          FEED_TYPES.has((attribs.type ?? '').toLowerCase())
+        ) {
           feeds.push(attribs.href);
         }
       },
@@ -64,7 +69,9 @@ export function extractPageLinks(html: string, pageUrl: string): PageLinks {
     base,
     links: links.flatMap((l) => {
       const href = resolve(l.href);
-      return href ? [{ href, text: l.text.replace(/\s+/g, ' ').trim().slice(0, MAX_LINK_TEXT) }] : [];
+      return href
+        ? [{ href, text: l.text.replace(/\s+/g, ' ').trim().slice(0, MAX_LINK_TEXT) }]
+        : [];
     }),
     feeds: feeds.flatMap((f) => resolve(f) ?? []),
   };

@@ -4,7 +4,25 @@ export interface NormalizeOptions {
 }
 
 // Parameters that only say where a visitor came from; two URLs differing in them are one page.
-const TRACKING_PARAMS = new Set(['gclid', 'gclsrc', 'dclid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'igshid', 'mc_cid', 'mc_eid', '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'ref_src', 'srsltid']);
+const TRACKING_PARAMS = new Set([
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'ref_src',
+  'srsltid',
+]);
 const TRACKING_PREFIXES = ['utm_', 'pk_', 'mtm_'];
 
 function isTracking(name: string): boolean {
@@ -18,7 +36,11 @@ function isTracking(name: string): boolean {
  * parameters, the rest sorted (or no query at all); no trailing slash except the root's.
  * Path case is kept: servers may tell /Page from /page.
  */
-export function normalizeUrl(raw: string, base: string | URL | undefined, opts: NormalizeOptions): URL | undefined {
+export function normalizeUrl(
+  raw: string,
+  base: string | URL | undefined,
+  opts: NormalizeOptions,
+): URL | undefined {
   let url: URL;
   try {
     url = new URL(raw.trim(), base);
@@ -31,21 +53,74 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
   if (opts.ignoreQuery) {
     url.search = '';
   } else if (url.search) {
-    const kept = [...url.searchParams].filter(([k]) => !isTracking(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const kept = [...url.searchParams]
+      .filter(([k]) => !isTracking(k))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     url.search = new URLSearchParams(kept).toString();
   }
-  if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
+  if (url.pathname.length > 1 && url.pathname.endsWith('/'))
+    url.pathname = url.pathname.replace(/\/+$/, '') || '/';
   return url;
 }
 
 // Files that are not pages a reader would visit: media, styles, scripts, fonts, archives, feeds.
 const ASSET_EXTENSIONS = new Set([
-  'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'tif', 'tiff', 'heic',
-  'css', 'js', 'mjs', 'cjs', 'map', 'wasm',
-  'woff', 'woff2', 'ttf', 'otf', 'eot',
-  'mp3', 'mp4', 'm4a', 'm4v', 'webm', 'ogg', 'oga', 'ogv', 'wav', 'flac', 'mov', 'avi', 'mkv',
-  'zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'tar', 'exe', 'dmg', 'msi', 'apk', 'deb', 'rpm', 'iso', 'bin',
-  'xml', 'rss', 'atom', 'json',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'avif',
+  'svg',
+  'ico',
+  'bmp',
+  'tif',
+  'tiff',
+  'heic',
+  'css',
+  'js',
+  'mjs',
+  'cjs',
+  'map',
+  'wasm',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+  'eot',
+  'mp3',
+  'mp4',
+  'm4a',
+  'm4v',
+  'webm',
+  'ogg',
+  'oga',
+  'ogv',
+  'wav',
+  'flac',
+  'mov',
+  'avi',
+  'mkv',
+  'zip',
+  'gz',
+  'tgz',
+  'bz2',
+  'xz',
+  '7z',
+  'rar',
+  'tar',
+  'exe',
+  'dmg',
+  'msi',
+  'apk',
+  'deb',
+  'rpm',
+  'iso',
+  'bin',
+  'xml',
+  'rss',
+  'atom',
+  'json',
 ]);
 
 /** True for URLs that name a page (HTML, or a document such as a PDF) rather than an asset. */

@@ -2,7 +2,11 @@
  * Runs `work` over a queue that the work itself may grow (sitemap indexes add sitemaps, pages add
  * pages), at most `concurrency` at a time, until the queue is empty and nothing is running.
  */
-export async function drainQueue<T>(queue: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function drainQueue<T>(
+  queue: T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   const running = new Set<Promise<void>>();
   for (;;) {
     while (running.size < concurrency && queue.length > 0) {

@@ -69,7 +69,8 @@ function containsPhrase(ws: string[], terms: string[]): boolean {
 
 function depth(path: string): number {
   let n = 0;
-  for (let i = 0; i < path.length; i++) if (path[i] === '/' && i + 1 < path.length && path[i + 1] !== '/') n++;
+  for (let i = 0; i < path.length; i++)
+    if (path[i] === '/' && i + 1 < path.length && path[i + 1] !== '/') n++;
   return n;
 }
 
@@ -97,7 +98,11 @@ export function relevance(c: Candidate, terms: string[]): number {
   let sum = 0;
   let matched = 0;
   for (const term of terms) {
-    const inUrl = Math.max(bestMatch(term, last), 0.8 * bestMatch(term, path), 0.5 * bestMatch(term, query));
+    const inUrl = Math.max(
+      bestMatch(term, last),
+      0.8 * bestMatch(term, path),
+      0.5 * bestMatch(term, query),
+    );
     const inText = 0.9 * bestMatch(term, text);
     const score = Math.max(inUrl, inText) + 0.25 * Math.min(inUrl, inText);
     if (score > 0) matched++;
@@ -120,7 +125,10 @@ interface Ranked {
  * relevant first (ties: shallower, then alphabetical). Without one: the home page, then the start
  * URL, then shallow before deep, alphabetical within a depth, so the same site maps the same way.
  */
-export function rankCandidates(candidates: Iterable<Candidate>, opts: { search?: string; startUrl: string; limit: number }): string[] {
+export function rankCandidates(
+  candidates: Iterable<Candidate>,
+  opts: { search?: string; startUrl: string; limit: number },
+): string[] {
   const home = new URL('/', opts.startUrl).href;
   const terms = opts.search ? [...new Set(words(opts.search))] : [];
   const stems = terms.map((t) => t.slice(0, 4));
@@ -131,12 +139,19 @@ export function rankCandidates(candidates: Iterable<Candidate>, opts: { search?:
     if (terms.length === 0) {
       at.score = c.url === home ? 2 : c.url === opts.startUrl ? 1 : 0;
     } else {
-      if (!mayMatch(`${path}?${query}`.toLowerCase(), stems) && !mayMatch(c.text.toLowerCase(), stems)) continue;
+      if (
+        !mayMatch(`${path}?${query}`.toLowerCase(), stems) &&
+        !mayMatch(c.text.toLowerCase(), stems)
+      )
+        continue;
       at.score = relevance(c, terms);
       if (at.score === 0) continue;
     }
     ranked.push(at);
   }
-  ranked.sort((a, b) => b.score - a.score || a.depth - b.depth || (a.href < b.href ? -1 : a.href > b.href ? 1 : 0));
+  ranked.sort(
+    (a, b) =>
+      b.score - a.score || a.depth - b.depth || (a.href < b.href ? -1 : a.href > b.href ? 1 : 0),
+  );
   return ranked.slice(0, opts.limit).map((r) => r.href);
 }

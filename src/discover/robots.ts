@@ -34,7 +34,12 @@ export interface RobotsRules {
 }
 
 const ALLOW_ALL: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
-const UNAVAILABLE: RobotsRules = { allows: () => false, delayMs: 0, sitemaps: [], unavailable: true };
+const UNAVAILABLE: RobotsRules = {
+  allows: () => false,
+  delayMs: 0,
+  sitemaps: [],
+  unavailable: true,
+};
 
 /** Longest Crawl-delay honoured; a larger one would stall a crawl for hours per page. */
 const MAX_CRAWL_DELAY_MS = 60_000;
@@ -74,7 +79,10 @@ const UNAVAILABLE_TTL_MS = 60_000;
  */
 export class RobotsCache {
   readonly #ttlMs: number;
-  readonly #entries = new Map<string, { at: number; rules: Promise<RobotsRules>; settled?: RobotsRules }>();
+  readonly #entries = new Map<
+    string,
+    { at: number; rules: Promise<RobotsRules>; settled?: RobotsRules }
+  >();
 
   constructor(ttlMs: number) {
     this.#ttlMs = ttlMs;
@@ -83,9 +91,13 @@ export class RobotsCache {
   async get(http: HttpEngine, origin: string, signal: AbortSignal): Promise<RobotsRules> {
     const now = Date.now();
     let entry = this.#entries.get(origin);
-    if (entry && now - entry.at >= (entry.settled?.unavailable ? UNAVAILABLE_TTL_MS : this.#ttlMs)) entry = undefined;
+    if (entry && now - entry.at >= (entry.settled?.unavailable ? UNAVAILABLE_TTL_MS : this.#ttlMs))
+      entry = undefined;
     if (!entry) {
-      const fresh: { at: number; rules: Promise<RobotsRules>; settled?: RobotsRules } = { at: now, rules: fetchRobots(http, origin) };
+      const fresh: { at: number; rules: Promise<RobotsRules>; settled?: RobotsRules } = {
+        at: now,
+        rules: fetchRobots(http, origin),
+      };
       void fresh.rules.then((rules) => (fresh.settled = rules));
       this.#entries.set(origin, fresh);
       entry = fresh;

@@ -124,7 +124,9 @@ class SitemapReader {
   #local(name: string): string {
     const colon = name.indexOf(':');
     if (colon < 0) return name.toLowerCase();
-    return name.slice(0, colon) === this.#rootPrefix ? name.slice(colon + 1).toLowerCase() : name.toLowerCase();
+    return name.slice(0, colon) === this.#rootPrefix
+      ? name.slice(colon + 1).toLowerCase()
+      : name.toLowerCase();
   }
 
   #xmlParser(): Parser {
@@ -134,21 +136,40 @@ class SitemapReader {
           if (this.stopped) return;
           if (this.#stack.length === 0) {
             const colon = name.indexOf(':');
-            this.#rootPrefix = colon > 0 && name.slice(colon + 1).toLowerCase() !== 'rdf' ? name.slice(0, colon) : '';
+            this.#rootPrefix =
+              colon > 0 && name.slice(colon + 1).toLowerCase() !== 'rdf'
+                ? name.slice(0, colon)
+                : '';
             const root = this.#local(name);
-            this.kind = root === 'urlset' ? 'urlset' : root === 'sitemapindex' ? 'index' : root === 'rss' || root === 'feed' || name.toLowerCase() === 'rdf:rdf' ? 'feed' : root === 'html' ? 'html' : 'unknown';
+            this.kind =
+              root === 'urlset'
+                ? 'urlset'
+                : root === 'sitemapindex'
+                  ? 'index'
+                  : root === 'rss' || root === 'feed' || name.toLowerCase() === 'rdf:rdf'
+                    ? 'feed'
+                    : root === 'html'
+                      ? 'html'
+                      : 'unknown';
             if (this.kind === 'html') return this.#stop('a web page, not a sitemap');
-            if (this.kind === 'unknown') return this.#stop(`not a sitemap or feed (root element <${name}>)`);
+            if (this.kind === 'unknown')
+              return this.#stop(`not a sitemap or feed (root element <${name}>)`);
           }
           const local = this.#local(name);
           const parent = this.#stack.at(-1);
           this.#stack.push(local);
-          if (this.#stack.length > this.#opts.maxXmlDepth) return this.#stop(`XML nested deeper than ${this.#opts.maxXmlDepth} elements`);
+          if (this.#stack.length > this.#opts.maxXmlDepth)
+            return this.#stop(`XML nested deeper than ${this.#opts.maxXmlDepth} elements`);
           if (local === 'url' || local === 'sitemap' || local === 'item' || local === 'entry') {
             this.#loc = '';
             this.#title = '';
             this.#link = '';
-          } else if (local === 'link' && parent === 'entry' && attribs.href && (!attribs.rel || attribs.rel === 'alternate')) {
+          } else if (
+            local === 'link' &&
+            parent === 'entry' &&
+            attribs.href &&
+            (!attribs.rel || attribs.rel === 'alternate')
+          ) {
             this.#link ||= attribs.href;
           }
         },
@@ -160,7 +181,10 @@ class SitemapReader {
             if (this.#loc.length < MAX_TEXT) this.#loc += text;
           } else if (top === 'link' && parent === 'item') {
             if (this.#link.length < MAX_TEXT) this.#link += text;
-          } else if (top?.endsWith('title') && this.#stack.some((s) => s === 'url' || s === 'item' || s === 'entry')) {
+          } else if (
+            top?.endsWith('title') &&
+            this.#stack.some((s) => s === 'url' || s === 'item' || s === 'entry')
+          ) {
             // <title> of an item or entry, or an extension's title (news:title) inside a <url>.
             if (this.#title.length < MAX_TEXT) this.#title += text;
           }
@@ -169,9 +193,16 @@ class SitemapReader {
           if (this.stopped) return;
           const local = this.#stack.pop();
           if (local === undefined) return;
-          if (local === 'url' && this.kind === 'urlset' && this.#loc.trim()) this.#page(this.#loc.trim(), this.#title);
-          else if (local === 'sitemap' && this.kind === 'index' && this.#loc.trim()) this.#child(this.#loc.trim());
-          else if ((local === 'item' || local === 'entry') && this.kind === 'feed' && this.#link.trim()) this.#page(this.#link.trim(), this.#title);
+          if (local === 'url' && this.kind === 'urlset' && this.#loc.trim())
+            this.#page(this.#loc.trim(), this.#title);
+          else if (local === 'sitemap' && this.kind === 'index' && this.#loc.trim())
+            this.#child(this.#loc.trim());
+          else if (
+            (local === 'item' || local === 'entry') &&
+            this.kind === 'feed' &&
+            this.#link.trim()
+          )
+            this.#page(this.#link.trim(), this.#title);
         },
       },
       { xmlMode: true, decodeEntities: true },
@@ -208,7 +239,10 @@ async function* pieces(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncG
  * deadline) stops the reading; the entries before it count. The caller owns the source: a
  * stream must be destroyed once this answers, for reading may stop before its end.
  */
-export async function readSitemap(source: AsyncIterable<Buffer> | Iterable<Buffer>, opts: SitemapReadOptions): Promise<SitemapReadResult> {
+export async function readSitemap(
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
+  opts: SitemapReadOptions,
+): Promise<SitemapReadResult> {
   const reader = new SitemapReader(opts);
   const decoder = new StringDecoder('utf8');
   let bytes = 0;
@@ -279,5 +313,10 @@ export async function readSitemap(source: AsyncIterable<Buffer> | Iterable<Buffe
     reader.write(decoder.end());
     reader.end();
   }
-  return { kind: reader.kind ?? 'unknown', bytes, read, ...(reader.stopped ? { stopped: reader.stopped } : {}) };
+  return {
+    kind: reader.kind ?? 'unknown',
+    bytes,
+    read,
+    ...(reader.stopped ? { stopped: reader.stopped } : {}),
+  };
 }

@@ -5,7 +5,12 @@ import { drainQueue } from './pool.ts';
 import { readSitemap } from './sitemap.ts';
 
 /** Where sites usually keep a sitemap when robots.txt does not say. */
-export const USUAL_SITEMAPS = ['/sitemap.xml', '/sitemap_index.xml', '/sitemap.xml.gz', '/sitemap.txt'];
+export const USUAL_SITEMAPS = [
+  '/sitemap.xml',
+  '/sitemap_index.xml',
+  '/sitemap.xml.gz',
+  '/sitemap.txt',
+];
 
 /**
  * The sitemaps and feeds of one site, read through a budgeted fetcher: indexes are followed to a
@@ -19,7 +24,11 @@ export class SitemapCollector {
   readonly #queue: Array<{ url: string; depth: number }> = [];
   readonly #seen = new Set<string>();
 
-  constructor(fetcher: BudgetedFetcher, limits: DiscoverLimits, onPage: (url: string, base: string, title?: string) => void) {
+  constructor(
+    fetcher: BudgetedFetcher,
+    limits: DiscoverLimits,
+    onPage: (url: string, base: string, title?: string) => void,
+  ) {
     this.#fetcher = fetcher;
     this.#limits = limits;
     this.#onPage = onPage;
@@ -39,7 +48,11 @@ export class SitemapCollector {
   }
 
   /** Reads a sitemap or feed; `counted` is how much of it the byte budget already holds. */
-  async read(res: { url: string; body: AsyncIterable<Buffer> | Iterable<Buffer> }, counted: number, depth: number): Promise<void> {
+  async read(
+    res: { url: string; body: AsyncIterable<Buffer> | Iterable<Buffer> },
+    counted: number,
+    depth: number,
+  ): Promise<void> {
     const fetcher = this.#fetcher;
     const limits = this.#limits;
     let children = 0;
@@ -50,11 +63,17 @@ export class SitemapCollector {
       onPage: (e) => this.#onPage(e.url, res.url, e.title),
       onChild: (child) => {
         if (depth >= limits.maxSitemapDepth) {
-          fetcher.failures.set(child, `sitemap index nested deeper than ${limits.maxSitemapDepth} levels`);
+          fetcher.failures.set(
+            child,
+            `sitemap index nested deeper than ${limits.maxSitemapDepth} levels`,
+          );
           return;
         }
         if (++children > limits.maxChildrenPerIndex) {
-          fetcher.failures.set(res.url, `index lists more than ${limits.maxChildrenPerIndex} sitemaps; the rest were not read`);
+          fetcher.failures.set(
+            res.url,
+            `index lists more than ${limits.maxChildrenPerIndex} sitemaps; the rest were not read`,
+          );
           return;
         }
         try {
@@ -66,7 +85,8 @@ export class SitemapCollector {
     });
     // Inflated gzip bytes count against the byte budget too.
     fetcher.addBytes(Math.max(0, Math.max(result.read, result.bytes) - counted));
-    if (result.stopped && result.kind !== 'html') fetcher.failures.set(res.url, `read in part: ${result.stopped}`);
+    if (result.stopped && result.kind !== 'html')
+      fetcher.failures.set(res.url, `read in part: ${result.stopped}`);
   }
 
   /** Reads everything queued, and what indexes add on the way. */
@@ -87,5 +107,6 @@ export class SitemapCollector {
 /** Queues the sitemaps robots.txt declares, then the usual locations (only the first when some were declared). */
 export function addSiteSitemaps(collector: SitemapCollector, start: URL, declared: string[]): void {
   for (const url of declared) collector.add(url);
-  for (const path of declared.length > 0 ? USUAL_SITEMAPS.slice(0, 1) : USUAL_SITEMAPS) collector.add(new URL(path, start).href);
+  for (const path of declared.length > 0 ? USUAL_SITEMAPS.slice(0, 1) : USUAL_SITEMAPS)
+    collector.add(new URL(path, start).href);
 }

@@ -1,3 +1,3 @@
+export { ExtractError, extractJson, type PageText } from './llm-extract.ts';
+export { type ExtractRequest, extractPage, needsMarkdown } from './page.ts';
 export { MAX_SCHEMA_BYTES, schemaProblem } from './schema.ts';
-export { extractJson, ExtractError, type PageText } from './llm-extract.ts';
-export { extractPage, needsMarkdown, type ExtractRequest } from './page.ts';

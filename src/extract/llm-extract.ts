@@ -1,6 +1,6 @@
 import type { ExtractSettings, LlmSettings } from '../config.ts';
-import { UpstreamError, complete, type FinishReason, type LlmMessage } from '../llm/index.ts';
-import { violations, type SchemaViolation } from './schema.ts';
+import { complete, type FinishReason, type LlmMessage, UpstreamError } from '../llm/index.ts';
+import { type SchemaViolation, violations } from './schema.ts';
 
 /** A page as the model reads it. */
 export interface PageText {
@@ -24,7 +24,10 @@ export class ExtractError extends Error {
   readonly finishReason?: FinishReason;
   readonly violations?: SchemaViolation[];
 
-  constructor(message: string, details: { finishReason?: FinishReason; violations?: SchemaViolation[] } = {}) {
+  constructor(
+    message: string,
+    details: { finishReason?: FinishReason; violations?: SchemaViolation[] } = {},
+  ) {
     super(message);
     if (details.finishReason !== undefined) this.finishReason = details.finishReason;
     if (details.violations !== undefined) this.violations = details.violations;
@@ -66,19 +69,29 @@ function fitToWindow(pages: PageText[], window: number): { pages: PageText[]; wa
   const total = lengths.reduce((a, b) => a + b, 0);
   if (total <= window) return { pages };
   const budget = shares(lengths, window);
-  const cut = pages.map((p, i) => (lengths[i]! > budget[i]! ? p.url : undefined)).filter((u): u is string => u !== undefined);
+  const cut = pages
+    .map((p, i) => (lengths[i]! > budget[i]! ? p.url : undefined))
+    .filter((u): u is string => u !== undefined);
   const warning =
     `the page text (${total} characters) is longer than the model's window (${window} characters, WEBDATA_EXTRACT_MAX_INPUT_CHARS): ` +
     `only the first part of ${cut.length === 1 ? cut[0] : `each of ${cut.join(', ')}`} was read, so values further down were not seen`;
-  return { pages: pages.map((p, i) => ({ url: p.url, markdown: p.markdown.slice(0, budget[i]) })), warning };
+  return {
+    pages: pages.map((p, i) => ({ url: p.url, markdown: p.markdown.slice(0, budget[i]) })),
+    warning,
+  };
 }
 
-function userMessage(prompt: string | undefined, pages: PageText[], schema: object | undefined): string {
+function userMessage(
+  prompt: string | undefined,
+  pages: PageText[],
+  schema: object | undefined,
+): string {
   const parts: string[] = [];
   if (prompt) parts.push(`Instruction: ${prompt}`);
   if (schema) parts.push(`JSON Schema of the answer:\n${JSON.stringify(schema)}`);
   // A page cannot close its own block early and speak outside it.
-  for (const p of pages) parts.push(`<page url="${p.url}">\n${p.markdown.replaceAll('</page>', '<\\/page>')}\n</page>`);
+  for (const p of pages)
+    parts.push(`<page url="${p.url}">\n${p.markdown.replaceAll('</page>', '<\\/page>')}\n</page>`);
   return parts.join('\n\n');
 }
 
@@ -93,8 +106,15 @@ function parseAnswer(text: string): { value?: unknown; problem?: string } {
 }
 
 function stoppedEarly(reason: FinishReason): ExtractError {
-  const why = reason === 'length' ? 'it hit its output token limit, so the answer is truncated' : reason === 'content_filter' || reason === 'refusal' ? 'the provider withheld the answer' : 'no normal stop';
-  return new ExtractError(`extract: the model stopped before finishing (${reason}): ${why}`, { finishReason: reason });
+  const why =
+    reason === 'length'
+      ? 'it hit its output token limit, so the answer is truncated'
+      : reason === 'content_filter' || reason === 'refusal'
+        ? 'the provider withheld the answer'
+        : 'no normal stop';
+  return new ExtractError(`extract: the model stopped before finishing (${reason}): ${why}`, {
+    finishReason: reason,
+  });
 }
 
 /**
@@ -110,13 +130,29 @@ export async function extractJson(
 ): Promise<JsonExtraction> {
   const fitted = fitToWindow(request.pages, settings.extract.maxInputChars);
   const inPrompt = settings.llm.structuredOutput ? undefined : request.schema;
-  const messages: LlmMessage[] = [{ role: 'user', content: userMessage(request.prompt, fitted.pages, inPrompt) }];
+  const messages: LlmMessage[] = [
+    { role: 'user', content: userMessage(request.prompt, fitted.pages, inPrompt) },
+  ];
   const ask = async () => {
     try {
-      return await complete(settings.llm, { model: settings.extract.model, instructions: INSTRUCTIONS, messages, schema: request.schema, timeoutMs: settings.extract.timeoutMs }, signal);
+      return await complete(
+        settings.llm,
+        {
+          model: settings.extract.model,
+          instructions: INSTRUCTIONS,
+          messages,
+          schema: request.schema,
+          timeoutMs: settings.extract.timeoutMs,
+        },
+        signal,
+      );
     } catch (err) {
       if (signal.aborted) throw err;
-      throw new ExtractError(err instanceof UpstreamError ? `extract: ${err.message}` : `extract: the LLM failed: ${(err as Error).message}`);
+      throw new ExtractError(
+        err instanceof UpstreamError
+          ? `extract: ${err.message}`
+          : `extract: the LLM failed: ${(err as Error).message}`,
+      );
     }
   };
 
@@ -125,12 +161,20 @@ export async function extractJson(
     const answer = await ask();
     if (answer.finishReason !== 'stop') throw stoppedEarly(answer.finishReason);
     const parsed = parseAnswer(answer.text);
-    problems = parsed.problem !== undefined ? [parsed.problem] : violations(request.schema, parsed.value);
-    if (problems.length === 0) return { json: parsed.value, ...(fitted.warning ? { warning: fitted.warning } : {}) };
+    problems =
+      parsed.problem !== undefined ? [parsed.problem] : violations(request.schema, parsed.value);
+    if (problems.length === 0)
+      return { json: parsed.value, ...(fitted.warning ? { warning: fitted.warning } : {}) };
     messages.push(
       { role: 'assistant', content: answer.text },
-      { role: 'user', content: `Your answer does not validate against the JSON Schema:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with the corrected JSON object only.` },
+      {
+        role: 'user',
+        content: `Your answer does not validate against the JSON Schema:\n${problems.map((p) => `- ${p}`).join('\n')}\nAnswer again with the corrected JSON object only.`,
+      },
     );
   }
-  throw new ExtractError(`extract: the answer does not match the schema after a repair round: ${problems.join('; ')}`, { violations: problems });
+  throw new ExtractError(
+    `extract: the answer does not match the schema after a repair round: ${problems.join('; ')}`,
+    { violations: problems },
+  );
 }

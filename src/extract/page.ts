@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { ContentPool, Selectors } from '../content/index.ts';
 import type { FinishReason } from '../llm/index.ts';
-import { extractJson, ExtractError } from './llm-extract.ts';
+import { ExtractError, extractJson } from './llm-extract.ts';
 
 /**
  * The `extract` request field: a JSON Schema (and an optional instruction) for the LLM, or
@@ -44,14 +44,36 @@ export async function extractPage(
   signal: AbortSignal,
 ): Promise<PageExtraction> {
   if (request.selectors) {
-    if (page.html === undefined) return { error: 'extract: selectors need an HTML page, and this page is not HTML', llmUsed: false };
-    return { json: await content.select({ html: page.html, url: page.url, selectors: request.selectors }, signal), llmUsed: false };
+    if (page.html === undefined)
+      return {
+        error: 'extract: selectors need an HTML page, and this page is not HTML',
+        llmUsed: false,
+      };
+    return {
+      json: await content.select(
+        { html: page.html, url: page.url, selectors: request.selectors },
+        signal,
+      ),
+      llmUsed: false,
+    };
   }
   try {
-    const out = await extractJson(config, { schema: request.schema!, prompt: request.prompt, pages: [{ url: page.url, markdown: page.markdown }] }, signal);
+    const out = await extractJson(
+      config,
+      {
+        schema: request.schema!,
+        prompt: request.prompt,
+        pages: [{ url: page.url, markdown: page.markdown }],
+      },
+      signal,
+    );
     return { ...out, llmUsed: true };
   } catch (err) {
     if (!(err instanceof ExtractError)) throw err;
-    return { error: err.message, ...(err.finishReason !== undefined ? { finishReason: err.finishReason } : {}), llmUsed: false };
+    return {
+      error: err.message,
+      ...(err.finishReason !== undefined ? { finishReason: err.finishReason } : {}),
+      llmUsed: false,
+    };
   }
 }

@@ -23,7 +23,8 @@ re2.code = 're2js';
 
 type FormatsPlugin = (ajv: Ajv) => Ajv;
 // ajv-formats ships CommonJS with its function as `default`, which ESM sees one level down.
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  addFormatsModule) as unknown as FormatsPlugin;
 
 /** Untrusted schemas: no remote references are ever loaded, no unknown keyword is an error worth refusing a request for. */
 const ajv = new Ajv({ allErrors: true, strict: false, logger: false, code: { regExp: re2 } });
@@ -65,12 +66,16 @@ export function validatorFor(schema: object): ValidateFunction {
  * cannot run).
  */
 export function schemaProblem(schema: unknown): string | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'must be a JSON Schema object';
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return 'must be a JSON Schema object';
   const size = Buffer.byteLength(JSON.stringify(schema));
-  if (size > MAX_SCHEMA_BYTES) return `is ${size} bytes; at most ${MAX_SCHEMA_BYTES} bytes are accepted`;
+  if (size > MAX_SCHEMA_BYTES)
+    return `is ${size} bytes; at most ${MAX_SCHEMA_BYTES} bytes are accepted`;
   if (depth(schema) > MAX_SCHEMA_DEPTH) return `nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
-  if ((schema as { type?: unknown }).type !== 'object') return 'must describe an object: its top level needs "type": "object"';
-  if (!ajv.validateSchema(schema)) return `is not a valid JSON Schema: ${(ajv.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`;
+  if ((schema as { type?: unknown }).type !== 'object')
+    return 'must describe an object: its top level needs "type": "object"';
+  if (!ajv.validateSchema(schema))
+    return `is not a valid JSON Schema: ${(ajv.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`;
   try {
     validatorFor(schema);
   } catch (err) {

@@ -4,28 +4,28 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { mcpRoutes } from '../mcp/index.ts';
 import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
-import { mcpRoutes } from '../mcp/index.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { loadSheddingPlugin } from './load-shedding.ts';
 import { requestLogFields } from './log.ts';
 import { requestMetricsPlugin } from './request-metrics.ts';
+import { browserSessionRoutes } from './routes/browser-sessions.ts';
+import { crawlRoutes } from './routes/crawl.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { filesRoutes } from './routes/files.ts';
 import { firecrawlRoutes } from './routes/firecrawl/routes.ts';
-import { browserSessionRoutes } from './routes/browser-sessions.ts';
-import { crawlRoutes } from './routes/crawl.ts';
 import { healthRoutes } from './routes/health.ts';
-import { jobStartRoutes } from './routes/jobs-start.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { jobStartRoutes } from './routes/jobs-start.ts';
 import { mapRoutes } from './routes/map.ts';
 import { metricsRoutes } from './routes/metrics.ts';
-import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
+import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -45,7 +45,9 @@ function clientError(err: NodeJS.ErrnoException, socket: Duplex, timeoutMs: numb
         : [400, 'the request is not valid HTTP'];
   const body = JSON.stringify({ success: false, error });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }
@@ -57,18 +59,39 @@ export interface AppOptions {
 }
 
 /** The API's routes, mounted under /api. One plugin per resource, each with its schema beside it. */
-const apiRoutes = [scrapeSingleRoutes, scrapeBatchRoutes, searchRoutes, mapRoutes, browserSessionRoutes, scrapeSequenceRoutes, screenshotPdfRoutes, jobStartRoutes, jobRoutes, crawlRoutes, webhookRoutes, usageRoutes, extractRoutes];
+const apiRoutes = [
+  scrapeSingleRoutes,
+  scrapeBatchRoutes,
+  searchRoutes,
+  mapRoutes,
+  browserSessionRoutes,
+  scrapeSequenceRoutes,
+  screenshotPdfRoutes,
+  jobStartRoutes,
+  jobRoutes,
+  crawlRoutes,
+  webhookRoutes,
+  usageRoutes,
+  extractRoutes,
+];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps.services;
   const app = Fastify({
-    logger: { level: opts.logLevel ?? config.logLevel, serializers: { req: requestLogFields }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: {
+      level: opts.logLevel ?? config.logLevel,
+      serializers: { req: requestLogFields },
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+    },
     bodyLimit: config.maxRequestBytes,
     // A client that trickles its body would otherwise hold a socket and an in-flight place for
     // ever. Node checks open requests every connectionsCheckingInterval (30 s by default, longer
     // than a short limit), so it checks at a quarter of the limit.
     requestTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: Math.min(60_000, config.requestTimeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 4)) },
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 4)),
+    },
     clientErrorHandler: (err, socket) => clientError(err, socket, config.requestTimeoutMs),
     // Unknown fields are refused by name rather than silently dropped: a typo in an option
     // should not quietly change what the caller gets.
@@ -77,7 +100,11 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     // Paths the router cannot read (bad percent-escapes, over-long ids) get the API's error shape too.
     frameworkErrors: (err, _request, reply: FastifyReply) => {
       const error =
-        err.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is longer than the maximum length' : err.message;
+        err.code === 'FST_ERR_BAD_URL'
+          ? 'the path is not valid percent-encoding'
+          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'a path parameter is longer than the maximum length'
+            : err.message;
       reply.code(err.statusCode ?? 400).send({ success: false, error });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -97,11 +124,17 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 
   await app.register(requestMetricsPlugin);
   // Before auth: a shed request costs no key lookup.
-  await app.register(loadSheddingPlugin, { maxEventLoopDelayMs: config.shedEventLoopDelayMs, maxHeapBytes: config.shedHeapBytes, maxRssBytes: config.shedRssBytes });
+  await app.register(loadSheddingPlugin, {
+    maxEventLoopDelayMs: config.shedEventLoopDelayMs,
+    maxHeapBytes: config.shedHeapBytes,
+    maxRssBytes: config.shedRssBytes,
+  });
   await app.register(authPlugin, { keys: deps.keys });
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
   await app.register(healthRoutes);

@@ -50,7 +50,9 @@ export const authPlugin = fp<{ keys: KeyStore }>(async (app: FastifyInstance, op
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public || !request.routeOptions.url) return;
     const header = request.headers.authorization;
-    const delegated = header?.startsWith(DELEGATE_SCHEME) ? delegations.get(header.slice(DELEGATE_SCHEME.length)) : undefined;
+    const delegated = header?.startsWith(DELEGATE_SCHEME)
+      ? delegations.get(header.slice(DELEGATE_SCHEME.length))
+      : undefined;
     if (delegated) {
       request.user = delegated;
       return;
@@ -58,9 +60,13 @@ export const authPlugin = fp<{ keys: KeyStore }>(async (app: FastifyInstance, op
     const key = bearer(request);
     const user = key ? await opts.keys.authenticate(key) : undefined;
     if (!user) {
-      throw new ApiError(401, key ? 'invalid or revoked API key' : 'missing API key: send Authorization: Bearer <key>', {
-        headers: { 'www-authenticate': 'Bearer' },
-      });
+      throw new ApiError(
+        401,
+        key ? 'invalid or revoked API key' : 'missing API key: send Authorization: Bearer <key>',
+        {
+          headers: { 'www-authenticate': 'Bearer' },
+        },
+      );
     }
     request.user = user;
   });

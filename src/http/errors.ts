@@ -11,7 +11,11 @@ export class ApiError extends Error {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(statusCode: number, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    statusCode: number,
+    message: string,
+    opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.statusCode = statusCode;
     this.details = opts.details;
@@ -43,11 +47,14 @@ function describeValidation(part: string, e: AjvError): ErrorDetail {
   const segments = e.instancePath.split('/').filter(Boolean);
   if (e.keyword === 'required') segments.push(String(e.params.missingProperty));
   if (e.keyword === 'additionalProperties') segments.push(String(e.params.additionalProperty));
-  const field = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') || part;
+  const field =
+    segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') ||
+    part;
   let message = e.message ?? 'is invalid';
   if (e.keyword === 'required') message = 'is required';
   else if (e.keyword === 'additionalProperties') message = 'is not a known field';
-  else if (e.keyword === 'enum') message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  else if (e.keyword === 'enum')
+    message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return { field, message };
 }
 
@@ -56,21 +63,33 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.code(err.statusCode).send({ success: false, error: err.message, ...(err.details ? { details: err.details } : {}) });
+      return reply.code(err.statusCode).send({
+        success: false,
+        error: err.message,
+        ...(err.details ? { details: err.details } : {}),
+      });
     }
     const fe = err as FastifyError;
     if (fe.validation) {
       const part = fe.validationContext ?? 'body';
       const details = (fe.validation as AjvError[]).map((e) => describeValidation(part, e));
       const first = details[0]!;
-      return reply.code(400).send({ success: false, error: `${first.field}: ${first.message}`, details });
+      return reply
+        .code(400)
+        .send({ success: false, error: `${first.field}: ${first.message}`, details });
     }
     if (fe.statusCode === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ success: false, error: 'request body is larger than the limit' });
+      return reply
+        .code(413)
+        .send({ success: false, error: 'request body is larger than the limit' });
     }
     // A body that is empty or not JSON at all is a body error: named as the field `body`, as a schema error would be.
     if (fe.statusCode === 400 && fe.code?.startsWith('FST_ERR_CTP_')) {
-      return reply.code(400).send({ success: false, error: `body: ${fe.message}`, details: [{ field: 'body', message: fe.message }] });
+      return reply.code(400).send({
+        success: false,
+        error: `body: ${fe.message}`,
+        details: [{ field: 'body', message: fe.message }],
+      });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       // Capacity errors from the engines (429) carry their Retry-After this way.
@@ -82,6 +101,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     return reply.code(500).send({ success: false, error: 'internal error' });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ success: false, error: `no route for ${request.method} ${request.url.split('?')[0]}` });
+    reply.code(404).send({
+      success: false,
+      error: `no route for ${request.method} ${request.url.split('?')[0]}`,
+    });
   });
 }

@@ -1,2 +1,2 @@
-export { buildApp, type AppOptions } from './app.ts';
+export { type AppOptions, buildApp } from './app.ts';
 export type { ServingServices } from './deps.ts';

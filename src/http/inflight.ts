@@ -21,7 +21,8 @@ export const inflightPlugin = fp<{ maxPerUser: number }>(async (app: FastifyInst
     if (!request.user || request.routeOptions.config.forwards) return;
     const { userId } = request.user;
     const current = inflight.get(userId) ?? 0;
-    if (current >= opts.maxPerUser) throw tooMany(`more than ${opts.maxPerUser} requests in flight for this key`, 1);
+    if (current >= opts.maxPerUser)
+      throw tooMany(`more than ${opts.maxPerUser} requests in flight for this key`, 1);
     inflight.set(userId, current + 1);
     // The place is handed back when the response closes, sent or not: onResponse never runs for a
     // client that went away, and a place kept for it would lock the key out for good.

@@ -1,17 +1,27 @@
 import type { Static } from 'typebox';
 import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
-import { selectTags, SelectorError } from '../content/index.ts';
+import { SelectorError, selectTags } from '../content/index.ts';
 import { crawlStartKey, pathPattern } from '../discover/index.ts';
-import { normaliseSearchInput, SearchInputError, type BatchInput, type CrawlSettings, type ExtractInput, type ScrapeInput, type ScrapeOptions, type SearchInput, type SequenceInput } from '../ops/index.ts';
+import {
+  type BatchInput,
+  type CrawlSettings,
+  type ExtractInput,
+  normaliseSearchInput,
+  type ScrapeInput,
+  type ScrapeOptions,
+  type SearchInput,
+  SearchInputError,
+  type SequenceInput,
+} from '../ops/index.ts';
 import { WEBHOOK_EVENTS, type WebhookTarget } from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
-import { extractRequest, usableSchema, type ExtractBody } from './schemas/extract.ts';
+import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
+import { type ExtractBody, extractRequest, usableSchema } from './schemas/extract.ts';
 import type { PageScrapeOptions, ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
-import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
 import type { WebhookBody } from './schemas/webhooks.ts';
 
 /**
@@ -37,7 +47,8 @@ type PageFieldsBody = Pick<ScrapeSingleBody, 'type' | 'formats' | 'includeTags' 
 
 /** `type` and `formats` say the same thing two ways; both at once would leave one ignored. */
 function checkPageFields(body: PageFieldsBody, prefix: string): void {
-  if (body.type !== undefined && body.formats !== undefined) throw badRequest(`${prefix}formats`, 'give either type or formats, not both');
+  if (body.type !== undefined && body.formats !== undefined)
+    throw badRequest(`${prefix}formats`, 'give either type or formats, not both');
   for (const field of ['includeTags', 'excludeTags'] as const) {
     for (const [i, selector] of (body[field] ?? []).entries()) {
       try {
@@ -64,21 +75,37 @@ export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): Scra
   };
 }
 
-export function batchInput(body: ScrapeBatchBody, config: Config, limit: { max: number; what: string }): BatchInput {
-  if (body.urls.length > limit.max) throw badRequest('urls', `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`);
+export function batchInput(
+  body: ScrapeBatchBody,
+  config: Config,
+  limit: { max: number; what: string },
+): BatchInput {
+  if (body.urls.length > limit.max)
+    throw badRequest(
+      'urls',
+      `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`,
+    );
   checkSummary(body.summary, 'summary');
   const options = pageScrapeOptions(body, '');
   const proxy = requireProxy(config, body.proxy);
   return {
     ...options,
-    urls: body.urls.map((item, i) => (typeof item === 'string' ? { url: requireHttpUrl(item, `urls[${i}]`) } : scrapeInput(item, config, `urls[${i}].`))),
+    urls: body.urls.map((item, i) =>
+      typeof item === 'string'
+        ? { url: requireHttpUrl(item, `urls[${i}]`) }
+        : scrapeInput(item, config, `urls[${i}].`),
+    ),
     summary: body.summary,
     extract: extractRequest(body.extract, config, 'extract'),
     proxy,
   };
 }
 
-export function sequenceInput(body: Static<typeof SequenceBody>, config: Config, prefix = ''): SequenceInput {
+export function sequenceInput(
+  body: Static<typeof SequenceBody>,
+  config: Config,
+  prefix = '',
+): SequenceInput {
   checkSteps(body.steps, `${prefix}steps`);
   checkSummary(body.summary, `${prefix}summary`);
   return {
@@ -104,29 +131,40 @@ export function searchInput(body: SearchInput): SearchInput {
 }
 
 /** Headers the service sets on each delivery; the caller's own headers may not replace them. */
-const RESERVED_WEBHOOK_HEADERS = /^(host|content-type|content-length|transfer-encoding|connection|user-agent|webdata-.*)$/i;
+const RESERVED_WEBHOOK_HEADERS =
+  /^(host|content-type|content-length|transfer-encoding|connection|user-agent|webdata-.*)$/i;
 
 /**
  * A webhook as the deliverer will use it, refused up front (400 naming `webhook.url`) when the
  * SSRF guard would refuse it: the scheme, a metadata host, or an address it resolves to now.
  * Every delivery is checked again, as a name can resolve elsewhere later.
  */
-export async function webhookTarget(body: WebhookBody | undefined, config: Config): Promise<WebhookTarget | undefined> {
+export async function webhookTarget(
+  body: WebhookBody | undefined,
+  config: Config,
+): Promise<WebhookTarget | undefined> {
   if (!body) return undefined;
   const href = requireHttpUrl(body.url, 'webhook.url');
   const url = new URL(href);
-  if (url.username || url.password) throw badRequest('webhook.url', 'credentials in the URL are not supported; send them in webhook.headers');
+  if (url.username || url.password)
+    throw badRequest(
+      'webhook.url',
+      'credentials in the URL are not supported; send them in webhook.headers',
+    );
   try {
     checkUrl(url, config.network);
     await resolveChecked(url.hostname, config.network);
   } catch (err) {
-    const reason = err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
+    const reason =
+      err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
     throw badRequest('webhook.url', reason);
   }
   const headers = body.headers ?? {};
   for (const name of Object.keys(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw badRequest(`webhook.headers.${name}`, 'is not a valid header name');
-    if (RESERVED_WEBHOOK_HEADERS.test(name)) throw badRequest(`webhook.headers.${name}`, 'is set by the service and cannot be replaced');
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw badRequest(`webhook.headers.${name}`, 'is not a valid header name');
+    if (RESERVED_WEBHOOK_HEADERS.test(name))
+      throw badRequest(`webhook.headers.${name}`, 'is set by the service and cannot be replaced');
   }
   return { url: href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
 }
@@ -136,17 +174,24 @@ function patterns(list: string[] | undefined, field: string): string[] {
     try {
       pathPattern(p);
     } catch (err) {
-      throw badRequest(`${field}[${i}]`, `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`);
+      throw badRequest(
+        `${field}[${i}]`,
+        `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`,
+      );
     }
     return p;
   });
 }
 
 /** A crawl body to the settings each of its pages carries, with defaults filled in; and the start URL's dedupe key. */
-export function crawlSettings(body: CrawlBody, config: Config): { settings: CrawlSettings; startKey: string } {
+export function crawlSettings(
+  body: CrawlBody,
+  config: Config,
+): { settings: CrawlSettings; startKey: string } {
   const url = requireHttpUrl(body.url, 'url');
   const { username, password } = new URL(url);
-  if (username || password) throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
+  if (username || password)
+    throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
   checkSummary(body.summary, 'summary');
   const options = pageScrapeOptions(body, '');
   const ignoreQueryParameters = body.ignoreQueryParameters ?? false;
@@ -174,7 +219,8 @@ export function crawlSettings(body: CrawlBody, config: Config): { settings: Craw
 
 /** A POST /v1/extract body: absolute URLs within the limit, a usable schema, a configured LLM. */
 export function extractInput(body: ExtractBody, config: Config, maxUrls: number): ExtractInput {
-  if (body.urls.length > maxUrls) throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
+  if (body.urls.length > maxUrls)
+    throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
   const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
   const schema = usableSchema(body.schema, config, 'schema');
   return { urls, schema, ...(body.prompt?.trim() ? { prompt: body.prompt } : {}) };

@@ -45,13 +45,17 @@ export const loadSheddingPlugin = fp<SheddingOptions>(async (app: FastifyInstanc
     pressureHandler: (request, reply, type, value) => {
       // Without a reply sent here the request goes on as usual.
       if (request.routeOptions.config.servedUnderPressure) return;
-      if (type === underPressure.TYPE_EVENT_LOOP_DELAY && Date.now() - readyAt < START_UP_GRACE_MS) return;
+      if (type === underPressure.TYPE_EVENT_LOOP_DELAY && Date.now() - readyAt < START_UP_GRACE_MS)
+        return;
       countShed(type);
       request.log.warn({ type, value }, 'request shed: server over its load bound');
       void reply
         .code(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
-        .send({ success: false, error: `the server is overloaded (${type} over its bound); retry in ${RETRY_AFTER_SECONDS} s` });
+        .send({
+          success: false,
+          error: `the server is overloaded (${type} over its bound); retry in ${RETRY_AFTER_SECONDS} s`,
+        });
     },
   });
 });

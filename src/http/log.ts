@@ -20,7 +20,8 @@ function decoded(part: string): string {
 function redactPath(path: string): string {
   const segments = path.split('/');
   // segments[0] is the empty text before the leading slash.
-  if (segments.length > 2 && decoded(segments[1]!).toLowerCase() === 'files') segments[2] = '[redacted]';
+  if (segments.length > 2 && decoded(segments[1]!).toLowerCase() === 'files')
+    segments[2] = '[redacted]';
   return segments.join('/');
 }
 

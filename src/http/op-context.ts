@@ -22,7 +22,13 @@ export async function runOp<T>(
   reply.raw.on('close', onClose);
   const meter = new Meter(request.user.userId);
   try {
-    return await op({ userId: request.user.userId, signal: controller.signal, meter, log: request.log, services });
+    return await op({
+      userId: request.user.userId,
+      signal: controller.signal,
+      meter,
+      log: request.log,
+      services,
+    });
   } finally {
     reply.raw.off('close', onClose);
     countCharges(await meter.flush(ledger));

@@ -1,7 +1,13 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Tables } from '../store/index.ts';
 import { emit } from './events.ts';
-import { ACTIVE_STATUSES, type ClaimedItem, type ItemKey, type ItemRef, type JobType } from './types.ts';
+import {
+  ACTIVE_STATUSES,
+  type ClaimedItem,
+  type ItemKey,
+  type ItemRef,
+  type JobType,
+} from './types.ts';
 
 /** Items claimed in one statement, and those whose stored input could not be read (a failure below their operation). */
 export interface Claimed {
@@ -34,7 +40,11 @@ export function itemKeys(refs: ReadonlyArray<ItemKey>): RawBuilder<unknown> {
  * expired are left out. A job whose first items these are moves to processing (once, with its
  * `started` event): the only extra statements, once per job.
  */
-export async function claimItems(db: Kysely<Tables>, refs: ItemRef[], from: string[]): Promise<Claimed> {
+export async function claimItems(
+  db: Kysely<Tables>,
+  refs: ItemRef[],
+  from: string[],
+): Promise<Claimed> {
   if (refs.length === 0) return { items: [], unreadable: [] };
   return claimWhere(db, sql`${itemKeys(refs)} and state in (${sql.join(from)})`);
 }
@@ -51,13 +61,27 @@ export async function claimPending(db: Kysely<Tables>, limit: number): Promise<C
     .select(['j.id', 'j.user_id', 'j.type', 'j.status', 'j.created_at'])
     .where('j.status', 'in', ACTIVE_STATUSES)
     .where('j.expires_at', '>', now)
-    .where((eb) => eb.exists(eb.selectFrom('job_items as i').select('i.idx').whereRef('i.job_id', '=', 'j.id').where('i.state', '=', 'pending')))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('job_items as i')
+          .select('i.idx')
+          .whereRef('i.job_id', '=', 'j.id')
+          .where('i.state', '=', 'pending'),
+      ),
+    )
     .orderBy('j.created_at')
     .orderBy('j.id')
     .limit(1)
     .executeTakeFirst();
   if (!job) return { items: [], unreadable: [] };
-  const next = db.selectFrom('job_items').select('idx').where('job_id', '=', job.id).where('state', '=', 'pending').orderBy('idx').limit(limit);
+  const next = db
+    .selectFrom('job_items')
+    .select('idx')
+    .where('job_id', '=', job.id)
+    .where('state', '=', 'pending')
+    .orderBy('idx')
+    .limit(limit);
   const rows = await db
     .updateTable('job_items')
     .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
@@ -68,14 +92,21 @@ export async function claimPending(db: Kysely<Tables>, limit: number): Promise<C
     .execute();
   return claimed(
     db,
-    rows.map((r) => ({ ...r, user_id: job.user_id, type: job.type, job_status: job.status, created_at: job.created_at })),
+    rows.map((r) => ({
+      ...r,
+      user_id: job.user_id,
+      type: job.type,
+      job_status: job.status,
+      created_at: job.created_at,
+    })),
     now,
   );
 }
 
 async function claimWhere(db: Kysely<Tables>, which: RawBuilder<unknown>): Promise<Claimed> {
   const now = Date.now();
-  const job = (column: string) => sql.raw(`(select j.${column} from jobs j where j.id = job_items.job_id)`);
+  const job = (column: string) =>
+    sql.raw(`(select j.${column} from jobs j where j.id = job_items.job_id)`);
   const { rows } = await sql<ClaimedRow>`
     update job_items set state = 'running', attempts = attempts + 1, started_at = ${now}
     where ${which}
@@ -88,10 +119,20 @@ async function claimWhere(db: Kysely<Tables>, which: RawBuilder<unknown>): Promi
 /** Reads the claimed rows' inputs, and moves jobs whose first items these are to processing. */
 async function claimed(db: Kysely<Tables>, rows: ClaimedRow[], now: number): Promise<Claimed> {
   // The order of returned rows is not the order asked for: oldest job first, then by index.
-  rows.sort((a, b) => Number(a.created_at) - Number(b.created_at) || a.job_id.localeCompare(b.job_id) || a.idx - b.idx);
+  rows.sort(
+    (a, b) =>
+      Number(a.created_at) - Number(b.created_at) ||
+      a.job_id.localeCompare(b.job_id) ||
+      a.idx - b.idx,
+  );
   const out: Claimed = { items: [], unreadable: [] };
   for (const row of rows) {
-    const ref: ItemRef = { jobId: row.job_id, index: row.idx, userId: row.user_id, type: row.type as JobType };
+    const ref: ItemRef = {
+      jobId: row.job_id,
+      index: row.idx,
+      userId: row.user_id,
+      type: row.type as JobType,
+    };
     try {
       out.items.push({ ...ref, input: JSON.parse(row.input), attempts: row.attempts });
     } catch (err) {

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ItemExecutor } from './executor.ts';
-import { givenUpReason, QUEUE_RETRY_LIMIT, type JobQueue } from './queue.ts';
-import type { JobStore } from './store.ts';
-import { keyOf, type ClaimedItem, type ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
+import type { ItemExecutor } from './executor.ts';
+import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
+import type { JobStore } from './store.ts';
+import { type ClaimedItem, type ItemRef, keyOf } from './types.ts';
 
 /**
  * Wait before trying again after a failure below an item's operation (another process holding
@@ -53,7 +53,12 @@ export class EmbeddedQueue implements JobQueue {
     void this.#pump();
   }
 
-  async work(executor: ItemExecutor, store: JobStore, concurrency: number, log: FastifyBaseLogger): Promise<void> {
+  async work(
+    executor: ItemExecutor,
+    store: JobStore,
+    concurrency: number,
+    log: FastifyBaseLogger,
+  ): Promise<void> {
     const requeued = await store.requeueRunning();
     if (requeued > 0) log.info({ requeued }, 'job items interrupted by the last stop run again');
     this.#run = { executor, store, concurrency, log };
@@ -113,12 +118,18 @@ export class EmbeddedQueue implements JobQueue {
     const attempts = (this.#failures.get(key) ?? 0) + 1;
     this.#failures.set(key, attempts);
     if (this.#closed) return;
-    run.log.error({ err, jobId: ref.jobId, index: ref.index, attempts }, 'job item could not be run or recorded; it will run again');
-    this.#later(async () => {
-      if (attempts <= QUEUE_RETRY_LIMIT) return run.store.release(ref.jobId, ref.index);
-      await run.executor.giveUp(ref, givenUpReason(attempts, err.message));
-      this.#failures.delete(key);
-    }, (again) => this.#failed(run, ref, again));
+    run.log.error(
+      { err, jobId: ref.jobId, index: ref.index, attempts },
+      'job item could not be run or recorded; it will run again',
+    );
+    this.#later(
+      async () => {
+        if (attempts <= QUEUE_RETRY_LIMIT) return run.store.release(ref.jobId, ref.index);
+        await run.executor.giveUp(ref, givenUpReason(attempts, err.message));
+        this.#failures.delete(key);
+      },
+      (again) => this.#failed(run, ref, again),
+    );
   }
 
   /** Runs `step` after the retry pause; `onError` if it fails too. */
@@ -148,6 +159,7 @@ export class EmbeddedQueue implements JobQueue {
     this.#run?.executor.stopAll();
     await Promise.allSettled([...this.#tasks]);
     await this.#run?.executor.drain();
-    for (const item of this.#buffer.splice(0)) await this.#run?.store.release(item.jobId, item.index).catch(() => undefined);
+    for (const item of this.#buffer.splice(0))
+      await this.#run?.store.release(item.jobId, item.index).catch(() => undefined);
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Meter } from '../billing/index.ts';
 import type { OpContext, Services } from '../ops/index.ts';
 import { ItemRecorder, type RecorderHooks } from './recorder.ts';
-import { itemOperations, type ItemOperation } from './registry.ts';
+import { type ItemOperation, itemOperations } from './registry.ts';
 import type { JobStore } from './store.ts';
 import type { ClaimedItem, ItemOutcome, ItemRef } from './types.ts';
 
@@ -54,26 +54,54 @@ export class ItemExecutor {
       await this.#store.fail(item.jobId, `this server cannot run ${item.type} jobs`);
       return { stopped: false, recorded: this.#recorder.settle(item) };
     }
-    if (this.#ended.has(item.jobId)) return { stopped: false, recorded: this.#recorder.settle(item) };
+    if (this.#ended.has(item.jobId))
+      return { stopped: false, recorded: this.#recorder.settle(item) };
     if (item.attempts > MAX_ITEM_ATTEMPTS) {
-      return { stopped: false, recorded: this.giveUp(item, `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`) };
+      return {
+        stopped: false,
+        recorded: this.giveUp(
+          item,
+          `gave up after ${MAX_ITEM_ATTEMPTS} attempts: the process running this item stopped each time`,
+        ),
+      };
     }
     const controller = new AbortController();
     this.#follow(item.jobId, controller);
     const meter = new Meter(item.userId, item.jobId);
-    const ctx: OpContext = { userId: item.userId, signal: controller.signal, meter, log: this.#log, services: this.#services };
+    const ctx: OpContext = {
+      userId: item.userId,
+      signal: controller.signal,
+      meter,
+      log: this.#log,
+      services: this.#services,
+    };
     try {
-      const outcome = await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(item.input, ctx);
+      const outcome = await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(
+        item.input,
+        ctx,
+      );
       if (controller.signal.reason instanceof Stopping) return { stopped: true };
       // A cancel that arrived while the operation finished still wins: recording checks the job.
       return { stopped: false, recorded: this.#recorder.record(item, outcome, meter) };
     } catch (err) {
       if (controller.signal.reason instanceof Stopping) return { stopped: true };
-      if (controller.signal.aborted) return { stopped: false, recorded: this.#recorder.settle(item) };
+      if (controller.signal.aborted)
+        return { stopped: false, recorded: this.#recorder.settle(item) };
       this.#log.error({ err, jobId: item.jobId, index: item.index }, 'job item operation threw');
       // Charges made before the throw are dropped with the fresh meter: a failure costs nothing.
-      const failed = { success: false, error: err instanceof Error ? err.message : String(err), cost: 0 };
-      return { stopped: false, recorded: this.#recorder.record(item, { result: failed }, new Meter(item.userId, item.jobId)) };
+      const failed = {
+        success: false,
+        error: err instanceof Error ? err.message : String(err),
+        cost: 0,
+      };
+      return {
+        stopped: false,
+        recorded: this.#recorder.record(
+          item,
+          { result: failed },
+          new Meter(item.userId, item.jobId),
+        ),
+      };
     } finally {
       this.#unfollow(item.jobId, controller);
     }
@@ -84,7 +112,11 @@ export class ItemExecutor {
    * ends. Writes nothing when the item already has a result or its job is no longer active.
    */
   giveUp(item: ItemRef, reason: string): Promise<void> {
-    return this.#recorder.record(item, { result: { success: false, error: reason, cost: 0 } }, new Meter(item.userId, item.jobId));
+    return this.#recorder.record(
+      item,
+      { result: { success: false, error: reason, cost: 0 } },
+      new Meter(item.userId, item.jobId),
+    );
   }
 
   #follow(jobId: string, controller: AbortController): void {
@@ -128,7 +160,8 @@ export class ItemExecutor {
 
   /** Aborts every running item; each resolves stopped so its engine can hand it back. */
   stopAll(): void {
-    for (const controllers of this.#running.values()) for (const c of controllers) c.abort(new Stopping('worker stopping'));
+    for (const controllers of this.#running.values())
+      for (const c of controllers) c.abort(new Stopping('worker stopping'));
   }
 
   /** Writes the results still waiting for a batch. */

@@ -1,3 +1,3 @@
-export { Jobs, type CreateOptions } from './service.ts';
+export { type CreateOptions, Jobs } from './service.ts';
 export { JobStore } from './store.ts';
-export { JOB_TYPES, JOB_STATUSES, type JobType, type JobSummary } from './types.ts';
+export { JOB_STATUSES, JOB_TYPES, type JobSummary, type JobType } from './types.ts';

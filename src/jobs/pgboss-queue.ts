@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
-import { fromKysely, PgBoss, type Job, type JobWithMetadata } from 'pg-boss';
+import { fromKysely, type Job, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Tables } from '../store/index.ts';
-import type { ItemExecutor } from './executor.ts';
-import { givenUpReason, QUEUE_RETRY_LIMIT, type JobQueue } from './queue.ts';
-import type { JobStore } from './store.ts';
-import { keyOf, type ClaimedItem, type EnqueueItems, type ItemKey, type ItemRef } from './types.ts';
 import { coalesced } from './coalesce.ts';
+import type { ItemExecutor } from './executor.ts';
+import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
+import type { JobStore } from './store.ts';
+import { type ClaimedItem, type EnqueueItems, type ItemKey, type ItemRef, keyOf } from './types.ts';
 
 const QUEUE = 'webdata-job-items';
 /** pg-boss moves an item here once it stops retrying it, whatever the reason; we record it as failed. */
@@ -74,7 +74,12 @@ export class PgBossQueue implements JobQueue {
     // Supervision (which finds silent workers) runs several times per heartbeat window, so a dead
     // worker's item is back in line at most about 1.2 heartbeats after its last sign of life.
     const superviseSeconds = Math.max(1, Math.floor(heartbeatSeconds / 5));
-    this.#boss = new PgBoss({ connectionString: url, max: 4, superviseIntervalSeconds: superviseSeconds, monitorIntervalSeconds: superviseSeconds });
+    this.#boss = new PgBoss({
+      connectionString: url,
+      max: 4,
+      superviseIntervalSeconds: superviseSeconds,
+      monitorIntervalSeconds: superviseSeconds,
+    });
     this.#heartbeatSeconds = heartbeatSeconds;
   }
 
@@ -83,7 +88,13 @@ export class PgBossQueue implements JobQueue {
     await this.#boss.start();
     this.#started = true;
     // Recording a given-up item only fails while the database does; it is retried until it is back.
-    const givenUp = { retryLimit: 1_000, retryDelay: 5, retryBackoff: true, retryDelayMax: 60, deleteAfterSeconds: 60 * 60 };
+    const givenUp = {
+      retryLimit: 1_000,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 60,
+      deleteAfterSeconds: 60 * 60,
+    };
     const options = {
       heartbeatSeconds: this.#heartbeatSeconds,
       // Far above the attempts our executor allows for dead runners: our item table decides when
@@ -102,7 +113,14 @@ export class PgBossQueue implements JobQueue {
   }
 
   readonly enqueue: EnqueueItems = async (trx, job) => {
-    const jobs = Array.from({ length: job.count }, (_, n) => ({ data: { jobId: job.id, index: job.from + n, userId: job.userId, type: job.type } satisfies ItemMessage }));
+    const jobs = Array.from({ length: job.count }, (_, n) => ({
+      data: {
+        jobId: job.id,
+        index: job.from + n,
+        userId: job.userId,
+        type: job.type,
+      } satisfies ItemMessage,
+    }));
     // Through our transaction, so a job and its queue entries commit together or not at all.
     await this.#boss.insert(QUEUE, jobs, { db: fromKysely(trx) });
   };
@@ -113,22 +131,43 @@ export class PgBossQueue implements JobQueue {
       const job = this.#inflight.get(keyOf(item));
       return job ? [{ id: job.id, retryCount: job.retryCount }] : [];
     });
-    if (attempts.length > 0) await this.#boss.complete(QUEUE, attempts, null, { db: fromKysely(trx) });
+    if (attempts.length > 0)
+      await this.#boss.complete(QUEUE, attempts, null, { db: fromKysely(trx) });
   }
 
   created(): void {
     void this.#pump();
   }
 
-  async work(executor: ItemExecutor, store: JobStore, concurrency: number, log: FastifyBaseLogger): Promise<void> {
+  async work(
+    executor: ItemExecutor,
+    store: JobStore,
+    concurrency: number,
+    log: FastifyBaseLogger,
+  ): Promise<void> {
     this.#run = { executor, store, concurrency, log };
-    this.#heartbeat = setInterval(() => {
-      const attempts = [...this.#inflight.values()].map((j) => ({ id: j.id, retryCount: j.retryCount }));
-      if (attempts.length) this.#boss.touch(QUEUE, attempts).catch((err) => log.warn({ err }, 'job heartbeat failed'));
-    }, (this.#heartbeatSeconds * 1000) / 2);
+    this.#heartbeat = setInterval(
+      () => {
+        const attempts = [...this.#inflight.values()].map((j) => ({
+          id: j.id,
+          retryCount: j.retryCount,
+        }));
+        if (attempts.length)
+          this.#boss
+            .touch(QUEUE, attempts)
+            .catch((err) => log.warn({ err }, 'job heartbeat failed'));
+      },
+      (this.#heartbeatSeconds * 1000) / 2,
+    );
     void this.#pump();
-    const givenUp = { pollingIntervalSeconds: GIVEN_UP_POLL_SECONDS, batchSize: 20, includeMetadata: true } as const;
-    await this.#boss.work<ItemMessage, void, typeof givenUp>(GIVEN_UP, givenUp, (jobs) => this.#giveUp(executor, jobs));
+    const givenUp = {
+      pollingIntervalSeconds: GIVEN_UP_POLL_SECONDS,
+      batchSize: 20,
+      includeMetadata: true,
+    } as const;
+    await this.#boss.work<ItemMessage, void, typeof givenUp>(GIVEN_UP, givenUp, (jobs) =>
+      this.#giveUp(executor, jobs),
+    );
   }
 
   /**
@@ -146,12 +185,15 @@ export class PgBossQueue implements JobQueue {
 
   /** Starts buffered items in free slots; synchronous, so a freed slot never waits for a fetch in flight. */
   #fill(run: Running): void {
-    while (!this.#closed && this.#running < run.concurrency && this.#buffer.length > 0) this.#start(run, this.#buffer.shift()!);
+    while (!this.#closed && this.#running < run.concurrency && this.#buffer.length > 0)
+      this.#start(run, this.#buffer.shift()!);
   }
 
   /** Items to hold claimed ahead of free slots: for short items half the concurrency, so the fetch and claim are shared by a group. */
   #ahead(run: Running): number {
-    return this.#meanMs !== undefined && this.#meanMs < PREFETCH_BELOW_MS ? Math.ceil(run.concurrency / 2) : 0;
+    return this.#meanMs !== undefined && this.#meanMs < PREFETCH_BELOW_MS
+      ? Math.ceil(run.concurrency / 2)
+      : 0;
   }
 
   /**
@@ -175,7 +217,8 @@ export class PgBossQueue implements JobQueue {
     } catch (err) {
       run.log.error({ err }, 'could not fetch job items');
     }
-    if (!this.#closed && this.#running < run.concurrency) this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
+    if (!this.#closed && this.#running < run.concurrency)
+      this.#poll = setTimeout(() => void this.#pump(), IDLE_POLL_MS);
   }
 
   /** Fetches and claims up to `wanted` items into the buffer; false when the queue had none. */
@@ -221,7 +264,12 @@ export class PgBossQueue implements JobQueue {
     await this.#boss
       .fail(QUEUE, { id: job.id, retryCount: job.retryCount }, { message: err.message })
       .then(() => undefined)
-      .catch((failed) => run.log.error({ err: failed, item }, 'could not settle a job item in the queue; its heartbeat lapses and it runs again'));
+      .catch((failed) =>
+        run.log.error(
+          { err: failed, item },
+          'could not settle a job item in the queue; its heartbeat lapses and it runs again',
+        ),
+      );
   }
 
   #start(run: Running, item: ClaimedItem): void {

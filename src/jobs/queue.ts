@@ -17,7 +17,12 @@ export interface JobQueue {
   /** Called once a transaction that stored items committed. */
   created(): void;
   /** Starts running items in this process, at most `concurrency` at once. */
-  work(executor: ItemExecutor, store: JobStore, concurrency: number, log: FastifyBaseLogger): Promise<void>;
+  work(
+    executor: ItemExecutor,
+    store: JobStore,
+    concurrency: number,
+    log: FastifyBaseLogger,
+  ): Promise<void>;
   /** Stops taking items; running ones are interrupted and handed back to run again. */
   close(): Promise<void>;
 }

@@ -1,10 +1,18 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Meter } from '../billing/index.ts';
 import { countCharges } from '../metrics/index.ts';
-import { LedgerStore, type LedgerEntry, type Tables } from '../store/index.ts';
+import { type LedgerEntry, LedgerStore, type Tables } from '../store/index.ts';
 import { itemKeys } from './claim.ts';
 import { emit, finalState } from './events.ts';
-import { ACTIVE_STATUSES, keyOf, type EnqueueItems, type ItemKey, type ItemOutcome, type JobType, type NextItem } from './types.ts';
+import {
+  ACTIVE_STATUSES,
+  type EnqueueItems,
+  type ItemKey,
+  type ItemOutcome,
+  type JobType,
+  keyOf,
+  type NextItem,
+} from './types.ts';
 
 /** One item's result waiting to be written, with the meter holding its charges. */
 export interface ItemRecord extends ItemKey {
@@ -48,12 +56,18 @@ const KEY_CHUNK = 500;
  * with its last item. A result whose job is no longer active writes and charges nothing. The
  * statements are per batch, not per item: one for the items, one per job, one for the charges.
  */
-export async function recordItems(db: Kysely<Tables>, records: ItemRecord[], opts: RecordOptions = {}): Promise<RecordedBatch> {
+export async function recordItems(
+  db: Kysely<Tables>,
+  records: ItemRecord[],
+  opts: RecordOptions = {},
+): Promise<RecordedBatch> {
   const inactive = new Set<string>();
   for (;;) {
     try {
       const batch = records.filter((r) => !inactive.has(r.jobId));
-      const { written, charged } = await db.transaction().execute((trx) => writeBatch(trx, batch, opts));
+      const { written, charged } = await db
+        .transaction()
+        .execute((trx) => writeBatch(trx, batch, opts));
       countCharges(charged);
       return written;
     } catch (err) {
@@ -64,7 +78,11 @@ export async function recordItems(db: Kysely<Tables>, records: ItemRecord[], opt
   }
 }
 
-async function writeBatch(trx: Transaction<Tables>, records: ItemRecord[], opts: RecordOptions): Promise<{ written: RecordedBatch; charged: LedgerEntry[] }> {
+async function writeBatch(
+  trx: Transaction<Tables>,
+  records: ItemRecord[],
+  opts: RecordOptions,
+): Promise<{ written: RecordedBatch; charged: LedgerEntry[] }> {
   const now = Date.now();
   const written: RecordedBatch = { recorded: new Set(), events: false, added: false };
   const charged: LedgerEntry[] = [];
@@ -91,7 +109,9 @@ async function writeBatch(trx: Transaction<Tables>, records: ItemRecord[], opts:
     for (const [jobId, done] of byJob) {
       done.sort((a, b) => a.index - b.index);
       let added = 0;
-      for (const r of done) if (r.outcome.next?.length) added += await addItems(trx, jobId, r.outcome.next, added, now, opts.enqueue);
+      for (const r of done)
+        if (r.outcome.next?.length)
+          added += await addItems(trx, jobId, r.outcome.next, added, now, opts.enqueue);
       const costMicros = done.reduce((sum, r) => sum + r.meter.totalMicros, 0);
       // The job row after the items, so its lock (every item of the job contends for it) is held
       // for as little of the transaction as the charges and events allow. On Postgres a concurrent
@@ -115,8 +135,13 @@ async function writeBatch(trx: Transaction<Tables>, records: ItemRecord[], opts:
         continue;
       }
       written.added ||= added > 0;
-      for (const r of done) written.events = (await emit(trx, job, 'item', { index: r.index, result: r.outcome.result }, now)) || written.events;
-      if (job.status === 'completed') written.events = (await emit(trx, job, 'completed', finalState(job), now)) || written.events;
+      for (const r of done)
+        written.events =
+          (await emit(trx, job, 'item', { index: r.index, result: r.outcome.result }, now)) ||
+          written.events;
+      if (job.status === 'completed')
+        written.events =
+          (await emit(trx, job, 'completed', finalState(job), now)) || written.events;
       for (const r of done) charged.push(...r.meter.entries);
     }
     if (inactive.length > 0) throw new NotRecorded(inactive);
@@ -132,7 +157,14 @@ async function writeBatch(trx: Transaction<Tables>, records: ItemRecord[], opts:
  * job's total counts them only once its row is updated). The job row is locked first (on Postgres)
  * so that two batches recording at once cannot both take the last free places.
  */
-async function addItems(trx: Transaction<Tables>, jobId: string, next: NextItem[], before: number, now: number, enqueue?: EnqueueItems): Promise<number> {
+async function addItems(
+  trx: Transaction<Tables>,
+  jobId: string,
+  next: NextItem[],
+  before: number,
+  now: number,
+  enqueue?: EnqueueItems,
+): Promise<number> {
   const job = await trx
     .updateTable('jobs')
     .set({ updated_at: now })
@@ -181,6 +213,13 @@ async function addItems(trx: Transaction<Tables>, jobId: string, next: NextItem[
       )
       .execute();
   }
-  if (fresh.length > 0 && enqueue) await enqueue(trx, { id: jobId, userId: job.user_id, type: job.type as JobType, from: total, count: fresh.length });
+  if (fresh.length > 0 && enqueue)
+    await enqueue(trx, {
+      id: jobId,
+      userId: job.user_id,
+      type: job.type as JobType,
+      from: total,
+      count: fresh.length,
+    });
   return fresh.length;
 }

@@ -1,4 +1,11 @@
-import { crawlPage, extractAcross, scrape, searchQuery, sequence, type OpContext } from '../ops/index.ts';
+import {
+  crawlPage,
+  extractAcross,
+  type OpContext,
+  scrape,
+  searchQuery,
+  sequence,
+} from '../ops/index.ts';
 import type { ItemOutcome, JobType } from './types.ts';
 
 /**
@@ -9,7 +16,9 @@ import type { ItemOutcome, JobType } from './types.ts';
 export type ItemOperation = (input: never, ctx: OpContext) => Promise<ItemOutcome>;
 
 /** An operation whose answer is the whole result, adding no items. */
-function resultOnly<I>(op: (input: I, ctx: OpContext) => Promise<object>): (input: I, ctx: OpContext) => Promise<ItemOutcome> {
+function resultOnly<I>(
+  op: (input: I, ctx: OpContext) => Promise<object>,
+): (input: I, ctx: OpContext) => Promise<ItemOutcome> {
   return async (input, ctx) => ({ result: await op(input, ctx) });
 }
 

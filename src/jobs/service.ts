@@ -2,13 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Services } from '../ops/index.ts';
 import type { Database } from '../store/index.ts';
+import {
+  jobWebhookEvents,
+  WebhookDeliverer,
+  type WebhookEventView,
+  WebhookSecrets,
+  type WebhookTarget,
+} from '../webhooks/index.ts';
 import { EmbeddedQueue } from './embedded-queue.ts';
 import { ItemExecutor } from './executor.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { JobQueue } from './queue.ts';
-import { JobStore, type CancelOutcome } from './store.ts';
+import { type CancelOutcome, JobStore } from './store.ts';
 import type { JobPage, JobSummary, JobType } from './types.ts';
-import { jobWebhookEvents, WebhookDeliverer, WebhookSecrets, type WebhookEventView, type WebhookTarget } from '../webhooks/index.ts';
 
 /** Wait before a failed webhook delivery's second attempt; doubled for each later one. */
 const WEBHOOK_BACKOFF_MS = 1000;
@@ -40,7 +46,10 @@ export class Jobs {
   /** Embedded queue on SQLite; pg-boss on the same Postgres when the store is Postgres. */
   constructor(database: Database, config: Config) {
     this.store = new JobStore(database.db);
-    this.queue = database.backend === 'postgres' ? new PgBossQueue(database.url!, config.jobHeartbeatSeconds) : new EmbeddedQueue();
+    this.queue =
+      database.backend === 'postgres'
+        ? new PgBossQueue(database.url!, config.jobHeartbeatSeconds)
+        : new EmbeddedQueue();
     this.webhookSecrets = new WebhookSecrets(database.db);
     this.#database = database;
     this.#config = config;
@@ -81,16 +90,29 @@ export class Jobs {
    * Stores and queues a job. With a webhook and no signing secret yet, one is made and answered
    * here: the only time the caller sees it (POST /v1/webhooks/secret makes a new one).
    */
-  async create(userId: string, type: JobType, inputs: unknown[], opts: CreateOptions = {}): Promise<{ job: JobSummary; webhookSecret?: string }> {
+  async create(
+    userId: string,
+    type: JobType,
+    inputs: unknown[],
+    opts: CreateOptions = {},
+  ): Promise<{ job: JobSummary; webhookSecret?: string }> {
     const webhookSecret = opts.webhook ? await this.webhookSecrets.ensure(userId) : undefined;
-    const job = await this.store.create({ userId, type, inputs, ...opts, ttlMs: this.#config.jobTtlSeconds * 1000 }, this.queue.enqueue);
+    const job = await this.store.create(
+      { userId, type, inputs, ...opts, ttlMs: this.#config.jobTtlSeconds * 1000 },
+      this.queue.enqueue,
+    );
     this.queue.created();
     this.#deliverer?.kick();
     return { job, ...(webhookSecret ? { webhookSecret } : {}) };
   }
 
   /** The job's webhook events with their delivery attempts, when the job is the user's. */
-  async webhookEvents(userId: string, id: string, offset: number, limit: number): Promise<{ job: JobSummary; events: WebhookEventView[]; total: number } | undefined> {
+  async webhookEvents(
+    userId: string,
+    id: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ job: JobSummary; events: WebhookEventView[]; total: number } | undefined> {
     const job = await this.store.get(userId, id);
     if (!job) return undefined;
     return { job, ...(await jobWebhookEvents(this.#database.db, id, offset, limit)) };
@@ -100,7 +122,10 @@ export class Jobs {
     return this.store.page(userId, id, offset, limit);
   }
 
-  list(userId: string, opts: { page: number; limit: number; type?: JobType }): Promise<{ jobs: JobSummary[]; total: number }> {
+  list(
+    userId: string,
+    opts: { page: number; limit: number; type?: JobType },
+  ): Promise<{ jobs: JobSummary[]; total: number }> {
     return this.store.list(userId, opts);
   }
 

@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Meter } from '../billing/index.ts';
 import type { Tables } from '../store/index.ts';
 import { deleteWebhookEvents, type WebhookTarget } from '../webhooks/index.ts';
-import { claimItems, claimPending, type Claimed } from './claim.ts';
+import { type Claimed, claimItems, claimPending } from './claim.ts';
 import { emit, finalState } from './events.ts';
-import { recordItems, type ItemRecord, type RecordedBatch, type RecordOptions } from './record.ts';
+import { type ItemRecord, type RecordedBatch, type RecordOptions, recordItems } from './record.ts';
 import {
   ACTIVE_STATUSES,
   type ClaimedItem,
@@ -35,7 +35,10 @@ function toSummary(row: JobRow): JobSummary {
   };
 }
 
-export type CancelOutcome = { kind: 'cancelled'; job: JobSummary } | { kind: 'finished'; job: JobSummary } | { kind: 'missing' };
+export type CancelOutcome =
+  | { kind: 'cancelled'; job: JobSummary }
+  | { kind: 'finished'; job: JobSummary }
+  | { kind: 'missing' };
 
 /**
  * Jobs and their items in the service's database (SQLite or Postgres, the same code). Every
@@ -55,7 +58,15 @@ export class JobStore {
    * it may ever hold.
    */
   async create(
-    opts: { userId: string; type: JobType; inputs: unknown[]; keys?: string[]; maxItems?: number; webhook?: WebhookTarget; ttlMs: number },
+    opts: {
+      userId: string;
+      type: JobType;
+      inputs: unknown[];
+      keys?: string[];
+      maxItems?: number;
+      webhook?: WebhookTarget;
+      ttlMs: number;
+    },
     enqueue: EnqueueItems,
   ): Promise<JobSummary> {
     const now = Date.now();
@@ -93,7 +104,13 @@ export class JobStore {
           })),
         )
         .execute();
-      await enqueue(trx, { id: row.id, userId: opts.userId, type: opts.type, from: 0, count: opts.inputs.length });
+      await enqueue(trx, {
+        id: row.id,
+        userId: opts.userId,
+        type: opts.type,
+        from: 0,
+        count: opts.inputs.length,
+      });
     });
     return toSummary(row);
   }
@@ -110,7 +127,12 @@ export class JobStore {
     return row ? toSummary(row) : undefined;
   }
 
-  async page(userId: string, id: string, offset: number, limit: number): Promise<JobPage | undefined> {
+  async page(
+    userId: string,
+    id: string,
+    offset: number,
+    limit: number,
+  ): Promise<JobPage | undefined> {
     const job = await this.get(userId, id);
     if (!job) return undefined;
     // Bounds past the job are an empty page here: Postgres refuses them as out of range for the integer column.
@@ -126,10 +148,18 @@ export class JobStore {
     return { job, data: rows.map((r) => (r.result === null ? null : JSON.parse(r.result))) };
   }
 
-  async list(userId: string, opts: { page: number; limit: number; type?: JobType }): Promise<{ jobs: JobSummary[]; total: number }> {
-    let q = this.#db.selectFrom('jobs').where('user_id', '=', userId).where('expires_at', '>', Date.now());
+  async list(
+    userId: string,
+    opts: { page: number; limit: number; type?: JobType },
+  ): Promise<{ jobs: JobSummary[]; total: number }> {
+    let q = this.#db
+      .selectFrom('jobs')
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', Date.now());
     if (opts.type) q = q.where('type', '=', opts.type);
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await q
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const rows = await q
       .selectAll()
       .orderBy('created_at', 'desc')
@@ -201,7 +231,9 @@ export class JobStore {
       .orderBy('i.idx')
       .limit(1)
       .executeTakeFirst();
-    return row ? { jobId: row.job_id, index: row.idx, userId: row.user_id, type: row.type as JobType } : undefined;
+    return row
+      ? { jobId: row.job_id, index: row.idx, userId: row.user_id, type: row.type as JobType }
+      : undefined;
   }
 
   /**
@@ -238,7 +270,11 @@ export class JobStore {
 
   /** After a crash of the only runner (embedded mode), what was running runs again. */
   async requeueRunning(): Promise<number> {
-    const result = await this.#db.updateTable('job_items').set({ state: 'pending', started_at: null }).where('state', '=', 'running').executeTakeFirst();
+    const result = await this.#db
+      .updateTable('job_items')
+      .set({ state: 'pending', started_at: null })
+      .where('state', '=', 'running')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
@@ -247,7 +283,13 @@ export class JobStore {
    * `recordItems`). False (and nothing written, nothing charged) when the item already has a
    * result or the job is no longer active.
    */
-  async record(jobId: string, index: number, outcome: ItemOutcome, meter: Meter, enqueue?: EnqueueItems): Promise<boolean> {
+  async record(
+    jobId: string,
+    index: number,
+    outcome: ItemOutcome,
+    meter: Meter,
+    enqueue?: EnqueueItems,
+  ): Promise<boolean> {
     const { recorded } = await this.recordMany([{ jobId, index, outcome, meter }], { enqueue });
     return recorded.size > 0;
   }

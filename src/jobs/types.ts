@@ -1,6 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Tables } from '../store/index.ts';
-export const JOB_TYPES = ['scrape-single', 'scrape-batch', 'sequence', 'sequence-batch', 'search-batch', 'crawl', 'extract'] as const;
+export const JOB_TYPES = [
+  'scrape-single',
+  'scrape-batch',
+  'sequence',
+  'sequence-batch',
+  'search-batch',
+  'crawl',
+  'extract',
+] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -65,4 +73,7 @@ export interface ItemOutcome {
 }
 
 /** Queues a job's items `from` .. `from + count - 1` inside the transaction that stores them. */
-export type EnqueueItems = (trx: Transaction<Tables>, items: { id: string; userId: string; type: JobType; from: number; count: number }) => Promise<void>;
+export type EnqueueItems = (
+  trx: Transaction<Tables>,
+  items: { id: string; userId: string; type: JobType; from: number; count: number },
+) => Promise<void>;

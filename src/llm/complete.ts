@@ -39,12 +39,18 @@ interface ResponsesAnswer {
   status?: string;
   error?: { message?: string } | null;
   incomplete_details?: { reason?: string } | null;
-  output?: Array<{ type?: string; content?: Array<{ type?: string; text?: string; refusal?: string }> }>;
+  output?: Array<{
+    type?: string;
+    content?: Array<{ type?: string; text?: string; refusal?: string }>;
+  }>;
   output_text?: string;
 }
 
 interface ChatAnswer {
-  choices?: Array<{ finish_reason?: string | null; message?: { content?: string | null; refusal?: string | null } }>;
+  choices?: Array<{
+    finish_reason?: string | null;
+    message?: { content?: string | null; refusal?: string | null };
+  }>;
 }
 
 interface OllamaAnswer {
@@ -54,7 +60,8 @@ interface OllamaAnswer {
 }
 
 function responsesAnswer(answer: ResponsesAnswer): LlmAnswer {
-  if (answer.status === 'failed') throw new UpstreamError('failed', SERVICE, answer.error?.message ?? 'the response failed');
+  if (answer.status === 'failed')
+    throw new UpstreamError('failed', SERVICE, answer.error?.message ?? 'the response failed');
   const parts: string[] = [];
   let refused = false;
   for (const item of answer.output ?? []) {
@@ -67,7 +74,10 @@ function responsesAnswer(answer: ResponsesAnswer): LlmAnswer {
   const text = parts.length > 0 ? parts.join('\n') : (answer.output_text ?? '');
   if (answer.status === 'incomplete') {
     const reason = answer.incomplete_details?.reason;
-    return { text, finishReason: reason === 'max_output_tokens' ? 'length' : (reason ?? 'incomplete') };
+    return {
+      text,
+      finishReason: reason === 'max_output_tokens' ? 'length' : (reason ?? 'incomplete'),
+    };
   }
   return { text, finishReason: refused ? 'refusal' : 'stop' };
 }
@@ -85,7 +95,10 @@ function ollamaAnswer(answer: OllamaAnswer): LlmAnswer {
 }
 
 /** The request in the configured provider's wire format, and how to read its answer. */
-function wire(settings: LlmSettings, call: LlmCall): { path: string; body: object; read: (answer: never) => LlmAnswer } {
+function wire(
+  settings: LlmSettings,
+  call: LlmCall,
+): { path: string; body: object; read: (answer: never) => LlmAnswer } {
   const system = { role: 'system', content: call.instructions };
   const structured = call.schema !== undefined && settings.structuredOutput;
   switch (settings.api) {
@@ -100,7 +113,18 @@ function wire(settings: LlmSettings, call: LlmCall): { path: string; body: objec
           // Pages are fetched for the caller, not to be kept by the model's provider.
           store: false,
           // Not strict: OpenAI's strict mode refuses common schemas (optional properties); ajv checks the answer anyway.
-          ...(structured ? { text: { format: { type: 'json_schema', name: 'extraction', schema: call.schema, strict: false } } } : {}),
+          ...(structured
+            ? {
+                text: {
+                  format: {
+                    type: 'json_schema',
+                    name: 'extraction',
+                    schema: call.schema,
+                    strict: false,
+                  },
+                },
+              }
+            : {}),
         },
         read: responsesAnswer,
       };
@@ -111,14 +135,26 @@ function wire(settings: LlmSettings, call: LlmCall): { path: string; body: objec
           model: call.model,
           messages: [system, ...call.messages],
           store: false,
-          ...(structured ? { response_format: { type: 'json_schema', json_schema: { name: 'extraction', schema: call.schema, strict: false } } } : {}),
+          ...(structured
+            ? {
+                response_format: {
+                  type: 'json_schema',
+                  json_schema: { name: 'extraction', schema: call.schema, strict: false },
+                },
+              }
+            : {}),
         },
         read: chatAnswer,
       };
     case 'ollama':
       return {
         path: '/api/chat',
-        body: { model: call.model, messages: [system, ...call.messages], stream: false, ...(structured ? { format: call.schema } : {}) },
+        body: {
+          model: call.model,
+          messages: [system, ...call.messages],
+          stream: false,
+          ...(structured ? { format: call.schema } : {}),
+        },
         read: ollamaAnswer,
       };
   }
@@ -128,7 +164,11 @@ function wire(settings: LlmSettings, call: LlmCall): { path: string; body: objec
  * One call of the configured model. Throws UpstreamError when the call fails, is refused or passes
  * `call.timeoutMs` (kind `timeout`); rethrows when `signal` (the caller's) is aborted.
  */
-export async function complete(settings: LlmSettings, call: LlmCall, signal: AbortSignal): Promise<LlmAnswer> {
+export async function complete(
+  settings: LlmSettings,
+  call: LlmCall,
+  signal: AbortSignal,
+): Promise<LlmAnswer> {
   const { path, body, read } = wire(settings, call);
   const deadline = AbortSignal.timeout(call.timeoutMs);
   let answer: unknown;
@@ -141,7 +181,8 @@ export async function complete(settings: LlmSettings, call: LlmCall, signal: Abo
     });
   } catch (err) {
     if (signal.aborted) throw err;
-    if (deadline.aborted) throw new UpstreamError('timeout', SERVICE, `did not answer within ${call.timeoutMs} ms`);
+    if (deadline.aborted)
+      throw new UpstreamError('timeout', SERVICE, `did not answer within ${call.timeoutMs} ms`);
     throw err;
   }
   const out = read(answer as never);

@@ -9,7 +9,13 @@ export class UpstreamError extends Error {
   readonly reason: string;
 
   constructor(kind: UpstreamError['kind'], service: string, reason: string) {
-    super(kind === 'refused' ? `${service} refused the request: ${reason}` : kind === 'timeout' ? `${service} ${reason}` : `${service} failed: ${reason}`);
+    super(
+      kind === 'refused'
+        ? `${service} refused the request: ${reason}`
+        : kind === 'timeout'
+          ? `${service} ${reason}`
+          : `${service} failed: ${reason}`,
+    );
     this.kind = kind;
     this.service = service;
     this.reason = reason;

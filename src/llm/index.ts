@@ -1,3 +1,3 @@
+export { complete, type FinishReason, type LlmMessage, llmConfigured } from './complete.ts';
 export { UpstreamError } from './errors.ts';
 export { requestJson } from './json-client.ts';
-export { complete, llmConfigured, type FinishReason, type LlmMessage } from './complete.ts';

@@ -1,9 +1,20 @@
 import type { ApiClient } from '../api-client/index.ts';
 
 /** How a tool's answer reads for a model: pages as markdown, screenshots as images, the rest as JSON. */
-export type RenderKind = 'page' | 'pages' | 'sequence' | 'search' | 'map' | 'image' | 'started' | 'job' | 'json';
+export type RenderKind =
+  | 'page'
+  | 'pages'
+  | 'sequence'
+  | 'search'
+  | 'map'
+  | 'image'
+  | 'started'
+  | 'job'
+  | 'json';
 
-export type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+export type Content =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string };
 
 type Body = Record<string, unknown>;
 
@@ -15,7 +26,9 @@ function costLine(body: Body): string | undefined {
 
 function pageText(page: Body): string {
   if (page.success === false) return `failed: ${str(page.error) ?? 'unknown error'}`;
-  const parts = [str(page.content), str(page.markdown) ?? str(page.html)].filter((p): p is string => p !== undefined);
+  const parts = [str(page.content), str(page.markdown) ?? str(page.html)].filter(
+    (p): p is string => p !== undefined,
+  );
   return parts.join('\n\n---\n\n');
 }
 
@@ -43,10 +56,15 @@ function jobPagesText(data: Body[]): string {
     const full = pageText(page);
     const shown = full.slice(0, JOB_TEXT_LIMITS.pageChars);
     used += shown.length;
-    const cut = shown.length < full.length ? `\n\n[… first ${shown.length} of ${full.length} characters; the whole page is in structuredContent.data, under this URL]` : '';
+    const cut =
+      shown.length < full.length
+        ? `\n\n[… first ${shown.length} of ${full.length} characters; the whole page is in structuredContent.data, under this URL]`
+        : '';
     return `## ${url}\n\n${shown}${cut}`;
   });
-  const note = listed ? `\n\n${listed} more pages listed by URL only: their content is in structuredContent.data; a smaller limit pages through them as text.` : '';
+  const note = listed
+    ? `\n\n${listed} more pages listed by URL only: their content is in structuredContent.data; a smaller limit pages through them as text.`
+    : '';
   return sections.join('\n\n') + note;
 }
 
@@ -56,7 +74,10 @@ function searchText(body: Body): string {
     .map((q) => {
       const head = `## ${str(q.query)}`;
       if (q.success === false) return `${head}\n\nfailed: ${str(q.error)}`;
-      const items = ((q.results as Body[] | undefined) ?? []).map((r) => `- [${str(r.title) ?? str(r.url)}](${str(r.url)})${r.description ? `\n  ${str(r.description)}` : ''}`);
+      const items = ((q.results as Body[] | undefined) ?? []).map(
+        (r) =>
+          `- [${str(r.title) ?? str(r.url)}](${str(r.url)})${r.description ? `\n  ${str(r.description)}` : ''}`,
+      );
       return `${head}\n\n${items.join('\n')}`;
     })
     .join('\n\n');
@@ -69,13 +90,20 @@ function text(kind: RenderKind, body: Body): string {
     case 'pages':
       return pagesText((body.results as unknown[] | undefined) ?? [], (r) => str(r.url) ?? '');
     case 'sequence': {
-      const data = pagesText((body.data as unknown[] | undefined) ?? [], (r) => `step ${String(r.stepIndex)}: ${str(r.url) ?? ''}`);
-      return body.success === false ? `failed at step ${String(body.failedAtStepIndex)}: ${str(body.error)}\n\n${data}` : data;
+      const data = pagesText(
+        (body.data as unknown[] | undefined) ?? [],
+        (r) => `step ${String(r.stepIndex)}: ${str(r.url) ?? ''}`,
+      );
+      return body.success === false
+        ? `failed at step ${String(body.failedAtStepIndex)}: ${str(body.error)}\n\n${data}`
+        : data;
     }
     case 'search':
       return searchText(body);
     case 'map':
-      return body.success === false ? `failed: ${str(body.error)}` : ((body.links as string[] | undefined) ?? []).join('\n');
+      return body.success === false
+        ? `failed: ${str(body.error)}`
+        : ((body.links as string[] | undefined) ?? []).join('\n');
     case 'started':
       // The next call an agent makes, spelled out: it has only the id to go on.
       return [
@@ -87,7 +115,9 @@ function text(kind: RenderKind, body: Body): string {
     case 'job': {
       const head = `job ${str(body.id)}: ${str(body.status)} (${String(body.completed)}/${String(body.total)})`;
       // Items not run yet are null; search items carry no page to show.
-      const data = ((body.data as unknown[] | undefined) ?? []).filter((item): item is Body => item !== null && typeof item === 'object' && 'url' in item);
+      const data = ((body.data as unknown[] | undefined) ?? []).filter(
+        (item): item is Body => item !== null && typeof item === 'object' && 'url' in item,
+      );
       const pages = data.length ? `\n\n${jobPagesText(data)}` : '';
       return `${head}${pages}${body.next ? `\n\nmore results: offset from ${str(body.next)}` : ''}`;
     }
@@ -98,11 +128,27 @@ function text(kind: RenderKind, body: Body): string {
 }
 
 /** The content blocks for a successful (HTTP 200/202) answer. */
-export async function renderContent(kind: RenderKind, body: Body, api: ApiClient): Promise<Content[]> {
-  const blocks: Content[] = [{ type: 'text', text: [text(kind, body), kind !== 'json' && kind !== 'image' ? costLine(body) : undefined].filter(Boolean).join('\n\n') }];
+export async function renderContent(
+  kind: RenderKind,
+  body: Body,
+  api: ApiClient,
+): Promise<Content[]> {
+  const blocks: Content[] = [
+    {
+      type: 'text',
+      text: [text(kind, body), kind !== 'json' && kind !== 'image' ? costLine(body) : undefined]
+        .filter(Boolean)
+        .join('\n\n'),
+    },
+  ];
   if (kind === 'image' && body.success !== false && typeof body.url === 'string') {
     const file = await api.download(body.url);
-    if (file) blocks.unshift({ type: 'image', data: file.data.toString('base64'), mimeType: file.contentType.split(';')[0]!.trim() || 'image/png' });
+    if (file)
+      blocks.unshift({
+        type: 'image',
+        data: file.data.toString('base64'),
+        mimeType: file.contentType.split(';')[0]!.trim() || 'image/png',
+      });
   }
   return blocks;
 }
@@ -110,6 +156,8 @@ export async function renderContent(kind: RenderKind, body: Body, api: ApiClient
 /** An API error answer (4xx) as the text of an MCP tool error: the message and each field named. */
 export function errorText(status: number, body: unknown): string {
   const b = (body && typeof body === 'object' ? body : {}) as Body;
-  const details = Array.isArray(b.details) ? (b.details as Body[]).map((d) => `- ${str(d.field)}: ${str(d.message)}`) : [];
+  const details = Array.isArray(b.details)
+    ? (b.details as Body[]).map((d) => `- ${str(d.field)}: ${str(d.message)}`)
+    : [];
   return [`HTTP ${status}: ${str(b.error) ?? 'request failed'}`, ...details].join('\n');
 }

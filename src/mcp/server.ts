@@ -1,17 +1,17 @@
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   InitializeRequestSchema,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type CallToolResult,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  LATEST_PROTOCOL_VERSION,
   type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api-client/index.ts';
 import { errorText, renderContent } from './render.ts';
-import { generateTools, toRequest, ToolInputError, type GeneratedTool } from './tools.ts';
+import { type GeneratedTool, generateTools, ToolInputError, toRequest } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'webdata', version: '1' } as const;
 
@@ -33,16 +33,27 @@ export function toolCatalog(api: ApiClient): () => Promise<GeneratedTool[]> {
   };
 }
 
-async function callTool(tool: GeneratedTool, args: Record<string, unknown>, api: ApiClient): Promise<CallToolResult> {
+async function callTool(
+  tool: GeneratedTool,
+  args: Record<string, unknown>,
+  api: ApiClient,
+): Promise<CallToolResult> {
   let request;
   try {
     request = toRequest(tool, args);
   } catch (err) {
-    if (err instanceof ToolInputError) return { isError: true, content: [{ type: 'text', text: `HTTP 400: ${err.message}\n- ${err.field}: ${err.detail}` }] };
+    if (err instanceof ToolInputError)
+      return {
+        isError: true,
+        content: [
+          { type: 'text', text: `HTTP 400: ${err.message}\n- ${err.field}: ${err.detail}` },
+        ],
+      };
     throw err;
   }
   const res = await api.request(request.method, request.path, request.body);
-  if (res.status >= 400) return { isError: true, content: [{ type: 'text', text: errorText(res.status, res.body) }] };
+  if (res.status >= 400)
+    return { isError: true, content: [{ type: 'text', text: errorText(res.status, res.body) }] };
   const body = res.body as Record<string, unknown>;
   return {
     content: await renderContent(tool.route.render, body, api),
@@ -62,9 +73,20 @@ class RpcError extends Error {
 }
 
 /** The request checked against its method's SDK schema; what fails is an invalid-params error naming it. */
-function checkedRequest<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, request: JSONRPCRequest): T {
+function checkedRequest<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { message: string } };
+  },
+  request: JSONRPCRequest,
+): T {
   const parsed = schema.safeParse(request);
-  if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid ${request.method} request: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid ${request.method} request: ${parsed.error.message}`,
+    );
   return parsed.data;
 }
 
@@ -75,12 +97,17 @@ function checkedRequest<T>(schema: { safeParse(v: unknown): { success: true; dat
  * tells a request from a response by attempting schemas that fail, and a failed zod parse builds
  * an Error and its messages, which profiled as the largest cost of a stateless HTTP tool call.
  */
-export function createMcpHandler(api: ApiClient, tools: () => Promise<GeneratedTool[]> = toolCatalog(api)): McpHandler {
+export function createMcpHandler(
+  api: ApiClient,
+  tools: () => Promise<GeneratedTool[]> = toolCatalog(api),
+): McpHandler {
   const methods: Record<string, (request: JSONRPCRequest) => Promise<Record<string, unknown>>> = {
     initialize: async (request) => {
       const requested = checkedRequest(InitializeRequestSchema, request).params.protocolVersion;
       return {
-        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+          ? requested
+          : LATEST_PROTOCOL_VERSION,
         capabilities: { tools: {} },
         serverInfo: MCP_SERVER_INFO,
       };
@@ -92,25 +119,39 @@ export function createMcpHandler(api: ApiClient, tools: () => Promise<GeneratedT
         description: t.description,
         inputSchema: t.inputSchema,
         ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-        annotations: { readOnlyHint: t.route.readOnly ?? false, destructiveHint: t.route.destructive ?? false, openWorldHint: true },
+        annotations: {
+          readOnlyHint: t.route.readOnly ?? false,
+          destructiveHint: t.route.destructive ?? false,
+          openWorldHint: true,
+        },
       })),
     }),
     'tools/call': async (request) => {
       const { name, arguments: args } = checkedRequest(CallToolRequestSchema, request).params;
       const tool = (await tools()).find((t) => t.route.name === name);
-      if (!tool) return { isError: true, content: [{ type: 'text', text: `unknown tool "${name}"` }] };
+      if (!tool)
+        return { isError: true, content: [{ type: 'text', text: `unknown tool "${name}"` }] };
       return callTool(tool, args ?? {}, api);
     },
   };
   return async (request) => {
     const id: RequestId = request.id;
     const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-    if (!method) return { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found' } };
+    if (!method)
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.MethodNotFound, message: 'Method not found' },
+      };
     try {
       return { jsonrpc: '2.0', id, result: await method(request) };
     } catch (err) {
       const code = err instanceof RpcError ? err.code : ErrorCode.InternalError;
-      return { jsonrpc: '2.0', id, error: { code, message: err instanceof Error ? err.message : 'Internal error' } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code, message: err instanceof Error ? err.message : 'Internal error' },
+      };
     }
   };
 }

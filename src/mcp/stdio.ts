@@ -13,7 +13,10 @@ export async function serveStdio(api: ApiClient): Promise<void> {
   const report = (err: Error) => process.stderr.write(`mcp: ${err.message}\n`);
   transport.onerror = report;
   transport.onmessage = (message) => {
-    if ('method' in message && 'id' in message) handle(message).then((response) => transport.send(response)).catch(report);
+    if ('method' in message && 'id' in message)
+      handle(message)
+        .then((response) => transport.send(response))
+        .catch(report);
   };
   await transport.start();
   await closed;

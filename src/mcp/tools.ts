@@ -21,21 +21,112 @@ export interface ToolRoute {
 
 export const TOOL_ROUTES: readonly ToolRoute[] = [
   { name: 'search', method: 'POST', path: '/api/v1/search', render: 'search', hint: 'Web search.' },
-  { name: 'scrape', method: 'POST', path: '/api/v1/scrape/single', render: 'page', hint: 'Read one web page as markdown (or HTML).' },
-  { name: 'batch_scrape', method: 'POST', path: '/api/v1/scrape/batch', render: 'pages', hint: 'Read several pages in one call.' },
-  { name: 'map', method: 'POST', path: '/api/v1/map', render: 'map', hint: 'List the URLs of a site.' },
-  { name: 'screenshot', method: 'POST', path: '/api/v1/screenshot', render: 'image', hint: 'See a page: returns the PNG as an image.' },
-  { name: 'pdf_from_url', method: 'POST', path: '/api/v1/pdf/url', render: 'json', hint: 'Print a page to PDF; returns its download URL.' },
-  { name: 'pdf_from_html', method: 'POST', path: '/api/v1/pdf/html', render: 'json', hint: 'Render HTML to PDF; returns its download URL.' },
-  { name: 'sequence', method: 'POST', path: '/api/v1/scrape/sequence', render: 'sequence', hint: 'Click, type and wait in a browser; each scrape step captures the page.' },
-  { name: 'crawl', method: 'POST', path: '/api/v1/crawl', render: 'started', hint: 'Crawl a site in the background, following its links and sitemaps from the start URL; read the pages with job_status.' },
-  { name: 'start_batch_scrape', method: 'POST', path: '/api/v1/scrape/async/batch', render: 'started', hint: 'Background job for many pages; poll with job_status.' },
-  { name: 'job_status', method: 'GET', path: '/api/v1/scrape/async/job/{id}', render: 'job', readOnly: true, hint: 'A background job and a page of its results.' },
-  { name: 'job_list', method: 'GET', path: '/api/v1/scrape/async/jobs', render: 'json', readOnly: true },
-  { name: 'job_cancel', method: 'DELETE', path: '/api/v1/scrape/async/job/{id}', render: 'json', destructive: true },
-  { name: 'session_create', method: 'POST', path: '/api/v1/browser-sandbox/session', render: 'json', hint: 'A remote browser for Playwright or Puppeteer (billed per minute until closed).' },
-  { name: 'session_get', method: 'GET', path: '/api/v1/browser-sandbox/session/{id}', render: 'json', readOnly: true },
-  { name: 'session_close', method: 'DELETE', path: '/api/v1/browser-sandbox/session/{id}', render: 'json', destructive: true },
+  {
+    name: 'scrape',
+    method: 'POST',
+    path: '/api/v1/scrape/single',
+    render: 'page',
+    hint: 'Read one web page as markdown (or HTML).',
+  },
+  {
+    name: 'batch_scrape',
+    method: 'POST',
+    path: '/api/v1/scrape/batch',
+    render: 'pages',
+    hint: 'Read several pages in one call.',
+  },
+  {
+    name: 'map',
+    method: 'POST',
+    path: '/api/v1/map',
+    render: 'map',
+    hint: 'List the URLs of a site.',
+  },
+  {
+    name: 'screenshot',
+    method: 'POST',
+    path: '/api/v1/screenshot',
+    render: 'image',
+    hint: 'See a page: returns the PNG as an image.',
+  },
+  {
+    name: 'pdf_from_url',
+    method: 'POST',
+    path: '/api/v1/pdf/url',
+    render: 'json',
+    hint: 'Print a page to PDF; returns its download URL.',
+  },
+  {
+    name: 'pdf_from_html',
+    method: 'POST',
+    path: '/api/v1/pdf/html',
+    render: 'json',
+    hint: 'Render HTML to PDF; returns its download URL.',
+  },
+  {
+    name: 'sequence',
+    method: 'POST',
+    path: '/api/v1/scrape/sequence',
+    render: 'sequence',
+    hint: 'Click, type and wait in a browser; each scrape step captures the page.',
+  },
+  {
+    name: 'crawl',
+    method: 'POST',
+    path: '/api/v1/crawl',
+    render: 'started',
+    hint: 'Crawl a site in the background, following its links and sitemaps from the start URL; read the pages with job_status.',
+  },
+  {
+    name: 'start_batch_scrape',
+    method: 'POST',
+    path: '/api/v1/scrape/async/batch',
+    render: 'started',
+    hint: 'Background job for many pages; poll with job_status.',
+  },
+  {
+    name: 'job_status',
+    method: 'GET',
+    path: '/api/v1/scrape/async/job/{id}',
+    render: 'job',
+    readOnly: true,
+    hint: 'A background job and a page of its results.',
+  },
+  {
+    name: 'job_list',
+    method: 'GET',
+    path: '/api/v1/scrape/async/jobs',
+    render: 'json',
+    readOnly: true,
+  },
+  {
+    name: 'job_cancel',
+    method: 'DELETE',
+    path: '/api/v1/scrape/async/job/{id}',
+    render: 'json',
+    destructive: true,
+  },
+  {
+    name: 'session_create',
+    method: 'POST',
+    path: '/api/v1/browser-sandbox/session',
+    render: 'json',
+    hint: 'A remote browser for Playwright or Puppeteer (billed per minute until closed).',
+  },
+  {
+    name: 'session_get',
+    method: 'GET',
+    path: '/api/v1/browser-sandbox/session/{id}',
+    render: 'json',
+    readOnly: true,
+  },
+  {
+    name: 'session_close',
+    method: 'DELETE',
+    path: '/api/v1/browser-sandbox/session/{id}',
+    render: 'json',
+    destructive: true,
+  },
 ];
 
 type JsonSchema = Record<string, unknown>;
@@ -43,7 +134,12 @@ type JsonSchema = Record<string, unknown>;
 export interface GeneratedTool {
   route: ToolRoute;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties?: boolean };
+  inputSchema: {
+    type: 'object';
+    properties: Record<string, JsonSchema>;
+    required?: string[];
+    additionalProperties?: boolean;
+  };
   outputSchema?: { type: 'object'; [key: string]: unknown };
   pathParams: string[];
   queryParams: string[];
@@ -66,7 +162,10 @@ function generate(route: ToolRoute, op: OpenApiOperation): GeneratedTool {
   const queryParams: string[] = [];
   for (const p of op.parameters ?? []) {
     if (p.in !== 'path' && p.in !== 'query') continue;
-    properties[p.name] = { ...(p.schema ?? { type: 'string' }), ...(p.description ? { description: p.description } : {}) };
+    properties[p.name] = {
+      ...(p.schema ?? { type: 'string' }),
+      ...(p.description ? { description: p.description } : {}),
+    };
     if (p.required || p.in === 'path') required.push(p.name);
     (p.in === 'path' ? pathParams : queryParams).push(p.name);
   }
@@ -79,7 +178,12 @@ function generate(route: ToolRoute, op: OpenApiOperation): GeneratedTool {
   return {
     route,
     description: [route.hint, op.summary].filter(Boolean).join(' '),
-    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    },
     ...(outputSchema ? { outputSchema: outputSchema as GeneratedTool['outputSchema'] } : {}),
     pathParams,
     queryParams,
@@ -88,7 +192,10 @@ function generate(route: ToolRoute, op: OpenApiOperation): GeneratedTool {
 }
 
 /** The tools this server can offer, generated from its OpenAPI document. */
-export function generateTools(doc: OpenApiDocument, routes: readonly ToolRoute[] = TOOL_ROUTES): GeneratedTool[] {
+export function generateTools(
+  doc: OpenApiDocument,
+  routes: readonly ToolRoute[] = TOOL_ROUTES,
+): GeneratedTool[] {
   const tools: GeneratedTool[] = [];
   for (const route of routes) {
     const op = doc.paths[route.path]?.[route.method.toLowerCase()];
@@ -108,7 +215,10 @@ export class ToolInputError extends Error {
 }
 
 /** A tool call's arguments as the route's request: path, query string and JSON body. */
-export function toRequest(tool: GeneratedTool, args: Record<string, unknown>): { method: string; path: string; body?: unknown } {
+export function toRequest(
+  tool: GeneratedTool,
+  args: Record<string, unknown>,
+): { method: string; path: string; body?: unknown } {
   const rest: Record<string, unknown> = { ...args };
   let path = tool.route.path;
   for (const name of tool.pathParams) {

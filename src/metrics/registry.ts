@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * Every metric the service exports, defined once. The registry is the process's own (not
@@ -73,7 +73,12 @@ export function watch(source: GaugeSources): () => void {
   return () => sources.delete(source);
 }
 
-function gauge(name: string, help: string, labelNames: string[], read: (set: (value: number, labels?: Record<string, string>) => void) => Promise<void> | void): void {
+function gauge(
+  name: string,
+  help: string,
+  labelNames: string[],
+  read: (set: (value: number, labels?: Record<string, string>) => void) => Promise<void> | void,
+): void {
   new Gauge({
     name,
     help,
@@ -81,7 +86,10 @@ function gauge(name: string, help: string, labelNames: string[], read: (set: (va
     registers: [registry],
     async collect() {
       this.reset();
-      const totals = new Map<string, { labels: Record<string, string> | undefined; value: number }>();
+      const totals = new Map<
+        string,
+        { labels: Record<string, string> | undefined; value: number }
+      >();
       await read((value, labels) => {
         const key = JSON.stringify(labels ?? {});
         const entry = totals.get(key) ?? { labels, value: 0 };
@@ -100,33 +108,59 @@ const each = async (fn: (s: GaugeSources) => Promise<void> | void) => {
   for (const s of sources) await fn(s);
 };
 
-gauge('webdata_browser_pages_in_use', 'Browser pages open in the scraping pools, by pool', ['pool'], (set) =>
-  each((s) => {
-    for (const [pool, stats] of Object.entries(s.browserPools())) set(stats.activePages, { pool });
-  }),
+gauge(
+  'webdata_browser_pages_in_use',
+  'Browser pages open in the scraping pools, by pool',
+  ['pool'],
+  (set) =>
+    each((s) => {
+      for (const [pool, stats] of Object.entries(s.browserPools()))
+        set(stats.activePages, { pool });
+    }),
 );
-gauge('webdata_browser_pages_waiting', 'Requests waiting for a free browser page, by pool', ['pool'], (set) =>
-  each((s) => {
-    for (const [pool, stats] of Object.entries(s.browserPools())) set(stats.waiting, { pool });
-  }),
+gauge(
+  'webdata_browser_pages_waiting',
+  'Requests waiting for a free browser page, by pool',
+  ['pool'],
+  (set) =>
+    each((s) => {
+      for (const [pool, stats] of Object.entries(s.browserPools())) set(stats.waiting, { pool });
+    }),
 );
 gauge('webdata_browsers', 'Browser processes in the scraping pools, by pool', ['pool'], (set) =>
   each((s) => {
     for (const [pool, stats] of Object.entries(s.browserPools())) set(stats.browsers, { pool });
   }),
 );
-gauge('webdata_sessions_active', 'Remote browser sessions running on this instance', [], (set) => each((s) => set(s.sessions().count)));
-gauge('webdata_sessions_capacity', 'Most remote browser sessions this instance runs at once', [], (set) => each((s) => set(s.sessions().capacity)));
-gauge('webdata_job_items', 'Async job items not yet recorded, by state (the shared store: read with max() across instances)', ['state'], (set) =>
-  each(async (s) => {
-    const { pending, running } = await s.jobItems();
-    set(pending, { state: 'pending' });
-    set(running, { state: 'running' });
-  }),
+gauge('webdata_sessions_active', 'Remote browser sessions running on this instance', [], (set) =>
+  each((s) => set(s.sessions().count)),
 );
-gauge('webdata_conversion_threads', 'Worker threads converting pages', [], (set) => each((s) => set(s.conversion().threads)));
-gauge('webdata_conversion_threads_busy', 'Conversion worker threads running a task', [], (set) => each((s) => set(s.conversion().busy)));
-gauge('webdata_conversion_tasks_queued', 'Conversions waiting for a worker thread', [], (set) => each((s) => set(s.conversion().queued)));
+gauge(
+  'webdata_sessions_capacity',
+  'Most remote browser sessions this instance runs at once',
+  [],
+  (set) => each((s) => set(s.sessions().capacity)),
+);
+gauge(
+  'webdata_job_items',
+  'Async job items not yet recorded, by state (the shared store: read with max() across instances)',
+  ['state'],
+  (set) =>
+    each(async (s) => {
+      const { pending, running } = await s.jobItems();
+      set(pending, { state: 'pending' });
+      set(running, { state: 'running' });
+    }),
+);
+gauge('webdata_conversion_threads', 'Worker threads converting pages', [], (set) =>
+  each((s) => set(s.conversion().threads)),
+);
+gauge('webdata_conversion_threads_busy', 'Conversion worker threads running a task', [], (set) =>
+  each((s) => set(s.conversion().busy)),
+);
+gauge('webdata_conversion_tasks_queued', 'Conversions waiting for a worker thread', [], (set) =>
+  each((s) => set(s.conversion().queued)),
+);
 
 /** A request answered. `route` is the route's template (never the raw path, whose ids would explode the label set). */
 export function countRequest(method: string, route: string, status: number, seconds: number): void {
@@ -139,7 +173,9 @@ export function countShed(reason: string): void {
 }
 
 /** Charges written to the ledger, counted once their write is committed. */
-export function countCharges(entries: ReadonlyArray<{ operation: string; units: number; costMicros: number }>): void {
+export function countCharges(
+  entries: ReadonlyArray<{ operation: string; units: number; costMicros: number }>,
+): void {
   for (const e of entries) {
     chargesUsd.inc({ operation: e.operation }, e.costMicros / 1_000_000);
     chargeUnits.inc({ operation: e.operation }, e.units);

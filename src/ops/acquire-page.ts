@@ -1,5 +1,14 @@
-import { acquiredFromBrowser, acquiredFromHttp, bodyKind, judgeMainContent, type AcquiredPage, type ContentVerdict, type HttpResponse, type ProxyRoute } from '../acquire/index.ts';
-import { settledContent, type BrowserMethod } from '../browser/index.ts';
+import {
+  type AcquiredPage,
+  acquiredFromBrowser,
+  acquiredFromHttp,
+  bodyKind,
+  type ContentVerdict,
+  type HttpResponse,
+  judgeMainContent,
+  type ProxyRoute,
+} from '../acquire/index.ts';
+import { type BrowserMethod, settledContent } from '../browser/index.ts';
 import type { AcquireMethod, Action } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
@@ -38,10 +47,19 @@ export interface AcquireRequest {
  * of the text for the result; the main content the worker converted is handed to the converter
  * for the result to reuse.
  */
-async function judgedHttpPage(res: HttpResponse, ctx: OpContext, converter: PageConverter): Promise<{ page: AcquiredPage; reason?: string }> {
+async function judgedHttpPage(
+  res: HttpResponse,
+  ctx: OpContext,
+  converter: PageConverter,
+): Promise<{ page: AcquiredPage; reason?: string }> {
   const contentType = res.headers['content-type'] ?? '';
   const reading =
-    bodyKind(contentType, res.body) === 'html' ? ctx.services.content.readHttpAnswer({ bytes: res.body, contentType, url: res.url, statusCode: res.statusCode }, ctx.signal) : undefined;
+    bodyKind(contentType, res.body) === 'html'
+      ? ctx.services.content.readHttpAnswer(
+          { bytes: res.body, contentType, url: res.url, statusCode: res.statusCode },
+          ctx.signal,
+        )
+      : undefined;
   const page = acquiredFromHttp(res);
   const read = await reading;
   if (!read || page.text === undefined) return { page };
@@ -51,7 +69,11 @@ async function judgedHttpPage(res: HttpResponse, ctx: OpContext, converter: Page
 }
 
 /** The main content of `html` judged as the result will see it: markdown of the main content. */
-async function judgeContent(html: string, url: string, converter: PageConverter): Promise<ContentVerdict | undefined> {
+async function judgeContent(
+  html: string,
+  url: string,
+  converter: PageConverter,
+): Promise<ContentVerdict | undefined> {
   const main = await converter.convert(html, url, 'markdown', true);
   return judgeMainContent(main.content, html);
 }
@@ -61,24 +83,52 @@ async function judgeContent(html: string, url: string, converter: PageConverter)
  * challenge or its main content is a placeholder or thin, then stealthily when the browser is
  * blocked. Throws the last engine's error (BlockedPageError, PageNotReadyError, FetchFailure).
  */
-export async function acquirePage(req: AcquireRequest, ctx: OpContext, converter: PageConverter): Promise<AcquiredPage> {
+export async function acquirePage(
+  req: AcquireRequest,
+  ctx: OpContext,
+  converter: PageConverter,
+): Promise<AcquiredPage> {
   const rungs = ENGINE_LADDER.filter((r) => req.actions.length === 0 || r.features.actions);
   const triedBefore: string[] = [];
   if (rungs[0]!.method === 'http') {
     triedBefore.push('http');
-    const timeoutMs = Math.max(1, Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()));
-    const res = await ctx.services.httpEngine.fetch(req.url, { signal: ctx.signal, proxy: req.proxy, timeoutMs });
+    const timeoutMs = Math.max(
+      1,
+      Math.min(ctx.services.config.fetchTimeoutMs, req.deadline - Date.now()),
+    );
+    const res = await ctx.services.httpEngine.fetch(req.url, {
+      signal: ctx.signal,
+      proxy: req.proxy,
+      timeoutMs,
+    });
     const { page, reason } = await judgedHttpPage(res, ctx, converter);
     if (!reason) return page;
     ctx.log.debug({ url: req.url, reason }, 'escalating to the browser');
   }
   const methods = rungs.filter((r) => r.features.javascript).map((r) => r.method as BrowserMethod);
   const judge = (html: string, url: string) => judgeContent(html, url, converter);
-  const { value, method } = await browse({ url: req.url, actions: req.actions, proxy: req.proxy, methods, deadline: req.deadline, judge, revealLazy: true, contentOnly: true, triedBefore }, ctx, async (opened) => {
-    const { page } = opened;
-    // Actions can lead to a wall of their own (a form that answers with a captcha).
-    const html = req.actions.length > 0 ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge }) : opened.html;
-    return { html, url: page.url(), statusCode: opened.statusCode() };
-  });
+  const { value, method } = await browse(
+    {
+      url: req.url,
+      actions: req.actions,
+      proxy: req.proxy,
+      methods,
+      deadline: req.deadline,
+      judge,
+      revealLazy: true,
+      contentOnly: true,
+      triedBefore,
+    },
+    ctx,
+    async (opened) => {
+      const { page } = opened;
+      // Actions can lead to a wall of their own (a form that answers with a captcha).
+      const html =
+        req.actions.length > 0
+          ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge })
+          : opened.html;
+      return { html, url: page.url(), statusCode: opened.statusCode() };
+    },
+  );
   return acquiredFromBrowser(value, method);
 }

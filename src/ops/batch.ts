@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
 import { microsToUsd, usdToMicros } from '../billing/index.ts';
+import { BrowserBusyError } from '../browser/index.ts';
 import type { BatchResult, FetchResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
-import { BrowserBusyError } from '../browser/index.ts';
-import { failure, scrape, type ScrapeInput, type ScrapeOptions } from './scrape.ts';
+import { failure, type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
 
 export interface BatchInput extends ScrapeOptions {
   /** A URL, or an object carrying `url` plus single-scrape fields that override the batch's. */
@@ -26,7 +26,8 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;
     const merged: ScrapeInput = { ...shared, url: own.url };
-    for (const [k, v] of Object.entries(own)) if (v !== undefined) (merged as unknown as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(own))
+      if (v !== undefined) (merged as unknown as Record<string, unknown>)[k] = v;
     return merged;
   });
 }
@@ -34,7 +35,14 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
 export function totalBatch(results: FetchResult[]): BatchResult {
   const successful = results.filter((r) => r.success).length;
   const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
-  return { results, total: results.length, successful, failed: results.length - successful, timestamp: new Date().toISOString(), cost: microsToUsd(micros) };
+  return {
+    results,
+    total: results.length,
+    successful,
+    failed: results.length - successful,
+    timestamp: new Date().toISOString(),
+    cost: microsToUsd(micros),
+  };
 }
 
 /** Scrapes every URL independently with bounded concurrency; results keep the input order. */

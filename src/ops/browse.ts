@@ -1,8 +1,18 @@
-import type { ProxyRoute } from '../acquire/index.ts';
-import { BlockedPageError, openUrl, runAction, settledContent, trackDocument, type BrowserMethod, type ContentJudge, type DocumentState, type PageEnv } from '../browser/index.ts';
 import type { Page } from 'playwright-core';
-import { countBlock } from '../metrics/index.ts';
+import type { ProxyRoute } from '../acquire/index.ts';
+import {
+  BlockedPageError,
+  type BrowserMethod,
+  type ContentJudge,
+  type DocumentState,
+  openUrl,
+  type PageEnv,
+  runAction,
+  settledContent,
+  trackDocument,
+} from '../browser/index.ts';
 import type { Action } from '../contract/index.ts';
+import { countBlock } from '../metrics/index.ts';
 import type { OpContext } from './context.ts';
 
 export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth'];
@@ -48,7 +58,11 @@ export interface Opened extends DocumentState {
  * method while the budget allows; after the last one it fails with a BlockedPageError naming the
  * methods tried.
  */
-export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (opened: Opened) => Promise<T>): Promise<{ value: T; method: BrowserMethod }> {
+export async function browse<T>(
+  req: BrowseRequest,
+  ctx: OpContext,
+  capture: (opened: Opened) => Promise<T>,
+): Promise<{ value: T; method: BrowserMethod }> {
   const methods = req.methods ?? BROWSER_METHODS;
   const deadline = req.deadline ?? Date.now() + ctx.services.config.pageBudgetMs;
   const tried: string[] = [...(req.triedBefore ?? [])];
@@ -62,9 +76,22 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
         async (page, env) => {
           const doc = trackDocument(page, env);
           const remaining = Math.max(1, deadline - Date.now());
-          await openUrl(page, req.url, env.guard, Math.min(env.navigationTimeoutMs, remaining), req.contentOnly ? 'commit' : 'load');
-          const html = await settledContent(page, { doc, deadline, judge: req.judge, revealLazy: req.revealLazy, justOpened: true });
-          for (const [i, action] of (req.actions ?? []).entries()) await runAction(page, action, i, env);
+          await openUrl(
+            page,
+            req.url,
+            env.guard,
+            Math.min(env.navigationTimeoutMs, remaining),
+            req.contentOnly ? 'commit' : 'load',
+          );
+          const html = await settledContent(page, {
+            doc,
+            deadline,
+            judge: req.judge,
+            revealLazy: req.revealLazy,
+            justOpened: true,
+          });
+          for (const [i, action] of (req.actions ?? []).entries())
+            await runAction(page, action, i, env);
           return capture({ page, env, html, deadline, ...doc });
         },
         { signal: ctx.signal, viewport: req.viewport, proxy: req.proxy },
@@ -73,9 +100,16 @@ export async function browse<T>(req: BrowseRequest, ctx: OpContext, capture: (op
     } catch (err) {
       if (!(err instanceof BlockedPageError)) throw err;
       countBlock(method, err.verdict);
-      ctx.log.debug({ url: req.url, method, reason: err.verdict.reason }, 'page blocked; escalating');
+      ctx.log.debug(
+        { url: req.url, method, reason: err.verdict.reason },
+        'page blocked; escalating',
+      );
       last = err;
     }
   }
-  throw new BlockedPageError(last!.verdict, last!.statusCode, `${last!.message}; still blocked after trying ${tried.join(', ')}`);
+  throw new BlockedPageError(
+    last!.verdict,
+    last!.statusCode,
+    `${last!.message}; still blocked after trying ${tried.join(', ')}`,
+  );
 }

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { HttpEngine } from '../acquire/index.ts';
 import type { ArtifactStore } from '../artifacts/index.ts';
-import type { BrowserEngine } from '../browser/index.ts';
 import type { Meter } from '../billing/index.ts';
+import type { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
 import type { SearchEngines } from '../search/index.ts';

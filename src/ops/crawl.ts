@@ -1,7 +1,16 @@
-import { addSiteSitemaps, BudgetedFetcher, crawlScope, DEFAULT_LIMITS, HostGate, RobotsCache, SitemapCollector, type RobotsRules } from '../discover/index.ts';
-import type { OpContext } from './context.ts';
 import type { FetchResult } from '../contract/index.ts';
-import { failure, scrape, type ScrapeOptions } from './scrape.ts';
+import {
+  addSiteSitemaps,
+  BudgetedFetcher,
+  crawlScope,
+  DEFAULT_LIMITS,
+  HostGate,
+  RobotsCache,
+  type RobotsRules,
+  SitemapCollector,
+} from '../discover/index.ts';
+import type { OpContext } from './context.ts';
+import { failure, type ScrapeOptions, scrape } from './scrape.ts';
 
 export type SitemapMode = 'include' | 'skip' | 'only';
 
@@ -72,18 +81,31 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   const { crawl } = input;
   const { config, httpEngine } = ctx.services;
   const inScope = crawlScope(crawl);
-  const rulesFor = (url: string) => (crawl.ignoreRobotsTxt ? Promise.resolve(NO_ROBOTS) : robotsCache.get(httpEngine, new URL(url).origin, ctx.signal));
+  const rulesFor = (url: string) =>
+    crawl.ignoreRobotsTxt
+      ? Promise.resolve(NO_ROBOTS)
+      : robotsCache.get(httpEngine, new URL(url).origin, ctx.signal);
   const robots = await rulesFor(input.url);
   const where = { depth: input.depth, foundOn: input.foundOn };
   if (!robots.allows(input.url)) {
     const why = robots.unavailable
       ? 'robots.txt could not be read (the server answered 5xx or not at all), so the site is treated as disallowed'
       : 'robots.txt disallows this URL';
-    return { page: { ...failure(input.url, new Error(`${why} (set ignoreRobotsTxt to crawl it anyway)`)), ...where }, discovered: [] };
+    return {
+      page: {
+        ...failure(input.url, new Error(`${why} (set ignoreRobotsTxt to crawl it anyway)`)),
+        ...where,
+      },
+      discovered: [],
+    };
   }
 
   const host = new URL(input.url).host;
-  const release = await hostGate(config.crawlHostConcurrency).acquire(host, Math.max(crawl.delayMs, robots.delayMs), ctx.signal);
+  const release = await hostGate(config.crawlHostConcurrency).acquire(
+    host,
+    Math.max(crawl.delayMs, robots.delayMs),
+    ctx.signal,
+  );
   let links: string[] = [];
   let result: FetchResult;
   try {
@@ -116,7 +138,11 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   }
   if (input.foundOn === null && crawl.sitemap !== 'skip') {
     const listed: Array<{ url: string; base: string }> = [];
-    const limits = { ...DEFAULT_LIMITS, deadlineMs: config.mapTimeoutMs, maxRequests: config.mapMaxRequests };
+    const limits = {
+      ...DEFAULT_LIMITS,
+      deadlineMs: config.mapTimeoutMs,
+      maxRequests: config.mapMaxRequests,
+    };
     const fetcher = new BudgetedFetcher(httpEngine, limits, ctx.signal);
     const sitemaps = new SitemapCollector(fetcher, limits, (url, base) => {
       if (listed.length < crawl.limit * 2) listed.push({ url, base });

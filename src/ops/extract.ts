@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
 import { extractCost, microsToUsd, usdToMicros } from '../billing/index.ts';
 import { BrowserBusyError } from '../browser/index.ts';
-import { extractJson, ExtractError, type PageText } from '../extract/index.ts';
+import type { FetchResult } from '../contract/index.ts';
+import { ExtractError, extractJson, type PageText } from '../extract/index.ts';
 import type { FinishReason } from '../llm/index.ts';
 import type { OpContext } from './context.ts';
-import type { FetchResult } from '../contract/index.ts';
 import { failure, scrape } from './scrape.ts';
 
 /** POST /v1/extract: one object, valid against `schema`, from every page of `urls` together. */
@@ -36,7 +36,12 @@ export interface ExtractResult {
 }
 
 function outcome(r: FetchResult): ExtractPageOutcome {
-  return { url: r.url, success: r.success, statusCode: r.statusCode, ...(r.error !== undefined ? { error: r.error } : {}) };
+  return {
+    url: r.url,
+    success: r.success,
+    statusCode: r.statusCode,
+    ...(r.error !== undefined ? { error: r.error } : {}),
+  };
 }
 
 /**
@@ -53,14 +58,43 @@ export async function extractAcross(input: ExtractInput, ctx: OpContext): Promis
     });
   const fetched = await Promise.all(input.urls.map((url) => limit(() => one(url))));
   const fetchMicros = fetched.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
-  const pages: PageText[] = fetched.filter((r) => r.success && r.markdown !== undefined).map((r) => ({ url: r.url, markdown: r.markdown! }));
+  const pages: PageText[] = fetched
+    .filter((r) => r.success && r.markdown !== undefined)
+    .map((r) => ({ url: r.url, markdown: r.markdown! }));
   const base = { pages: fetched.map(outcome) };
-  const done = (fields: Omit<ExtractResult, 'pages' | 'timestamp' | 'cost'>, micros: number): ExtractResult => ({ ...fields, ...base, timestamp: new Date().toISOString(), cost: microsToUsd(micros) });
-  if (pages.length === 0) return done({ success: false, error: 'extract: no page could be fetched, so there was nothing to extract from' }, fetchMicros);
+  const done = (
+    fields: Omit<ExtractResult, 'pages' | 'timestamp' | 'cost'>,
+    micros: number,
+  ): ExtractResult => ({
+    ...fields,
+    ...base,
+    timestamp: new Date().toISOString(),
+    cost: microsToUsd(micros),
+  });
+  if (pages.length === 0)
+    return done(
+      {
+        success: false,
+        error: 'extract: no page could be fetched, so there was nothing to extract from',
+      },
+      fetchMicros,
+    );
   try {
-    const out = await extractJson(ctx.services.config, { schema: input.schema, prompt: input.prompt, pages }, ctx.signal);
-    const micros = fetchMicros + ctx.meter.charge('extract', pages.length, extractCost(pages.length));
-    return done({ success: true, json: out.json, ...(out.warning !== undefined ? { warning: out.warning } : {}) }, micros);
+    const out = await extractJson(
+      ctx.services.config,
+      { schema: input.schema, prompt: input.prompt, pages },
+      ctx.signal,
+    );
+    const micros =
+      fetchMicros + ctx.meter.charge('extract', pages.length, extractCost(pages.length));
+    return done(
+      {
+        success: true,
+        json: out.json,
+        ...(out.warning !== undefined ? { warning: out.warning } : {}),
+      },
+      micros,
+    );
   } catch (err) {
     if (!(err instanceof ExtractError)) throw err;
     return done(

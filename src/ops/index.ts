@@ -1,22 +1,22 @@
+export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { OpContext, Services } from './context.ts';
-export { scrape, type ScrapeInput, type ScrapeOptions } from './scrape.ts';
-export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
-export { scrapeBatch, batchItems, type BatchInput } from './batch.ts';
-export { sequence, type SequenceInput } from './sequence.ts';
-export { screenshot } from './screenshot.ts';
-export { pdfFromHtml, pdfFromUrl, PDF_TIMEOUT_MS } from './pdf.ts';
+export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';
+export { type ExtractInput, extractAcross } from './extract.ts';
 export { openArtifact } from './files.ts';
-export { proxyRefusal, type ProxyRequest } from './proxy.ts';
-export {
-  search,
-  searchQuery,
-  searchItems,
-  normaliseSearchInput,
-  SearchInputError,
-  type SearchInput,
-} from './search.ts';
-export { extractAcross, type ExtractInput } from './extract.ts';
-export { searchWithPages } from './search-pages.ts';
 export { mapSite } from './map.ts';
+export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
+export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
+export { type ProxyRequest, proxyRefusal } from './proxy.ts';
+export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
+export { screenshot } from './screenshot.ts';
+export {
+  normaliseSearchInput,
+  type SearchInput,
+  SearchInputError,
+  search,
+  searchItems,
+  searchQuery,
+} from './search.ts';
+export { searchWithPages } from './search-pages.ts';
+export { type SequenceInput, sequence } from './sequence.ts';
 export { stealthPageFetcher } from './stealth-page.ts';
-export { crawlPage, type CrawlSettings, type CrawlPageInput } from './crawl.ts';

@@ -1,4 +1,4 @@
-import { selectTags, type ConvertOutput, type OutputFormat } from '../content/index.ts';
+import { type ConvertOutput, type OutputFormat, selectTags } from '../content/index.ts';
 
 /** What a page can be returned as; several may be asked for in one call. */
 export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links'] as const;
@@ -33,7 +33,12 @@ export interface ConvertedPage {
 }
 
 /** Converts HTML to one format (a PageConverter, which reuses a conversion the render decision made). */
-export type HtmlConverter = (html: string, url: string, format: OutputFormat, onlyMainContent: boolean) => Promise<ConvertOutput>;
+export type HtmlConverter = (
+  html: string,
+  url: string,
+  format: OutputFormat,
+  onlyMainContent: boolean,
+) => Promise<ConvertOutput>;
 
 const wanted = (req: FormatRequest): readonly PageFormat[] => req.formats ?? [req.type];
 
@@ -41,15 +46,26 @@ const wanted = (req: FormatRequest): readonly PageFormat[] => req.formats ?? [re
  * Converts HTML into every asked format, converting once per distinct output (markdown, html) and
  * reusing the rest: `rawHtml` is the page as served, `links` come with any conversion.
  */
-export async function convertFormats(rawHtml: string, url: string, req: FormatRequest, convert: HtmlConverter): Promise<ConvertedPage> {
+export async function convertFormats(
+  rawHtml: string,
+  url: string,
+  req: FormatRequest,
+  convert: HtmlConverter,
+): Promise<ConvertedPage> {
   const formats = wanted(req);
   const html = selectTags(rawHtml, req.includeTags, req.excludeTags);
-  const outputs = new Set<OutputFormat>(formats.filter((f): f is OutputFormat => f === 'markdown' || f === 'html'));
+  const outputs = new Set<OutputFormat>(
+    formats.filter((f): f is OutputFormat => f === 'markdown' || f === 'html'),
+  );
   if (req.needsMarkdown) outputs.add('markdown');
   // Links and metadata come from any conversion; markdown is the cheapest to ask for when none was.
   if (outputs.size === 0) outputs.add('markdown');
   const converted = new Map(
-    await Promise.all([...outputs].map(async (format) => [format, await convert(html, url, format, req.onlyMainContent)] as const)),
+    await Promise.all(
+      [...outputs].map(
+        async (format) => [format, await convert(html, url, format, req.onlyMainContent)] as const,
+      ),
+    ),
   );
   const any = converted.values().next().value!;
   const fields: PageFields = {};
@@ -58,11 +74,19 @@ export async function convertFormats(rawHtml: string, url: string, req: FormatRe
     else if (format === 'links') fields.links = any.links;
     else fields[format] = converted.get(format)!.content;
   }
-  return { fields, metadata: any.metadata, markdown: converted.get('markdown')?.content ?? '', links: any.links };
+  return {
+    fields,
+    metadata: any.metadata,
+    markdown: converted.get('markdown')?.content ?? '',
+    links: any.links,
+  };
 }
 
 /** A text or PDF body in the asked formats: the same text for each, and no links. */
-export function textFormats(text: string, req: Pick<FormatRequest, 'type' | 'formats'>): PageFields {
+export function textFormats(
+  text: string,
+  req: Pick<FormatRequest, 'type' | 'formats'>,
+): PageFields {
   const fields: PageFields = {};
   for (const format of req.formats ?? [req.type]) {
     if (format === 'links') fields.links = [];

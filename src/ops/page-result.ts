@@ -1,11 +1,17 @@
-import { FetchFailure, type AcquiredPage } from '../acquire/index.ts';
+import { type AcquiredPage, FetchFailure } from '../acquire/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
-import type { ConvertOutput, OutputFormat, PageMetadata, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type {
+  ConvertOutput,
+  OutputFormat,
+  PageMetadata,
+  PdfStrategy,
+  SummaryRequest,
+} from '../content/index.ts';
 import type { AcquireMethod, FetchResult, ResultMetadata } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import type { OpContext } from './context.ts';
 import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras } from './page-extras.ts';
-import { convertFormats, textFormats, type PageFields, type PageFormat } from './page-formats.ts';
+import { convertFormats, type PageFields, type PageFormat, textFormats } from './page-formats.ts';
 
 /** What a caller asks to get out of a page (scrape and each sequence breakpoint). */
 export interface PageOutputOptions {
@@ -43,22 +49,41 @@ export class PageConverter {
     this.#ctx = ctx;
   }
 
-  convert(html: string, url: string, format: OutputFormat, onlyMainContent: boolean): Promise<ConvertOutput> {
+  convert(
+    html: string,
+    url: string,
+    format: OutputFormat,
+    onlyMainContent: boolean,
+  ): Promise<ConvertOutput> {
     const key = `${format}|${onlyMainContent}|${url}`;
     const hit = this.#memo.get(key);
     if (hit?.html === html) return hit.out;
-    const out = this.#ctx.services.content.convert({ html, url, format, onlyMainContent }, this.#ctx.signal);
+    const out = this.#ctx.services.content.convert(
+      { html, url, format, onlyMainContent },
+      this.#ctx.signal,
+    );
     this.#memo.set(key, { html, out });
     return out;
   }
 
   /** A conversion of `html` made elsewhere (with the judgement of an HTTP answer), kept for reuse. */
-  adopt(html: string, url: string, format: OutputFormat, onlyMainContent: boolean, out: ConvertOutput): void {
+  adopt(
+    html: string,
+    url: string,
+    format: OutputFormat,
+    onlyMainContent: boolean,
+    out: ConvertOutput,
+  ): void {
     this.#memo.set(`${format}|${onlyMainContent}|${url}`, { html, out: Promise.resolve(out) });
   }
 }
 
-export function failure(url: string, err: unknown, statusCode = 0, method?: AcquireMethod): FetchResult {
+export function failure(
+  url: string,
+  err: unknown,
+  statusCode = 0,
+  method?: AcquireMethod,
+): FetchResult {
   const message = err instanceof Error ? err.message : String(err);
   return {
     url,
@@ -111,16 +136,39 @@ function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): ResultMe
  * Turns an acquired page into the asked outputs: PDF text, plain text, or converted HTML, with
  * metadata. An output added to scrape results (links, JSON) is added here.
  */
-export async function pageOutputs(page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<PageOutputs> {
-  const meta = (found?: Partial<PageMetadata>) => (opts.extractMetadata ? { metadata: metadataOf(page, found) } : {});
+export async function pageOutputs(
+  page: AcquiredPage,
+  opts: PageOutputOptions,
+  ctx: OpContext,
+  converter: PageConverter,
+): Promise<PageOutputs> {
+  const meta = (found?: Partial<PageMetadata>) =>
+    opts.extractMetadata ? { metadata: metadataOf(page, found) } : {};
   switch (page.kind) {
     case 'binary':
-      throw new FetchFailure('unsupported-content', `cannot convert content of type ${page.contentType.split(';')[0]} to ${opts.type}`, page.statusCode);
+      throw new FetchFailure(
+        'unsupported-content',
+        `cannot convert content of type ${page.contentType.split(';')[0]} to ${opts.type}`,
+        page.statusCode,
+      );
     case 'pdf': {
       const { config } = ctx.services;
-      const pdf = await ctx.services.content.pdf(page.body, { strategy: opts.pdfStrategy, maxPages: config.pdfMaxPages, signal: ctx.signal });
-      if (!pdf.text) throw new UnreadablePdfError(`the PDF has no readable text with pdfStrategy "${opts.pdfStrategy}"`, page.statusCode, pdf.ocrPages);
-      return { fields: { ...textFormats(pdf.text, opts), ...meta({ title: pdf.title }) }, ocrPages: pdf.ocrPages, markdown: pdf.text };
+      const pdf = await ctx.services.content.pdf(page.body, {
+        strategy: opts.pdfStrategy,
+        maxPages: config.pdfMaxPages,
+        signal: ctx.signal,
+      });
+      if (!pdf.text)
+        throw new UnreadablePdfError(
+          `the PDF has no readable text with pdfStrategy "${opts.pdfStrategy}"`,
+          page.statusCode,
+          pdf.ocrPages,
+        );
+      return {
+        fields: { ...textFormats(pdf.text, opts), ...meta({ title: pdf.title }) },
+        ocrPages: pdf.ocrPages,
+        markdown: pdf.text,
+      };
     }
     case 'text': {
       const text = page.text ?? '';
@@ -130,9 +178,19 @@ export async function pageOutputs(page: AcquiredPage, opts: PageOutputOptions, c
       const html = page.text ?? '';
       const { type, formats, onlyMainContent, includeTags, excludeTags } = opts;
       const needsMarkdown = extrasNeedMarkdown(opts);
-      const out = await convertFormats(html, page.url, { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown }, (...args) => converter.convert(...args));
+      const out = await convertFormats(
+        html,
+        page.url,
+        { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown },
+        (...args) => converter.convert(...args),
+      );
       opts.onLinks?.(out.links);
-      return { fields: { ...out.fields, ...meta(out.metadata) }, ocrPages: 0, markdown: out.markdown, html };
+      return {
+        fields: { ...out.fields, ...meta(out.metadata) },
+        ocrPages: 0,
+        markdown: out.markdown,
+        html,
+      };
     }
   }
 }
@@ -142,12 +200,26 @@ export async function pageOutputs(page: AcquiredPage, opts: PageOutputOptions, c
  * charges. Never throws for the page's fault: an error page, unconvertible content or a failed
  * summary is a failed result at cost 0 (OCR work done on an unreadable PDF is still charged).
  */
-export async function pageResult(requestedUrl: string, page: AcquiredPage, opts: PageOutputOptions, ctx: OpContext, converter: PageConverter): Promise<FetchResult> {
-  if (page.statusCode >= 400) return failure(requestedUrl, new Error(`the page answered HTTP ${page.statusCode}`), page.statusCode, page.method);
+export async function pageResult(
+  requestedUrl: string,
+  page: AcquiredPage,
+  opts: PageOutputOptions,
+  ctx: OpContext,
+  converter: PageConverter,
+): Promise<FetchResult> {
+  if (page.statusCode >= 400)
+    return failure(
+      requestedUrl,
+      new Error(`the page answered HTTP ${page.statusCode}`),
+      page.statusCode,
+      page.method,
+    );
   try {
     const { fields, ocrPages, markdown, html } = await pageOutputs(page, opts, ctx, converter);
     const extras = await pageExtras(opts, { url: page.url, markdown, html }, ctx);
-    let cost = ctx.meter.charge('scrape', 1, fetchCost()) + chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
+    let cost =
+      ctx.meter.charge('scrape', 1, fetchCost()) +
+      chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
     if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));
     return {
       url: requestedUrl,
@@ -162,7 +234,10 @@ export async function pageResult(requestedUrl: string, page: AcquiredPage, opts:
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     const failed = failure(requestedUrl, err, page.statusCode, page.method);
-    if (err instanceof UnreadablePdfError && err.ocrPages > 0) failed.cost = microsToUsd(ctx.meter.charge('pdf-ocr', err.ocrPages, pdfOcrCost(err.ocrPages)));
+    if (err instanceof UnreadablePdfError && err.ocrPages > 0)
+      failed.cost = microsToUsd(
+        ctx.meter.charge('pdf-ocr', err.ocrPages, pdfOcrCost(err.ocrPages)),
+      );
     return failed;
   }
 }

@@ -1,7 +1,13 @@
 import type { Page } from 'playwright-core';
 import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
-import { BrowserBusyError, openUrl, setHtml, settledContent, trackDocument } from '../browser/index.ts';
+import {
+  BrowserBusyError,
+  openUrl,
+  setHtml,
+  settledContent,
+  trackDocument,
+} from '../browser/index.ts';
 import type { PdfResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 
@@ -20,10 +26,13 @@ export interface PdfOptions {
   timeoutMs?: number;
 }
 
-
 export const PDF_TIMEOUT_MS = { default: 30_000, min: 1_000, max: 120_000 } as const;
 
-async function printPdf(source: { html: string } | { url: string }, opts: PdfOptions, ctx: OpContext): Promise<PdfResult> {
+async function printPdf(
+  source: { html: string } | { url: string },
+  opts: PdfOptions,
+  ctx: OpContext,
+): Promise<PdfResult> {
   const started = performance.now();
   const durationMs = () => Math.round(performance.now() - started);
   const timeoutMs = opts.timeoutMs ?? PDF_TIMEOUT_MS.default;
@@ -39,7 +48,8 @@ async function printPdf(source: { html: string } | { url: string }, opts: PdfOpt
           await openUrl(page, source.url, env.guard, timeoutMs);
           // A challenge or block page is never printed as if it were the page.
           await settledContent(page, { doc, deadline, justOpened: true });
-          if (doc.statusCode() >= 400) throw new Error(`the page answered HTTP ${doc.statusCode()}`);
+          if (doc.statusCode() >= 400)
+            throw new Error(`the page answered HTTP ${doc.statusCode()}`);
         }
         return page.pdf({
           format: opts.pageSize ?? 'A4',
@@ -50,21 +60,35 @@ async function printPdf(source: { html: string } | { url: string }, opts: PdfOpt
       },
       { signal: ctx.signal },
     );
-    const stored = await ctx.services.artifacts.put(pdf, { fileName: safeFileName(opts.title, 'pdf', 'document'), contentType: 'application/pdf' });
+    const stored = await ctx.services.artifacts.put(pdf, {
+      fileName: safeFileName(opts.title, 'pdf', 'document'),
+      contentType: 'application/pdf',
+    });
     const cost = ctx.meter.charge('pdf', 1, PRICES_MICROS.pdf);
     return { success: true, url: stored.url, durationMs: durationMs(), cost: microsToUsd(cost) };
   } catch (err) {
     if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
-    return { success: false, error: err instanceof Error ? err.message : String(err), durationMs: durationMs(), cost: 0 };
+    return {
+      success: false,
+      error: err instanceof Error ? err.message : String(err),
+      durationMs: durationMs(),
+      cost: 0,
+    };
   }
 }
 
 /** Prints HTML to a PDF; its subresources load through the egress proxy like any page's. */
-export function pdfFromHtml(input: PdfOptions & { html: string }, ctx: OpContext): Promise<PdfResult> {
+export function pdfFromHtml(
+  input: PdfOptions & { html: string },
+  ctx: OpContext,
+): Promise<PdfResult> {
   return printPdf({ html: input.html }, input, ctx);
 }
 
 /** Opens a URL in the browser and prints it to a PDF. */
-export function pdfFromUrl(input: PdfOptions & { url: string }, ctx: OpContext): Promise<PdfResult> {
+export function pdfFromUrl(
+  input: PdfOptions & { url: string },
+  ctx: OpContext,
+): Promise<PdfResult> {
   return printPdf({ url: input.url }, input, ctx);
 }

@@ -1,4 +1,4 @@
-import { proxyCountryRefusal, proxyRouteFor, type ProxyRoute } from '../acquire/index.ts';
+import { type ProxyRoute, proxyCountryRefusal, proxyRouteFor } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import type { OpContext } from './context.ts';
 
@@ -16,7 +16,10 @@ export function proxyRefusal(config: Config, proxy: ProxyRequest | undefined): s
  * The upstream route a request asked for, undefined when it asked for none. Throws when the
  * country has no proxy: routes refuse that up front, but a queued job can outlive a config change.
  */
-export function proxyRoute(ctx: OpContext, proxy: ProxyRequest | undefined): ProxyRoute | undefined {
+export function proxyRoute(
+  ctx: OpContext,
+  proxy: ProxyRequest | undefined,
+): ProxyRoute | undefined {
   if (!proxy) return undefined;
   const refusal = proxyRefusal(ctx.services.config, proxy);
   if (refusal) throw new Error(`proxy.country: ${refusal}`);

@@ -1,13 +1,19 @@
 import type { ProxyRoute } from '../acquire/index.ts';
 import { BlockedPageError, BrowserBusyError } from '../browser/index.ts';
-import type { Action, FetchResult } from '../contract/index.ts';
 import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type { Action, FetchResult } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import { acquirePage } from './acquire-page.ts';
 import type { OpContext } from './context.ts';
 import type { PageFormat } from './page-formats.ts';
-import { failure, PageConverter, pageResult, type LinksObserver, type PageOutputOptions } from './page-result.ts';
-import { proxyRoute, type ProxyRequest } from './proxy.ts';
+import {
+  failure,
+  type LinksObserver,
+  PageConverter,
+  type PageOutputOptions,
+  pageResult,
+} from './page-result.ts';
+import { type ProxyRequest, proxyRoute } from './proxy.ts';
 
 export { failure, type LinksObserver } from './page-result.ts';
 
@@ -42,7 +48,11 @@ export interface ScrapeInput extends ScrapeOptions {
  * turns what it got into the result. Never throws for a page's fault: that is a failed result at
  * cost 0. Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
  */
-export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: LinksObserver): Promise<FetchResult> {
+export async function scrape(
+  input: ScrapeInput,
+  ctx: OpContext,
+  onLinks?: LinksObserver,
+): Promise<FetchResult> {
   const deadline = Date.now() + ctx.services.config.pageBudgetMs;
   let route: ProxyRoute | undefined;
   try {
@@ -64,7 +74,11 @@ export async function scrape(input: ScrapeInput, ctx: OpContext, onLinks?: Links
   };
   const converter = new PageConverter(ctx);
   try {
-    const page = await acquirePage({ url: input.url, actions: input.actions ?? [], proxy: route, deadline }, ctx, converter);
+    const page = await acquirePage(
+      { url: input.url, actions: input.actions ?? [], proxy: route, deadline },
+      ctx,
+      converter,
+    );
     return await pageResult(input.url, page, opts, ctx, converter);
   } catch (err) {
     if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;

@@ -1,15 +1,19 @@
 import { microsToUsd, usdToMicros } from '../billing/index.ts';
+import type { SearchResult } from '../contract/index.ts';
 import { scrapeBatch } from './batch.ts';
 import type { OpContext } from './context.ts';
-import type { SearchResult } from '../contract/index.ts';
 import type { ScrapeInput } from './scrape.ts';
-import { search, type SearchInput } from './search.ts';
+import { type SearchInput, search } from './search.ts';
 
 /**
  * Searches, then scrapes every hit of every successful query as one batch (bounded concurrency,
  * a failed page never sinks the rest). Each page is charged as a scrape, on top of the search.
  */
-export async function searchWithPages(input: SearchInput, options: Omit<ScrapeInput, 'url'>, ctx: OpContext): Promise<SearchResult> {
+export async function searchWithPages(
+  input: SearchInput,
+  options: Omit<ScrapeInput, 'url'>,
+  ctx: OpContext,
+): Promise<SearchResult> {
   const found = await search(input, ctx);
   const hits = found.results.flatMap((q) => q.results);
   if (hits.length === 0) return found;

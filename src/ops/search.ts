@@ -1,8 +1,8 @@
 import { FetchFailure, isoCountry } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
-import { UpstreamError } from '../llm/index.ts';
-import { collect, normaliseDomain, SearchEngineError, type EngineName } from '../search/index.ts';
 import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
+import { UpstreamError } from '../llm/index.ts';
+import { collect, type EngineName, normaliseDomain, SearchEngineError } from '../search/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface SearchOptions {
@@ -23,8 +23,6 @@ export interface SearchInput extends SearchOptions {
 export interface SearchQueryInput extends SearchOptions {
   query: string;
 }
-
-
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 
@@ -49,14 +47,21 @@ export function normaliseSearchInput(body: SearchInput): SearchInput {
   let location: string | undefined;
   if (body.location !== undefined) {
     location = isoCountry(body.location);
-    if (!location) throw new SearchInputError('location', `"${body.location}" is not an ISO 3166-1 alpha-2 country code`);
+    if (!location)
+      throw new SearchInputError(
+        'location',
+        `"${body.location}" is not an ISO 3166-1 alpha-2 country code`,
+      );
   }
-  const domains = (field: 'includeDomains' | 'excludeDomains') =>
-    [...new Set((body[field] ?? []).map((raw, i) => {
-      const domain = normaliseDomain(raw);
-      if (!domain) throw new SearchInputError(`${field}[${i}]`, `"${raw}" is not a domain name`);
-      return domain;
-    }))];
+  const domains = (field: 'includeDomains' | 'excludeDomains') => [
+    ...new Set(
+      (body[field] ?? []).map((raw, i) => {
+        const domain = normaliseDomain(raw);
+        if (!domain) throw new SearchInputError(`${field}[${i}]`, `"${raw}" is not a domain name`);
+        return domain;
+      }),
+    ),
+  ];
   return {
     queries: body.queries.map((q) => q.trim()),
     limit: body.limit ?? DEFAULT_SEARCH_LIMIT,
@@ -73,10 +78,18 @@ export function searchItems(input: SearchInput): SearchQueryInput[] {
   return queries.map((query) => ({ ...options, query }));
 }
 
-function failureMessage(engine: EngineName, err: unknown, deadline: AbortSignal, timeoutMs: number): string {
+function failureMessage(
+  engine: EngineName,
+  err: unknown,
+  deadline: AbortSignal,
+  timeoutMs: number,
+): string {
   if (deadline.aborted) return `${engine} did not answer within ${timeoutMs} ms`;
   if (err instanceof SearchEngineError) return err.message;
-  if (err instanceof UpstreamError) return err.kind === 'refused' ? `${engine} refused the query: ${err.reason}` : `${engine} failed: ${err.reason}`;
+  if (err instanceof UpstreamError)
+    return err.kind === 'refused'
+      ? `${engine} refused the query: ${err.reason}`
+      : `${engine} failed: ${err.reason}`;
   if (err instanceof FetchFailure) return `${engine}: ${err.message}`;
   return `${engine} failed: ${err instanceof Error ? err.message : String(err)}`;
 }
@@ -85,7 +98,10 @@ function failureMessage(engine: EngineName, err: unknown, deadline: AbortSignal,
  * Runs one query on its engine within the search deadline. Never throws for the engine's fault:
  * a refusal, an error or a time-out is a failed result that costs nothing.
  */
-export async function searchQuery(input: SearchQueryInput, ctx: OpContext): Promise<SearchQueryResult> {
+export async function searchQuery(
+  input: SearchQueryInput,
+  ctx: OpContext,
+): Promise<SearchQueryResult> {
   const started = performance.now();
   const engineName = input.engine ?? 'google';
   const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
@@ -96,16 +112,35 @@ export async function searchQuery(input: SearchQueryInput, ctx: OpContext): Prom
   try {
     const results = await collect(
       ctx.services.search[engineName],
-      { query: input.query, limit, location: input.location, includeDomains: input.includeDomains ?? [], excludeDomains: input.excludeDomains ?? [] },
+      {
+        query: input.query,
+        limit,
+        location: input.location,
+        includeDomains: input.includeDomains ?? [],
+        excludeDomains: input.excludeDomains ?? [],
+      },
       signal,
     );
     const cost = ctx.meter.charge('search', 1, searchQueryCost(limit));
-    return { query: input.query, success: true, results, loadTimeMs: elapsed(), cost: microsToUsd(cost) };
+    return {
+      query: input.query,
+      success: true,
+      results,
+      loadTimeMs: elapsed(),
+      cost: microsToUsd(cost),
+    };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     const error = failureMessage(engineName, err, deadline, timeoutMs);
     ctx.log.info({ engine: engineName, error }, 'search query failed');
-    return { query: input.query, success: false, results: [], loadTimeMs: elapsed(), cost: 0, error };
+    return {
+      query: input.query,
+      success: false,
+      results: [],
+      loadTimeMs: elapsed(),
+      cost: 0,
+      error,
+    };
   }
 }
 

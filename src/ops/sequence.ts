@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
-import { microsToUsd, sequenceCost } from '../billing/index.ts';
 import { acquiredFromBrowser } from '../acquire/index.ts';
-import { BlockedPageError, BrowserBusyError, runAction, settledContent, type ActionEnv, type BrowserMethod, type DocumentState } from '../browser/index.ts';
+import { microsToUsd, sequenceCost } from '../billing/index.ts';
+import {
+  type ActionEnv,
+  BlockedPageError,
+  BrowserBusyError,
+  type BrowserMethod,
+  type DocumentState,
+  runAction,
+  settledContent,
+} from '../browser/index.ts';
 import type { OutputFormat, SummaryRequest } from '../content/index.ts';
 import type { Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
@@ -9,7 +17,7 @@ import { BROWSER_METHODS, browse } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { chargeExtras, extrasUntilFailure } from './page-extras.ts';
 import { PageConverter, pageOutputs } from './page-result.ts';
-import { proxyRoute, type ProxyRequest } from './proxy.ts';
+import { type ProxyRequest, proxyRoute } from './proxy.ts';
 
 export interface SequenceInput {
   startUrl: string;
@@ -45,19 +53,30 @@ const BREAKPOINT_SETTLE_MS = 8_000;
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Runs the steps on the opened page; a failing step ends the run, keeping what was captured. */
-async function runSteps(page: Page, steps: SequenceStep[], env: ActionEnv, doc: DocumentState, deadline: number): Promise<Run> {
+async function runSteps(
+  page: Page,
+  steps: SequenceStep[],
+  env: ActionEnv,
+  doc: DocumentState,
+  deadline: number,
+): Promise<Run> {
   const captured: Captured[] = [];
   for (const [i, step] of steps.entries()) {
     try {
       if (step.type === 'scrape') {
-        const html = await settledContent(page, { doc, deadline: Math.max(deadline, Date.now() + BREAKPOINT_SETTLE_MS) });
+        const html = await settledContent(page, {
+          doc,
+          deadline: Math.max(deadline, Date.now() + BREAKPOINT_SETTLE_MS),
+        });
         captured.push({ stepIndex: i, url: page.url(), statusCode: doc.statusCode(), html });
-      }
-      else await runAction(page, step, i, env, 'steps');
+      } else await runAction(page, step, i, env, 'steps');
     } catch (err) {
       // A dead browser is the pool's to handle: it re-runs the whole sequence on a fresh one.
       if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
-      const text = err instanceof BlockedPageError ? `steps[${i}] (scrape) failed: ${err.message}` : message(err);
+      const text =
+        err instanceof BlockedPageError
+          ? `steps[${i}] (scrape) failed: ${err.message}`
+          : message(err);
       return { captured, failedAtStepIndex: i, error: text };
     }
   }
@@ -76,7 +95,11 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   let run: Run;
   let method: BrowserMethod = BROWSER_METHODS[0]!;
   try {
-    const out = await browse({ url: input.startUrl, proxy: proxyRoute(ctx, input.proxy) }, ctx, (opened) => runSteps(opened.page, input.steps, opened.env, opened, opened.deadline));
+    const out = await browse(
+      { url: input.startUrl, proxy: proxyRoute(ctx, input.proxy) },
+      ctx,
+      (opened) => runSteps(opened.page, input.steps, opened.env, opened, opened.deadline),
+    );
     run = out.value;
     method = out.method;
   } catch (err) {
@@ -88,23 +111,43 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   const data: Breakpoint[] = [];
   const pages: Array<{ markdown: string; html: string }> = [];
   const converter = new PageConverter(ctx);
-  const opts = { type, onlyMainContent: input.onlyMainContent ?? true, extractMetadata: input.extractMetadata ?? false, pdfStrategy: 'local' as const, summary: input.summary, extract: input.extract };
+  const opts = {
+    type,
+    onlyMainContent: input.onlyMainContent ?? true,
+    extractMetadata: input.extractMetadata ?? false,
+    pdfStrategy: 'local' as const,
+    summary: input.summary,
+    extract: input.extract,
+  };
   for (const c of run.captured) {
-    const { fields, markdown } = await pageOutputs(acquiredFromBrowser(c, method), opts, ctx, converter);
+    const { fields, markdown } = await pageOutputs(
+      acquiredFromBrowser(c, method),
+      opts,
+      ctx,
+      converter,
+    );
     pages.push({ markdown, html: c.html });
     data.push({ url: c.url, ...fields, stepIndex: c.stepIndex });
   }
   let extrasMicros = 0;
   if (input.summary || input.extract) {
     // A breakpoint whose summary or extraction fails ends the sequence there, like a failing step.
-    const kept = await extrasUntilFailure(input, data.map((b, i) => ({ url: b.url, ...pages[i]! })), ctx);
+    const kept = await extrasUntilFailure(
+      input,
+      data.map((b, i) => ({ url: b.url, ...pages[i]! })),
+      ctx,
+    );
     kept.extras.forEach((extras, i) => {
       Object.assign(data[i]!, extras.fields);
     });
     if (kept.failure) {
       const stepIndex = data[kept.failure.index]!.stepIndex;
       data.splice(kept.failure.index);
-      run = { captured: run.captured, failedAtStepIndex: stepIndex, error: `steps[${stepIndex}] (scrape) failed: ${kept.failure.error}` };
+      run = {
+        captured: run.captured,
+        failedAtStepIndex: stepIndex,
+        error: `steps[${stepIndex}] (scrape) failed: ${kept.failure.error}`,
+      };
     }
     extrasMicros = chargeExtras(ctx, kept.summaries, kept.extractions);
   }
@@ -116,7 +159,9 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
     completedBreakpoints: data.length,
     method,
     totalTimeMs: Math.round(performance.now() - started),
-    ...(run.error !== undefined ? { error: run.error, failedAtStepIndex: run.failedAtStepIndex } : {}),
+    ...(run.error !== undefined
+      ? { error: run.error, failedAtStepIndex: run.failedAtStepIndex }
+      : {}),
     timestamp: new Date().toISOString(),
     cost: microsToUsd(cost),
   };

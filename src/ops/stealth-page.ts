@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
-import { BlockedPageError, openUrl, PageNotReadyError, settledContent, trackDocument, type BrowserEngine } from '../browser/index.ts';
+import {
+  BlockedPageError,
+  type BrowserEngine,
+  openUrl,
+  PageNotReadyError,
+  settledContent,
+  trackDocument,
+} from '../browser/index.ts';
 
 export interface RenderedPage {
   url: string;
@@ -24,9 +31,14 @@ async function arrived(page: Page, deadline: number): Promise<void> {
   };
   page.on('framenavigated', onNavigated);
   try {
-    while (Date.now() < deadline && Date.now() - lastNavigation < QUIET_AFTER_NAVIGATION_MS) await sleep(100);
-    await page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    await page.waitForLoadState('networkidle', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    while (Date.now() < deadline && Date.now() - lastNavigation < QUIET_AFTER_NAVIGATION_MS)
+      await sleep(100);
+    await page
+      .waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) })
+      .catch(() => undefined);
+    await page
+      .waitForLoadState('networkidle', { timeout: Math.max(1, deadline - Date.now()) })
+      .catch(() => undefined);
   } finally {
     page.off('framenavigated', onNavigated);
   }
@@ -36,7 +48,9 @@ async function arrived(page: Page, deadline: number): Promise<void> {
  * Renders a URL in browser-stealth and returns its settled HTML: what a search engine serves a
  * real browser after its JavaScript gate has run. Used as the second try of SERP adapters.
  */
-export function stealthPageFetcher(browser: BrowserEngine): (url: string, signal: AbortSignal) => Promise<RenderedPage> {
+export function stealthPageFetcher(
+  browser: BrowserEngine,
+): (url: string, signal: AbortSignal) => Promise<RenderedPage> {
   return (url, signal) =>
     browser.run(
       'browser-stealth',
@@ -47,8 +61,12 @@ export function stealthPageFetcher(browser: BrowserEngine): (url: string, signal
         await arrived(page, deadline);
         // A page that is still a captcha or gate is returned as it is: the engine's adapter knows
         // its own refusal pages and says precisely what the engine did.
-        const html = await settledContent(page, { doc, deadline: Date.now() + QUIET_WAIT_MS }).catch(async (err: unknown) => {
-          if (err instanceof BlockedPageError || err instanceof PageNotReadyError) return page.content();
+        const html = await settledContent(page, {
+          doc,
+          deadline: Date.now() + QUIET_WAIT_MS,
+        }).catch(async (err: unknown) => {
+          if (err instanceof BlockedPageError || err instanceof PageNotReadyError)
+            return page.content();
           throw err;
         });
         return { url: page.url(), statusCode: doc.statusCode(), html };

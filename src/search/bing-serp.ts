@@ -5,7 +5,8 @@ import type { SearchHit, SerpPage } from './types.ts';
 
 const SNIPPET = '.b_caption p, p[class^="b_lineclamp"], .b_algoSlug, .b_snippet';
 const BING_HOST = /(^|\.)bing\.(com|net)$/;
-const INTERNAL_PATH = /^\/(search|ck\/a|aclk|images\/search|videos\/search|news\/search|shop|travel\/search|copilotsearch|maps)$/;
+const INTERNAL_PATH =
+  /^\/(search|ck\/a|aclk|images\/search|videos\/search|news\/search|shop|travel\/search|copilotsearch|maps)$/;
 
 /**
  * Bing wraps result links in `/ck/a?...&u=a1<base64url>`; the target is the base64url text after
@@ -22,7 +23,10 @@ export function decodeBingHref(href: string, pageUrl: string): URL | undefined {
 }
 
 export function isBingInternal(url: URL, engineHost?: string): boolean {
-  return (BING_HOST.test(url.hostname.toLowerCase()) || url.host === engineHost) && INTERNAL_PATH.test(url.pathname);
+  return (
+    (BING_HOST.test(url.hostname.toLowerCase()) || url.host === engineHost) &&
+    INTERNAL_PATH.test(url.pathname)
+  );
 }
 
 export function parseBingSerp(html: string, pageUrl: string): SearchHit[] {
@@ -47,7 +51,8 @@ export function parseBingSerp(html: string, pageUrl: string): SearchHit[] {
 export function bingNoResults(html: string, pageUrl: string): boolean {
   const doc = parseDocument(html);
   const area = doc.querySelector('#b_results');
-  if (!area && !doc.querySelector('.b_no') && !/There are no results for/i.test(text(doc.body))) return false;
+  if (!area && !doc.querySelector('.b_no') && !/There are no results for/i.test(text(doc.body)))
+    return false;
   for (const link of (area ?? doc).querySelectorAll('a[href]')) {
     if (link.closest('.b_ad, footer, #b_footer')) continue;
     const url = decodeBingHref(link.getAttribute('href')!, pageUrl);
@@ -61,6 +66,7 @@ export function bingRefusal(page: SerpPage, hits: SearchHit[]): string | undefin
   if (hits.length > 0) return undefined;
   const url = httpUrl(page.url);
   if (page.statusCode === 429) return 'too many requests (HTTP 429)';
-  if (url?.pathname.includes('/challenge') || /id=["']?b_captcha/i.test(page.html)) return 'a captcha';
+  if (url?.pathname.includes('/challenge') || /id=["']?b_captcha/i.test(page.html))
+    return 'a captcha';
   return undefined;
 }

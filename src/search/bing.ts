@@ -1,6 +1,6 @@
+import { bingNoResults, bingRefusal, parseBingSerp } from './bing-serp.ts';
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused, unreadable } from './errors.ts';
-import { bingRefusal, bingNoResults, parseBingSerp } from './bing-serp.ts';
 import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
 import type { EngineQuery, SearchEngine } from './types.ts';
 
@@ -21,9 +21,11 @@ export function bingSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers }
           return { hits: parsed, refusal: bingRefusal(p, parsed) };
         });
         if (refusal) throw refused('bing', refusal);
-        if (page.statusCode >= 400) throw engineFailed('bing', `the results page answered HTTP ${page.statusCode}`);
+        if (page.statusCode >= 400)
+          throw engineFailed('bing', `the results page answered HTTP ${page.statusCode}`);
         // Only the first page can be misread silently: an empty page after results is the end of them.
-        if (hits.length === 0 && first === 1 && !bingNoResults(page.html, page.url)) throw unreadable('bing');
+        if (hits.length === 0 && first === 1 && !bingNoResults(page.html, page.url))
+          throw unreadable('bing');
         yield hits;
         if (hits.length === 0) return;
       }

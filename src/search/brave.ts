@@ -1,5 +1,5 @@
-import { withSiteOperators } from './domains.ts';
 import { requestJson } from '../llm/index.ts';
+import { withSiteOperators } from './domains.ts';
 import { parseDocument, text } from './serp-html.ts';
 import type { EngineQuery, SearchEngine } from './types.ts';
 
@@ -27,8 +27,15 @@ export function braveEngine(opts: { baseUrl: string; apiKey: string }): SearchEn
         url.searchParams.set('count', String(PAGE_SIZE));
         url.searchParams.set('offset', String(offset));
         if (q.location) url.searchParams.set('country', q.location);
-        const answer = (await requestJson('brave', url.href, { headers: { 'x-subscription-token': opts.apiKey }, signal })) as BraveAnswer;
-        const hits = (answer.web?.results ?? []).map((r) => ({ url: r.url ?? '', title: plain(r.title), description: plain(r.description) }));
+        const answer = (await requestJson('brave', url.href, {
+          headers: { 'x-subscription-token': opts.apiKey },
+          signal,
+        })) as BraveAnswer;
+        const hits = (answer.web?.results ?? []).map((r) => ({
+          url: r.url ?? '',
+          title: plain(r.title),
+          description: plain(r.description),
+        }));
         yield hits;
         if (hits.length === 0 || answer.query?.more_results_available === false) return;
       }

@@ -1,5 +1,5 @@
-import { engineFailed } from './errors.ts';
 import { requestJson } from '../llm/index.ts';
+import { engineFailed } from './errors.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 
 interface Annotation {
@@ -41,10 +41,16 @@ function withoutOpenAiTag(url: string): string {
 function citedText(text: string, a: Annotation): string {
   const start = a.start_index ?? 0;
   const span = text.slice(start, a.end_index ?? start);
-  const isMarker = span.trim() === '' || /^\s*[([]/.test(span) || (a.url !== undefined && span.includes(a.url));
+  const isMarker =
+    span.trim() === '' || /^\s*[([]/.test(span) || (a.url !== undefined && span.includes(a.url));
   if (!isMarker) return span.replace(/\s+/g, ' ').trim();
   const claim = text.slice(0, start).trimEnd();
-  const cut = Math.max(claim.lastIndexOf('\n'), claim.lastIndexOf('. '), claim.lastIndexOf('! '), claim.lastIndexOf('? '));
+  const cut = Math.max(
+    claim.lastIndexOf('\n'),
+    claim.lastIndexOf('. '),
+    claim.lastIndexOf('! '),
+    claim.lastIndexOf('? '),
+  );
   return claim
     .slice(cut + 1)
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -58,13 +64,18 @@ export function responsesHits(answer: ResponsesAnswer): SearchHit[] {
   const sources: SearchHit[] = [];
   for (const item of answer.output ?? []) {
     if (item.type === 'web_search_call') {
-      for (const s of item.action?.sources ?? []) if (s.url) sources.push({ url: withoutOpenAiTag(s.url), title: '', description: '' });
+      for (const s of item.action?.sources ?? [])
+        if (s.url) sources.push({ url: withoutOpenAiTag(s.url), title: '', description: '' });
     }
     if (item.type !== 'message') continue;
     for (const part of item.content ?? []) {
       for (const a of part.annotations ?? []) {
         if (a.type !== 'url_citation' || !a.url) continue;
-        cited.push({ url: withoutOpenAiTag(a.url), title: a.title ?? '', description: citedText(part.text ?? '', a) });
+        cited.push({
+          url: withoutOpenAiTag(a.url),
+          title: a.title ?? '',
+          description: citedText(part.text ?? '', a),
+        });
       }
     }
   }
@@ -73,7 +84,11 @@ export function responsesHits(answer: ResponsesAnswer): SearchHit[] {
 }
 
 /** OpenAI's Responses API with the hosted `web_search` tool; results are the sources it cites. */
-export function chatgptEngine(opts: { baseUrl: string; apiKey: string; model: string }): SearchEngine {
+export function chatgptEngine(opts: {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}): SearchEngine {
   return {
     name: 'chatgpt',
     async *pages(q: EngineQuery, signal: AbortSignal) {
@@ -93,7 +108,8 @@ export function chatgptEngine(opts: { baseUrl: string; apiKey: string; model: st
         body,
         signal,
       })) as ResponsesAnswer;
-      if (answer.status === 'failed') throw engineFailed('chatgpt', answer.error?.message ?? 'the response failed');
+      if (answer.status === 'failed')
+        throw engineFailed('chatgpt', answer.error?.message ?? 'the response failed');
       yield responsesHits(answer);
     },
   };

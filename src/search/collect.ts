@@ -7,7 +7,11 @@ import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
  * absolute http(s) links inside the domain filters that were not seen before. (The SERP parsers
  * already dropped ads and the engine's own links.)
  */
-export async function collect(engine: SearchEngine, q: EngineQuery, signal: AbortSignal): Promise<SearchHit[]> {
+export async function collect(
+  engine: SearchEngine,
+  q: EngineQuery,
+  signal: AbortSignal,
+): Promise<SearchHit[]> {
   const out: SearchHit[] = [];
   const kept = new Set<string>();
   const seenRaw = new Set<string>();

@@ -29,6 +29,11 @@ export function normaliseDomain(raw: string): string | undefined {
   value = value.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^\*\./, '');
   value = value.split(/[/?#]/)[0]!.replace(/\.$/, '');
   if (value.includes('@') || value.includes(':')) return undefined;
-  if (!/^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/.test(value)) return undefined;
+  if (
+    !/^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*$/.test(
+      value,
+    )
+  )
+    return undefined;
   return value;
 }

@@ -9,7 +9,10 @@ export class SearchEngineError extends Error {
 }
 
 export function notConfigured(engine: string, setting: string): SearchEngineError {
-  return new SearchEngineError('not-configured', `the ${engine} engine is not configured: set ${setting}`);
+  return new SearchEngineError(
+    'not-configured',
+    `the ${engine} engine is not configured: set ${setting}`,
+  );
 }
 
 export function refused(engine: string, reason: string): SearchEngineError {
@@ -22,5 +25,8 @@ export function engineFailed(engine: string, reason: string): SearchEngineError 
 
 /** A first results page with no result we could parse and no sign of the engine finding nothing. */
 export function unreadable(engine: string): SearchEngineError {
-  return new SearchEngineError('failed', `${engine} returned a results page we could not read (its layout may have changed)`);
+  return new SearchEngineError(
+    'failed',
+    `${engine} returned a results page we could not read (its layout may have changed)`,
+  );
 }

@@ -8,7 +8,8 @@ import type { SearchHit, SerpPage } from './types.ts';
  * own blocks and are skipped by them.
  */
 
-const AD_BLOCKS = '#tads, #tadsb, #bottomads, [data-text-ad], .uEierd, [aria-label="Ads"], [aria-label="Sponsored"]';
+const AD_BLOCKS =
+  '#tads, #tadsb, #bottomads, [data-text-ad], .uEierd, [aria-label="Ads"], [aria-label="Sponsored"]';
 const RESULT_BLOCK = '.tF2Cxc, .g, .Gx5Zad, .MjjYud';
 /** `.VwiC3b` on the JavaScript page; `.BNeawe.s3v9rd` on the basic (no-JS) page. */
 const SNIPPET = '.VwiC3b, .BNeawe.s3v9rd';
@@ -25,7 +26,8 @@ export function decodeGoogleHref(href: string, pageUrl: string): URL | undefined
   if (!url) return undefined;
   const base = httpUrl(pageUrl);
   const onEngine = GOOGLE_HOST.test(url.hostname) || url.host === base?.host;
-  if (onEngine && url.pathname === '/url') return httpUrl(url.searchParams.get('q') ?? url.searchParams.get('url'));
+  if (onEngine && url.pathname === '/url')
+    return httpUrl(url.searchParams.get('q') ?? url.searchParams.get('url'));
   return url;
 }
 
@@ -40,7 +42,12 @@ export function isGoogleInternal(url: URL, engineHost?: string): boolean {
 function snippetOf(block: Element | null, link: Element): string {
   if (!block) return '';
   for (const el of block.querySelectorAll(SNIPPET)) {
-    if (link.contains(el) || el.querySelector(SNIPPET) || (el.matches('.s3v9rd') && el.querySelector('a'))) continue;
+    if (
+      link.contains(el) ||
+      el.querySelector(SNIPPET) ||
+      (el.matches('.s3v9rd') && el.querySelector('a'))
+    )
+      continue;
     if (text(el)) return text(el);
   }
   return '';
@@ -58,7 +65,11 @@ export function parseGoogleSerp(html: string, pageUrl: string): SearchHit[] {
     if (!heading || link.closest(AD_BLOCKS)) continue;
     const url = decodeGoogleHref(link.getAttribute('href')!, pageUrl);
     if (!url || isGoogleInternal(url, engineHost)) continue;
-    hits.push({ url: url.href, title: text(heading), description: snippetOf(link.closest(RESULT_BLOCK), link) });
+    hits.push({
+      url: url.href,
+      title: text(heading),
+      description: snippetOf(link.closest(RESULT_BLOCK), link),
+    });
   }
   return hits;
 }
@@ -98,13 +109,21 @@ export function googleNoResults(html: string, pageUrl: string): boolean {
  */
 export function googleRefusal(page: SerpPage, hits: SearchHit[]): string | undefined {
   const url = httpUrl(page.url);
-  if (url?.pathname.startsWith('/sorry/') || /<form[^>]+id=["']?captcha-form/i.test(page.html) || page.statusCode === 429) {
+  if (
+    url?.pathname.startsWith('/sorry/') ||
+    /<form[^>]+id=["']?captcha-form/i.test(page.html) ||
+    page.statusCode === 429
+  ) {
     return 'an "unusual traffic" captcha (/sorry/)';
   }
   if (hits.length > 0) return undefined;
-  if (url?.hostname.startsWith('consent.') || /<form[^>]+action=["'][^"']*consent\.google\./i.test(page.html)) {
+  if (
+    url?.hostname.startsWith('consent.') ||
+    /<form[^>]+action=["'][^"']*consent\.google\./i.test(page.html)
+  ) {
     return 'a cookie-consent wall';
   }
-  if (page.html.includes('/httpservice/retry/enablejs') && !resultsArea(parseDocument(page.html))) return 'a page that requires JavaScript';
+  if (page.html.includes('/httpservice/retry/enablejs') && !resultsArea(parseDocument(page.html)))
+    return 'a page that requires JavaScript';
   return undefined;
 }

@@ -1,7 +1,7 @@
+import { requestJson } from '../llm/index.ts';
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused, unreadable } from './errors.ts';
-import { googleRefusal, googleNoResults, parseGoogleSerp } from './google-serp.ts';
-import { requestJson } from '../llm/index.ts';
+import { googleNoResults, googleRefusal, parseGoogleSerp } from './google-serp.ts';
 import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 
@@ -22,9 +22,11 @@ export function googleSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers
           return { hits: parsed, refusal: googleRefusal(p, parsed) };
         });
         if (refusal) throw refused('google', refusal);
-        if (page.statusCode >= 400) throw engineFailed('google', `the results page answered HTTP ${page.statusCode}`);
+        if (page.statusCode >= 400)
+          throw engineFailed('google', `the results page answered HTTP ${page.statusCode}`);
         // Only the first page can be misread silently: an empty page after results is the end of them.
-        if (hits.length === 0 && start === 0 && !googleNoResults(page.html, page.url)) throw unreadable('google');
+        if (hits.length === 0 && start === 0 && !googleNoResults(page.html, page.url))
+          throw unreadable('google');
         yield hits;
         if (hits.length === 0) return;
       }
@@ -52,7 +54,11 @@ export function googleCseEngine(opts: { url: string; key: string; cx: string }):
         url.searchParams.set('start', String(start));
         if (q.location) url.searchParams.set('gl', q.location.toLowerCase());
         const answer = (await requestJson('google', url.href, { signal })) as CseAnswer;
-        const hits: SearchHit[] = (answer.items ?? []).map((i) => ({ url: i.link ?? '', title: i.title ?? '', description: i.snippet ?? '' }));
+        const hits: SearchHit[] = (answer.items ?? []).map((i) => ({
+          url: i.link ?? '',
+          title: i.title ?? '',
+          description: i.snippet ?? '',
+        }));
         yield hits;
         if (hits.length === 0 || !answer.queries?.nextPage?.length) return;
       }

@@ -13,8 +13,14 @@ export function perplexityEngine(opts: { baseUrl: string; apiKey: string }): Sea
   return {
     name: 'perplexity',
     async *pages(q: EngineQuery, signal: AbortSignal) {
-      const filter = [...q.includeDomains, ...q.excludeDomains.map((d) => `-${d}`)].slice(0, MAX_DOMAIN_FILTERS);
-      const body: Record<string, unknown> = { query: q.query, max_results: Math.min(q.limit, MAX_RESULTS) };
+      const filter = [...q.includeDomains, ...q.excludeDomains.map((d) => `-${d}`)].slice(
+        0,
+        MAX_DOMAIN_FILTERS,
+      );
+      const body: Record<string, unknown> = {
+        query: q.query,
+        max_results: Math.min(q.limit, MAX_RESULTS),
+      };
       if (q.location) body.country = q.location;
       if (filter.length > 0) body.search_domain_filter = filter;
       const answer = (await requestJson('perplexity', `${opts.baseUrl}/search`, {
@@ -23,7 +29,11 @@ export function perplexityEngine(opts: { baseUrl: string; apiKey: string }): Sea
         body,
         signal,
       })) as PerplexityAnswer;
-      yield (answer.results ?? []).map((r) => ({ url: r.url ?? '', title: r.title ?? '', description: r.snippet ?? '' }));
+      yield (answer.results ?? []).map((r) => ({
+        url: r.url ?? '',
+        title: r.title ?? '',
+        description: r.snippet ?? '',
+      }));
     },
   };
 }

@@ -1,5 +1,5 @@
-import { withSiteOperators } from './domains.ts';
 import { requestJson } from '../llm/index.ts';
+import { withSiteOperators } from './domains.ts';
 import type { EngineQuery, SearchEngine } from './types.ts';
 
 interface SearxngAnswer {
@@ -20,7 +20,11 @@ export function searxngEngine(opts: { baseUrl: string }): SearchEngine {
         url.searchParams.set('format', 'json');
         url.searchParams.set('pageno', String(pageno));
         const answer = (await requestJson('searxng', url.href, { signal })) as SearxngAnswer;
-        const hits = (answer.results ?? []).map((r) => ({ url: r.url ?? '', title: r.title ?? '', description: r.content ?? '' }));
+        const hits = (answer.results ?? []).map((r) => ({
+          url: r.url ?? '',
+          title: r.title ?? '',
+          description: r.content ?? '',
+        }));
         yield hits;
         if (hits.length === 0) return;
       }

@@ -30,5 +30,9 @@ export async function fetchSerp(
   if (!first.refusal || !fetchers.stealth) return first;
   const rendered = await fetchers.stealth(url, signal);
   const second = read(rendered);
-  return { page: rendered, ...second, refusal: second.refusal && `${second.refusal}, also to browser-stealth` };
+  return {
+    page: rendered,
+    ...second,
+    refusal: second.refusal && `${second.refusal}, also to browser-stealth`,
+  };
 }

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { CdpChannel } from './cdp.ts';
-import { checkCommand, type CdpCommand } from './cdp-policy.ts';
+import { type CdpCommand, checkCommand } from './cdp-policy.ts';
 import type { SessionManager } from './manager.ts';
 import type { LiveSession } from './types.ts';
 
@@ -49,7 +49,8 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
     let command: CdpCommand;
     try {
       command = JSON.parse(String(data)) as CdpCommand;
-      if (typeof command.method !== 'string' || typeof command.id !== 'number') throw new Error('not a command');
+      if (typeof command.method !== 'string' || typeof command.id !== 'number')
+        throw new Error('not a command');
     } catch {
       // Chromium's parser accepts what JSON.parse may not (trailing commas); a frame the policy
       // cannot read must not reach the browser.
@@ -65,7 +66,13 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
     }
     const verdict = checkCommand(command, downloads);
     if (verdict.action === 'refuse') {
-      client.send(JSON.stringify({ id: command.id, ...(command.sessionId ? { sessionId: command.sessionId } : {}), error: { code: -32000, message: verdict.message } }));
+      client.send(
+        JSON.stringify({
+          id: command.id,
+          ...(command.sessionId ? { sessionId: command.sessionId } : {}),
+          error: { code: -32000, message: verdict.message },
+        }),
+      );
     } else forward(verdict.action === 'rewrite' ? verdict.command : command);
   });
   client.on('close', end);
@@ -73,7 +80,11 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
 }
 
 /** The live-view bridge: WebSocket frames to and from x11vnc's socket, one viewer per connection. */
-export async function bridgeVnc(manager: SessionManager, live: LiveSession, client: WebSocket): Promise<void> {
+export async function bridgeVnc(
+  manager: SessionManager,
+  live: LiveSession,
+  client: WebSocket,
+): Promise<void> {
   let released = false;
   const release = () => {
     if (released) return;

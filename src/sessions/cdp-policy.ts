@@ -13,7 +13,10 @@ export interface CdpCommand {
   sessionId?: string;
 }
 
-export type PolicyVerdict = { action: 'forward' } | { action: 'rewrite'; command: CdpCommand } | { action: 'refuse'; message: string };
+export type PolicyVerdict =
+  | { action: 'forward' }
+  | { action: 'rewrite'; command: CdpCommand }
+  | { action: 'refuse'; message: string };
 
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'about:', 'data:', 'blob:']);
 
@@ -53,18 +56,37 @@ export function checkCommand(command: CdpCommand, downloadsDir: string): PolicyV
   if (refusal) return { action: 'refuse', message: `${method}: ${refusal}` };
   const urlParam = URL_PARAMS[method];
   if (urlParam && !schemeAllowed(params[urlParam])) {
-    return { action: 'refuse', message: `${method}: only http, https, about, data and blob URLs may be opened` };
+    return {
+      action: 'refuse',
+      message: `${method}: only http, https, about, data and blob URLs may be opened`,
+    };
   }
   // A drag carrying file paths drops those host files into the page, where its scripts read them.
   const drag = params.data as { files?: unknown } | undefined;
-  if (method === 'Input.dispatchDragEvent' && drag?.files !== undefined && !(Array.isArray(drag.files) && drag.files.length === 0)) {
-    return { action: 'refuse', message: `${method}: dropping files of the service host into a page is not allowed` };
+  if (
+    method === 'Input.dispatchDragEvent' &&
+    drag?.files !== undefined &&
+    !(Array.isArray(drag.files) && drag.files.length === 0)
+  ) {
+    return {
+      action: 'refuse',
+      message: `${method}: dropping files of the service host into a page is not allowed`,
+    };
   }
-  if (method === 'Target.createBrowserContext' && (params.proxyServer !== undefined || params.proxyBypassList !== undefined)) {
-    return { action: 'refuse', message: `${method}: contexts use the service's egress proxy; proxyServer may not be set` };
+  if (
+    method === 'Target.createBrowserContext' &&
+    (params.proxyServer !== undefined || params.proxyBypassList !== undefined)
+  ) {
+    return {
+      action: 'refuse',
+      message: `${method}: contexts use the service's egress proxy; proxyServer may not be set`,
+    };
   }
   if (method === 'Browser.setDownloadBehavior' && params.downloadPath !== undefined) {
-    return { action: 'rewrite', command: { ...command, params: { ...params, downloadPath: downloadsDir } } };
+    return {
+      action: 'rewrite',
+      command: { ...command, params: { ...params, downloadPath: downloadsDir } },
+    };
   }
   return { action: 'forward' };
 }

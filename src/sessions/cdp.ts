@@ -60,7 +60,13 @@ class Channel implements CdpChannel {
     if (this.closed) return;
     const sessionId = command.sessionId ?? this.root;
     if (!this.sessions.has(sessionId)) {
-      this.deliver(JSON.stringify({ id: command.id, sessionId: command.sessionId, error: { code: -32001, message: 'Session with given id not found.' } }));
+      this.deliver(
+        JSON.stringify({
+          id: command.id,
+          sessionId: command.sessionId,
+          error: { code: -32001, message: 'Session with given id not found.' },
+        }),
+      );
       return;
     }
     this.#hooks.relay(this, { ...command, sessionId });
@@ -123,7 +129,9 @@ export class CdpConnection extends EventEmitter {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#out.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+      this.#out.write(
+        `${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`,
+      );
     });
   }
 
@@ -133,7 +141,8 @@ export class CdpConnection extends EventEmitter {
     const channel = new Channel(sessionId, deliver, {
       relay: (c, command) => this.#relay(c, command),
       release: (c) => this.#release(c),
-      detach: (root) => void this.send('Target.detachFromTarget', { sessionId: root }).catch(() => undefined),
+      detach: (root) =>
+        void this.send('Target.detachFromTarget', { sessionId: root }).catch(() => undefined),
     });
     this.#channelOf.set(sessionId, channel);
     return channel;

@@ -45,5 +45,8 @@ export function sessionPolicy(downloadsDir: string): Record<string, unknown> {
 /** Writes the policy into `policyDir`, the folder the sandbox mounts as the managed policy folder. */
 export async function writeSessionPolicy(policyDir: string, downloadsDir: string): Promise<void> {
   await mkdir(policyDir, { recursive: true });
-  await writeFile(join(policyDir, 'webdata-session.json'), JSON.stringify(sessionPolicy(downloadsDir), null, 2));
+  await writeFile(
+    join(policyDir, 'webdata-session.json'),
+    JSON.stringify(sessionPolicy(downloadsDir), null, 2),
+  );
 }

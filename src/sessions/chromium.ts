@@ -1,7 +1,14 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { QUIET_FEATURES, sharedFlags, spawnGroup, startXvfb, type Group, type Xvfb } from '../browser/index.ts';
+import {
+  type Group,
+  QUIET_FEATURES,
+  sharedFlags,
+  spawnGroup,
+  startXvfb,
+  type Xvfb,
+} from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
 import { sandboxArgs } from './sandbox.ts';
@@ -66,11 +73,18 @@ function stderrTail(group: Group): () => string {
 }
 
 /** Ready once the browser answers on its pipe; a browser that exits or stays silent fails the launch. */
-async function waitForBrowser(control: CdpConnection, group: Group, timeoutMs: number): Promise<void> {
+async function waitForBrowser(
+  control: CdpConnection,
+  group: Group,
+  timeoutMs: number,
+): Promise<void> {
   const tail = stderrTail(group);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`browser did not answer within ${timeoutMs} ms: ${tail()}`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`browser did not answer within ${timeoutMs} ms: ${tail()}`)),
+      timeoutMs,
+    );
   });
   try {
     await Promise.race([control.send('Browser.getVersion'), timeout]);
@@ -90,7 +104,12 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
   const profile = join(dir, 'profile');
   const tmp = join(dir, 'tmp');
   const downloads = join(dir, 'downloads');
-  await Promise.all([mkdir(profile), mkdir(tmp), mkdir(downloads), writeSessionPolicy(policyDir, downloads)]);
+  await Promise.all([
+    mkdir(profile),
+    mkdir(tmp),
+    mkdir(downloads),
+    writeSessionPolicy(policyDir, downloads),
+  ]);
   const groups: Group[] = [];
   let display: Xvfb | undefined;
   let control: CdpConnection | undefined;
@@ -99,22 +118,43 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     (disposed ??= (async () => {
       control?.close();
       await Promise.all(groups.map((g) => g.kill()));
-      await Promise.all([rm(dir, { recursive: true, force: true }), rm(policyDir, { recursive: true, force: true })]);
+      await Promise.all([
+        rm(dir, { recursive: true, force: true }),
+        rm(policyDir, { recursive: true, force: true }),
+      ]);
     })());
   try {
     if (!o.headless) {
-      display = await startXvfb({ width: o.width, height: o.height, env: { ...process.env, ...o.env }, terminate: true });
+      display = await startXvfb({
+        width: o.width,
+        height: o.height,
+        env: { ...process.env, ...o.env },
+        terminate: true,
+      });
       groups.push(display.group);
     }
     // Only what the browser needs: the service's own environment (keys, database URLs) stays out.
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: process.env.LANG ?? 'C.UTF-8', ...o.env, TMPDIR: tmp, HOME: dir };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      ...o.env,
+      TMPDIR: tmp,
+      HOME: dir,
+    };
     if (display) env.DISPLAY = display.display;
-    const browser = spawnGroup('bwrap', sandboxArgs({ dir, policyDir }, o.executable, chromiumArgs(o, profile)), {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    });
+    const browser = spawnGroup(
+      'bwrap',
+      sandboxArgs({ dir, policyDir }, o.executable, chromiumArgs(o, profile)),
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      },
+    );
     groups.unshift(browser);
-    control = new CdpConnection(browser.child.stdio[3] as Writable, browser.child.stdio[4] as Readable);
+    control = new CdpConnection(
+      browser.child.stdio[3] as Writable,
+      browser.child.stdio[4] as Readable,
+    );
     await waitForBrowser(control, browser, timeoutMs);
     return { control, dir, display, groups, dispose };
   } catch (err) {

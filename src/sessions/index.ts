@@ -1,6 +1,6 @@
-export { SessionManager } from './manager.ts';
-export { DEFAULT_WIDTH, DEFAULT_HEIGHT } from './launcher.ts';
-export { SessionError, type LiveSession } from './types.ts';
-export { bridgeCdp, bridgeVnc } from './bridge.ts';
-export { markedGroups } from './reap.ts';
 export { groupPids } from '../browser/index.ts';
+export { bridgeCdp, bridgeVnc } from './bridge.ts';
+export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from './launcher.ts';
+export { SessionManager } from './manager.ts';
+export { markedGroups } from './reap.ts';
+export { type LiveSession, SessionError } from './types.ts';

@@ -55,7 +55,12 @@ export class SessionLauncher {
 
   async launch(req: LaunchRequest): Promise<RunningBrowser> {
     // Spares are launched for the default request (`proxy` is true when an upstream exists).
-    if (req.headless && req.width === DEFAULT_WIDTH && req.height === DEFAULT_HEIGHT && req.proxy === this.proxyAvailable) {
+    if (
+      req.headless &&
+      req.width === DEFAULT_WIDTH &&
+      req.height === DEFAULT_HEIGHT &&
+      req.proxy === this.proxyAvailable
+    ) {
       const spare = this.#spares.shift();
       this.fillSpares();
       if (spare && !spare.control.closed) return spare;
@@ -66,8 +71,16 @@ export class SessionLauncher {
   }
 
   fillSpares(): void {
-    while (!this.#stopped && this.#spares.length + this.#inflight.size < this.#o.config.warmSpares) {
-      const launch = this.#launchFresh({ headless: true, width: DEFAULT_WIDTH, height: DEFAULT_HEIGHT, proxy: this.proxyAvailable })
+    while (
+      !this.#stopped &&
+      this.#spares.length + this.#inflight.size < this.#o.config.warmSpares
+    ) {
+      const launch = this.#launchFresh({
+        headless: true,
+        width: DEFAULT_WIDTH,
+        height: DEFAULT_HEIGHT,
+        proxy: this.proxyAvailable,
+      })
         .then(async (spare) => {
           if (this.#stopped) return spare.dispose();
           spare.control.once('close', () => {
@@ -88,7 +101,10 @@ export class SessionLauncher {
   async stop(): Promise<void> {
     this.#stopped = true;
     // A spare still launching disposes of itself once up; waiting for it leaves no browser behind.
-    await Promise.allSettled([...this.#spares.splice(0).map((b) => b.dispose()), ...this.#inflight]);
+    await Promise.allSettled([
+      ...this.#spares.splice(0).map((b) => b.dispose()),
+      ...this.#inflight,
+    ]);
   }
 
   async #launchFresh(req: LaunchRequest): Promise<RunningBrowser> {
@@ -98,13 +114,17 @@ export class SessionLauncher {
         headless: req.headless,
         width: req.width,
         height: req.height,
-        proxyUrl: req.proxy && this.#o.upstreamProxyUrl ? this.#o.upstreamProxyUrl : this.#o.proxyUrl,
+        proxyUrl:
+          req.proxy && this.#o.upstreamProxyUrl ? this.#o.upstreamProxyUrl : this.#o.proxyUrl,
         root: this.#o.root,
         env: { [RUNTIME_MARKER]: this.#o.root },
       });
     } catch (err) {
       this.#log.error({ err }, 'session browser failed to start');
-      throw new SessionError('unavailable', 'the session browser could not be started; try again later');
+      throw new SessionError(
+        'unavailable',
+        'the session browser could not be started; try again later',
+      );
     }
   }
 }

@@ -8,11 +8,19 @@ import type { ChromiumPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
 import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
-import { SessionLauncher, type LaunchRequest } from './launcher.ts';
-import { RUNTIME_MARKER, RUNTIME_PREFIX, claimRuntime, killMarked, reapAbandoned } from './reap.ts';
-import { restoreState, saveStateWithin, type StorageState } from './state.ts';
+import { type LaunchRequest, SessionLauncher } from './launcher.ts';
+import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
+import { restoreState, type StorageState, saveStateWithin } from './state.ts';
 import { newToken, tokenMatches } from './tokens.ts';
-import { SessionError, type CloseReason, type CreateOptions, type LiveSession, type PublicSession, type SessionCreated, type SessionDetails } from './types.ts';
+import {
+  type CloseReason,
+  type CreateOptions,
+  type LiveSession,
+  type PublicSession,
+  type SessionCreated,
+  type SessionDetails,
+  SessionError,
+} from './types.ts';
 import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
 import { VncPipeline } from './vnc.ts';
 
@@ -52,16 +60,28 @@ export class SessionManager {
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
   #stopping = false;
-  #log: Pick<FastifyBaseLogger, 'warn' | 'error'> = { warn: () => undefined, error: () => undefined };
+  #log: Pick<FastifyBaseLogger, 'warn' | 'error'> = {
+    warn: () => undefined,
+    error: () => undefined,
+  };
 
   constructor(o: SessionManagerOptions) {
     this.#o = o;
     // One folder per instance (data folder and public URL), so a restart may wipe everything in
     // it. It lives under the system temp folder with a short name because Chromium and x11vnc put
     // unix sockets inside it, and socket paths may not exceed 107 bytes.
-    const instance = createHash('sha256').update(`${o.dataDir}\n${o.publicUrl}`).digest('hex').slice(0, 12);
+    const instance = createHash('sha256')
+      .update(`${o.dataDir}\n${o.publicUrl}`)
+      .digest('hex')
+      .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
-    this.#launcher = new SessionLauncher({ config: o.config, chromium: o.chromium, root: this.#root, proxyUrl: o.proxyUrl, upstreamProxyUrl: o.upstreamProxyUrl });
+    this.#launcher = new SessionLauncher({
+      config: o.config,
+      chromium: o.chromium,
+      root: this.#root,
+      proxyUrl: o.proxyUrl,
+      upstreamProxyUrl: o.upstreamProxyUrl,
+    });
   }
 
   /** Folder holding every browser profile of this instance; its path marks the processes too. */
@@ -82,7 +102,8 @@ export class SessionManager {
     await mkdir(this.#root, { recursive: true });
     await claimRuntime(this.#root);
     const reaped = await reapAbandoned(tmpdir(), this.#root);
-    if (reaped.length > 0) this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
+    if (reaped.length > 0)
+      this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
@@ -106,10 +127,24 @@ export class SessionManager {
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
     const browser = this.#checkBrowser(opts.browser ?? this.#o.config.defaultBrowser);
-    if (opts.proxy && !this.proxyAvailable) throw new SessionError('bad-request', 'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)', { field: 'proxy' });
+    if (opts.proxy && !this.proxyAvailable)
+      throw new SessionError(
+        'bad-request',
+        'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)',
+        { field: 'proxy' },
+      );
     return this.#begin(userId, opts, async (running) => {
       const now = Date.now();
-      const live = this.#liveSession({ id: randomUUID(), userId, ...opts, browser, createdAt: now, startedAt: now, billedMicros: 0, running });
+      const live = this.#liveSession({
+        id: randomUUID(),
+        userId,
+        ...opts,
+        browser,
+        createdAt: now,
+        startedAt: now,
+        billedMicros: 0,
+        running,
+      });
       await this.#watch(live);
       await this.#o.store.insert({
         id: live.id,
@@ -139,48 +174,62 @@ export class SessionManager {
     // A close still saving its state finishes first, so the resume starts from that state.
     await this.#live.get(id)?.closing;
     const row = await this.#owned(userId, id);
-    if (row.status === 'active') throw new SessionError('conflict', 'session is active; close it before resuming');
-    if (!row.storage_state) throw new SessionError('conflict', 'session has no saved state to resume');
+    if (row.status === 'active')
+      throw new SessionError('conflict', 'session is active; close it before resuming');
+    if (!row.storage_state)
+      throw new SessionError('conflict', 'session has no saved state to resume');
     const browser = this.#checkBrowser(row.browser);
     const headless = row.headless === 1;
-    if (row.proxy === 1 && !this.proxyAvailable) throw new SessionError('unavailable', 'the session ran through an upstream proxy and none is configured now');
-    return this.#begin(userId, { headless, width: row.width, height: row.height, proxy: row.proxy === 1 }, async (running) => {
-      const state = JSON.parse(row.storage_state!) as StorageState;
-      const now = Date.now();
-      const live = this.#liveSession({
-        id,
-        userId,
-        browser,
-        headless,
-        proxy: row.proxy === 1,
-        width: row.width,
-        height: row.height,
-        createdAt: row.created_at,
-        startedAt: now,
-        billedMicros: row.billed_micros,
-        running,
-      });
-      live.lastUrl = row.last_url;
-      live.hasStorageState = true;
-      // Origins restored now are saved again at the next close even if not visited meanwhile.
-      for (const o of state.origins) live.origins.add(o.origin);
-      await restoreState(running.control, state, live.ownTargets);
-      await this.#watch(live);
-      const reopened = await this.#o.store.reopenIfClosed(id, {
-        token_hash: live.tokenHash.toString('hex'),
-        instance_url: this.#o.publicUrl,
-        close_reason: null,
-        closed_at: null,
-        started_at: now,
-        last_activity_at: now,
-      });
-      if (!reopened) throw new SessionError('conflict', 'session was resumed by another request');
-      return live;
-    });
+    if (row.proxy === 1 && !this.proxyAvailable)
+      throw new SessionError(
+        'unavailable',
+        'the session ran through an upstream proxy and none is configured now',
+      );
+    return this.#begin(
+      userId,
+      { headless, width: row.width, height: row.height, proxy: row.proxy === 1 },
+      async (running) => {
+        const state = JSON.parse(row.storage_state!) as StorageState;
+        const now = Date.now();
+        const live = this.#liveSession({
+          id,
+          userId,
+          browser,
+          headless,
+          proxy: row.proxy === 1,
+          width: row.width,
+          height: row.height,
+          createdAt: row.created_at,
+          startedAt: now,
+          billedMicros: row.billed_micros,
+          running,
+        });
+        live.lastUrl = row.last_url;
+        live.hasStorageState = true;
+        // Origins restored now are saved again at the next close even if not visited meanwhile.
+        for (const o of state.origins) live.origins.add(o.origin);
+        await restoreState(running.control, state, live.ownTargets);
+        await this.#watch(live);
+        const reopened = await this.#o.store.reopenIfClosed(id, {
+          token_hash: live.tokenHash.toString('hex'),
+          instance_url: this.#o.publicUrl,
+          close_reason: null,
+          closed_at: null,
+          started_at: now,
+          last_activity_at: now,
+        });
+        if (!reopened) throw new SessionError('conflict', 'session was resumed by another request');
+        return live;
+      },
+    );
   }
 
   /** Takes a slot, launches a browser and lets `open` make it a session; any failure disposes of the browser. */
-  async #begin(userId: string, req: LaunchRequest, open: (running: RunningBrowser) => Promise<LiveSession>): Promise<SessionCreated> {
+  async #begin(
+    userId: string,
+    req: LaunchRequest,
+    open: (running: RunningBrowser) => Promise<LiveSession>,
+  ): Promise<SessionCreated> {
     const release = this.#reserve(userId);
     let running: RunningBrowser | undefined;
     try {
@@ -211,21 +260,32 @@ export class SessionManager {
     }
     const row = await this.#owned(userId, id);
     if (row.status === 'active') {
-      throw new SessionError('conflict', `session runs on another instance (${row.instance_url}); send the request there`);
+      throw new SessionError(
+        'conflict',
+        `session runs on another instance (${row.instance_url}); send the request there`,
+      );
     }
     return rowDetails(this.#o.publicUrl, row);
   }
 
   listPublic(): { sessions: PublicSession[]; count: number; capacity: number; warmSpares: number } {
     const sessions = [...this.#live.values()].filter((l) => !l.closing).map(publicView);
-    return { sessions, count: sessions.length, capacity: this.#o.config.maxSessions, warmSpares: this.#launcher.spareCount };
+    return {
+      sessions,
+      count: sessions.length,
+      capacity: this.#o.config.maxSessions,
+      warmSpares: this.#launcher.spareCount,
+    };
   }
 
   /**
    * Checks a WebSocket's session id and token before the upgrade: an unknown or closed session
    * is `not-found`, a wrong or missing token `unauthorized`.
    */
-  authorize(id: string | undefined, token: string | undefined): LiveSession | 'not-found' | 'unauthorized' {
+  authorize(
+    id: string | undefined,
+    token: string | undefined,
+  ): LiveSession | 'not-found' | 'unauthorized' {
     const live = id ? this.#live.get(id) : undefined;
     if (!live || live.closing) return 'not-found';
     if (!token || !tokenMatches(token, live.tokenHash)) return 'unauthorized';
@@ -245,8 +305,16 @@ export class SessionManager {
   /** The live view needs the session's display; returns the x11vnc socket once it listens. */
   async openVnc(live: LiveSession): Promise<string> {
     const display = live.running.display;
-    if (!display) throw new SessionError('bad-request', 'live view is only available for visible (headless: false) sessions');
-    live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), { ...process.env, [RUNTIME_MARKER]: this.#root, DISPLAY: display.display });
+    if (!display)
+      throw new SessionError(
+        'bad-request',
+        'live view is only available for visible (headless: false) sessions',
+      );
+    live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), {
+      ...process.env,
+      [RUNTIME_MARKER]: this.#root,
+      DISPLAY: display.display,
+    });
     return live.vnc.acquire();
   }
 
@@ -265,7 +333,11 @@ export class SessionManager {
 
   #checkBrowser(browser: string): string {
     if (!RUNNABLE_BROWSERS.includes(browser)) {
-      throw new SessionError('bad-request', `${browser} is not available on this server; available: ${RUNNABLE_BROWSERS.join(', ')}`, { field: 'browser' });
+      throw new SessionError(
+        'bad-request',
+        `${browser} is not available on this server; available: ${RUNNABLE_BROWSERS.join(', ')}`,
+        { field: 'browser' },
+      );
     }
     return browser;
   }
@@ -275,12 +347,23 @@ export class SessionManager {
     if (this.#stopping) throw new SessionError('unavailable', 'server is shutting down');
     const { maxSessions, maxSessionsPerUser } = this.#o.config;
     const pendingTotal = [...this.#pending.values()].reduce((a, b) => a + b, 0);
-    const mine = [...this.#live.values()].filter((l) => l.userId === userId && !l.closing).length + (this.#pending.get(userId) ?? 0);
+    const mine =
+      [...this.#live.values()].filter((l) => l.userId === userId && !l.closing).length +
+      (this.#pending.get(userId) ?? 0);
     const total = [...this.#live.values()].filter((l) => !l.closing).length + pendingTotal;
     if (mine >= maxSessionsPerUser) {
-      throw new SessionError('capacity', `at most ${maxSessionsPerUser} active sessions per user; close one first`, { retryAfterSeconds: 30 });
+      throw new SessionError(
+        'capacity',
+        `at most ${maxSessionsPerUser} active sessions per user; close one first`,
+        { retryAfterSeconds: 30 },
+      );
     }
-    if (total >= maxSessions) throw new SessionError('capacity', `this instance runs at most ${maxSessions} sessions; try again later`, { retryAfterSeconds: 30 });
+    if (total >= maxSessions)
+      throw new SessionError(
+        'capacity',
+        `this instance runs at most ${maxSessions} sessions; try again later`,
+        { retryAfterSeconds: 30 },
+      );
     this.#pending.set(userId, (this.#pending.get(userId) ?? 0) + 1);
     return () => {
       const left = (this.#pending.get(userId) ?? 1) - 1;
@@ -294,7 +377,23 @@ export class SessionManager {
     return this.#launcher.proxyAvailable;
   }
 
-  #liveSession(s: Omit<LiveSession, 'token' | 'tokenHash' | 'lastActivityAt' | 'persistedActivityAt' | 'lastUrl' | 'hasStorageState' | 'origins' | 'ownTargets' | 'connections' | 'vnc' | 'closedAt' | 'closing'>): LiveSession {
+  #liveSession(
+    s: Omit<
+      LiveSession,
+      | 'token'
+      | 'tokenHash'
+      | 'lastActivityAt'
+      | 'persistedActivityAt'
+      | 'lastUrl'
+      | 'hasStorageState'
+      | 'origins'
+      | 'ownTargets'
+      | 'connections'
+      | 'vnc'
+      | 'closedAt'
+      | 'closing'
+    >,
+  ): LiveSession {
     const { token, hash } = newToken();
     return {
       ...s,
@@ -316,9 +415,13 @@ export class SessionManager {
   /** Follows the browser's targets (visited origins, last URL) and notices when it dies. */
   async #watch(live: LiveSession): Promise<void> {
     const cdp = live.running.control;
-    const onTarget = ({ targetInfo }: { targetInfo: { targetId: string; type: string; url: string } }, sessionId?: string) => {
+    const onTarget = (
+      { targetInfo }: { targetInfo: { targetId: string; type: string; url: string } },
+      sessionId?: string,
+    ) => {
       // Discovery is the control connection's own (no session); a client's discovery reaches only it.
-      if (sessionId || live.ownTargets.has(targetInfo.targetId) || !/^https?:/.test(targetInfo.url)) return;
+      if (sessionId || live.ownTargets.has(targetInfo.targetId) || !/^https?:/.test(targetInfo.url))
+        return;
       live.origins.add(new URL(targetInfo.url).origin);
       if (targetInfo.type === 'page') live.lastUrl = targetInfo.url;
     };
@@ -342,7 +445,12 @@ export class SessionManager {
       let state: StorageState | undefined;
       if (!live.running.control.closed) {
         try {
-          state = await saveStateWithin(SAVE_TIMEOUT_MS, live.running.control, live.origins, live.ownTargets);
+          state = await saveStateWithin(
+            SAVE_TIMEOUT_MS,
+            live.running.control,
+            live.origins,
+            live.ownTargets,
+          );
         } catch (err) {
           this.#log.warn({ err, sessionId: live.id }, 'session state could not be saved');
         }
@@ -381,7 +489,9 @@ export class SessionManager {
         void this.#close(live, 'timeout');
       } else if (live.lastActivityAt - live.persistedActivityAt >= PERSIST_ACTIVITY_EVERY_MS) {
         live.persistedActivityAt = live.lastActivityAt;
-        await this.#o.store.update(live.id, { last_activity_at: live.lastActivityAt, last_url: live.lastUrl }).catch(() => undefined);
+        await this.#o.store
+          .update(live.id, { last_activity_at: live.lastActivityAt, last_url: live.lastUrl })
+          .catch(() => undefined);
       }
     }
   }

@@ -63,7 +63,12 @@ export async function reapAbandoned(parent: string, except: string): Promise<str
     if (owner === undefined) {
       // Being set up, or left by a version that did not record owners: gone only when nothing of it runs.
       const info = await stat(root).catch(() => undefined);
-      if (!info?.isDirectory() || Date.now() - info.mtimeMs < UNOWNED_GRACE_MS || (await markedGroups(root)).length > 0) continue;
+      if (
+        !info?.isDirectory() ||
+        Date.now() - info.mtimeMs < UNOWNED_GRACE_MS ||
+        (await markedGroups(root)).length > 0
+      )
+        continue;
     } else if (processIdentity(Number(owner.split(' ')[0])) === owner.trim()) continue;
     await killMarked(root);
     await rm(root, { recursive: true, force: true });

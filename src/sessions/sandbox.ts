@@ -28,7 +28,16 @@ export interface SandboxLayout {
 export const MANAGED_POLICY_DIR = '/etc/chromium/policies/managed';
 
 /** Read-only system paths bound when present; everything else of /etc stays out. */
-const SYSTEM_PATHS = ['/usr', '/etc/fonts', '/var/cache/fontconfig', '/etc/chromium.d', '/etc/chromium/master_preferences', '/etc/ld.so.cache', '/etc/localtime', '/etc/ssl/certs'];
+const SYSTEM_PATHS = [
+  '/usr',
+  '/etc/fonts',
+  '/var/cache/fontconfig',
+  '/etc/chromium.d',
+  '/etc/chromium/master_preferences',
+  '/etc/ld.so.cache',
+  '/etc/localtime',
+  '/etc/ssl/certs',
+];
 
 /** Top-level folders that merged-/usr systems make links into /usr, bound as they are on the host. */
 const TOP_LEVEL = ['/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];

@@ -57,7 +57,11 @@ export class SessionError extends Error {
   readonly field?: string;
   readonly retryAfterSeconds?: number;
 
-  constructor(kind: SessionError['kind'], message: string, opts: { field?: string; retryAfterSeconds?: number } = {}) {
+  constructor(
+    kind: SessionError['kind'],
+    message: string,
+    opts: { field?: string; retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.kind = kind;
     this.field = opts.field;

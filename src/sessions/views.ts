@@ -1,7 +1,13 @@
 import { microsToUsd } from '../billing/index.ts';
 import type { SessionRow } from '../store/index.ts';
 import { costPerMinUsd, periodMicros } from './billing.ts';
-import type { CloseReason, LiveSession, PublicSession, SessionCreated, SessionDetails } from './types.ts';
+import type {
+  CloseReason,
+  LiveSession,
+  PublicSession,
+  SessionCreated,
+  SessionDetails,
+} from './types.ts';
 
 /** How sessions look to API users, from a live session or from its stored row. */
 
@@ -10,10 +16,18 @@ export function iso(ms: number): string {
 }
 
 /** The session's URLs; without a token they name the session but open nothing. */
-export function sessionUrls(publicUrl: string, id: string, token: string | undefined, headless: boolean): { wsUrl: string; liveViewUrl: string | null } {
+export function sessionUrls(
+  publicUrl: string,
+  id: string,
+  token: string | undefined,
+  headless: boolean,
+): { wsUrl: string; liveViewUrl: string | null } {
   const wsBase = publicUrl.replace(/^http/, 'ws');
   const query = `sessionId=${encodeURIComponent(id)}${token ? `&token=${token}` : ''}`;
-  return { wsUrl: `${wsBase}/browser-sandbox-ws?${query}`, liveViewUrl: headless ? null : `${publicUrl}/live-view?${query}` };
+  return {
+    wsUrl: `${wsBase}/browser-sandbox-ws?${query}`,
+    liveViewUrl: headless ? null : `${publicUrl}/live-view?${query}`,
+  };
 }
 
 export function createdView(publicUrl: string, live: LiveSession): SessionCreated {

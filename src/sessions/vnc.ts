@@ -1,6 +1,6 @@
 import { access, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawnGroup, type Group } from '../browser/index.ts';
+import { type Group, spawnGroup } from '../browser/index.ts';
 
 /**
  * x11vnc on one session's display, started with the first viewer and stopped with the last.
@@ -69,7 +69,20 @@ export class VncPipeline {
     // a few thousand viewers later the host's segment table is full and no live view can start.
     const group = spawnGroup(
       'x11vnc',
-      ['-display', this.#display, '-unixsock', this.#socketPath, '-rfbport', '0', '-nopw', '-forever', '-shared', '-quiet', '-noxdamage', '-noshm'],
+      [
+        '-display',
+        this.#display,
+        '-unixsock',
+        this.#socketPath,
+        '-rfbport',
+        '0',
+        '-nopw',
+        '-forever',
+        '-shared',
+        '-quiet',
+        '-noxdamage',
+        '-noshm',
+      ],
       { env: this.#env, stdio: 'ignore' },
     );
     this.#group = group;
@@ -80,7 +93,13 @@ export class VncPipeline {
     });
     const deadline = Date.now() + 10_000;
     for (;;) {
-      if (await access(this.#socketPath).then(() => true, () => false)) return;
+      if (
+        await access(this.#socketPath).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       if (exited || Date.now() > deadline) {
         await group.kill();
         throw new Error('x11vnc did not start');

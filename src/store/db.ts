@@ -21,7 +21,10 @@ export interface Database {
 // hands them back as strings.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export async function openDatabase(opts: { databaseUrl: string; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl: string;
+  dataDir: string;
+}): Promise<Database> {
   let db: Kysely<Tables>;
   let backend: Backend;
   if (opts.databaseUrl) {

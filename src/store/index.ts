@@ -1,5 +1,11 @@
-export { openDatabase, type Database } from './db.ts';
-export { KeyStore, type AuthenticatedUser } from './keys.ts';
-export { DAY_MS, LedgerStore, type LedgerEntry, type LedgerRow, type UsageTotal } from './ledger.ts';
+export { type Database, openDatabase } from './db.ts';
+export { type AuthenticatedUser, KeyStore } from './keys.ts';
+export {
+  DAY_MS,
+  type LedgerEntry,
+  type LedgerRow,
+  LedgerStore,
+  type UsageTotal,
+} from './ledger.ts';
 export type { Tables } from './schema.ts';
-export { SessionStore, type SessionRow } from './sessions.ts';
+export { type SessionRow, SessionStore } from './sessions.ts';

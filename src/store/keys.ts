@@ -48,13 +48,21 @@ export class KeyStore {
    * start-up can call it; a key revoked through the CLI stays revoked.
    */
   async ensure(key: string, name: string): Promise<KeyInfo> {
-    const existing = await this.#db.selectFrom('api_keys').selectAll().where('hash', '=', hashKey(key)).executeTakeFirst();
+    const existing = await this.#db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('hash', '=', hashKey(key))
+      .executeTakeFirst();
     if (existing) return toInfo(existing);
     try {
       return await this.#insert(key, name);
     } catch (err) {
       // Another process started at the same moment and inserted it first.
-      const raced = await this.#db.selectFrom('api_keys').selectAll().where('hash', '=', hashKey(key)).executeTakeFirst();
+      const raced = await this.#db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('hash', '=', hashKey(key))
+        .executeTakeFirst();
       if (raced) return toInfo(raced);
       throw err;
     }
@@ -63,7 +71,15 @@ export class KeyStore {
   async #insert(key: string, name: string): Promise<KeyInfo> {
     const now = Date.now();
     const userId = randomUUID();
-    const row = { id: randomUUID(), user_id: userId, name, prefix: keyPrefix(key), hash: hashKey(key), created_at: now, revoked_at: null };
+    const row = {
+      id: randomUUID(),
+      user_id: userId,
+      name,
+      prefix: keyPrefix(key),
+      hash: hashKey(key),
+      created_at: now,
+      revoked_at: null,
+    };
     await this.#db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values({ id: userId, name, created_at: now }).execute();
       await trx.insertInto('api_keys').values(row).execute();
@@ -87,7 +103,10 @@ export class KeyStore {
   }
 
   async count(): Promise<number> {
-    const row = await this.#db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.#db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -104,5 +123,12 @@ export class KeyStore {
 }
 
 function toInfo(row: Tables['api_keys']): KeyInfo {
-  return { id: row.id, userId: row.user_id, name: row.name, prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at };
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
 }

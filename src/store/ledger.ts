@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Tables } from './schema.ts';
 
 export interface LedgerEntry {
@@ -56,7 +56,12 @@ export class LedgerStore {
   }
 
   async forUser(userId: string): Promise<LedgerRow[]> {
-    const rows = await this.#db.selectFrom('usage_ledger').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+    const rows = await this.#db
+      .selectFrom('usage_ledger')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
     return rows.map((r) => ({
       id: r.id,
       userId: r.user_id,
@@ -89,6 +94,12 @@ export class LedgerStore {
       .orderBy('operation')
       .execute();
     // Postgres hands sums and counts of bigints back as strings.
-    return rows.map((r) => ({ day: Number(r.day), operation: r.operation, units: Number(r.units), costMicros: Number(r.cost_micros), charges: Number(r.charges) }));
+    return rows.map((r) => ({
+      day: Number(r.day),
+      operation: r.operation,
+      units: Number(r.units),
+      costMicros: Number(r.cost_micros),
+      charges: Number(r.charges),
+    }));
   }
 }

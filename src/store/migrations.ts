@@ -34,7 +34,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('ref', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('usage_ledger_user').on('usage_ledger').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('usage_ledger_user')
+        .on('usage_ledger')
+        .columns(['user_id', 'created_at'])
+        .execute();
     },
   },
   '0002_browser_sessions': {
@@ -60,8 +64,16 @@ const migrations: Record<string, Migration> = {
         .addColumn('last_activity_at', 'bigint', (c) => c.notNull())
         .addColumn('billed_micros', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('browser_sessions_instance').on('browser_sessions').columns(['instance_url', 'status']).execute();
-      await db.schema.createIndex('browser_sessions_user').on('browser_sessions').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('browser_sessions_instance')
+        .on('browser_sessions')
+        .columns(['instance_url', 'status'])
+        .execute();
+      await db.schema
+        .createIndex('browser_sessions_user')
+        .on('browser_sessions')
+        .columns(['user_id', 'created_at'])
+        .execute();
     },
   },
   '0003_jobs': {
@@ -80,7 +92,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('jobs_user_created').on('jobs').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('jobs_user_created')
+        .on('jobs')
+        .columns(['user_id', 'created_at'])
+        .execute();
       await db.schema.createIndex('jobs_expires').on('jobs').column('expires_at').execute();
       await db.schema
         .createTable('job_items')
@@ -95,14 +111,23 @@ const migrations: Record<string, Migration> = {
         .addColumn('finished_at', 'bigint')
         .addPrimaryKeyConstraint('job_items_pk', ['job_id', 'idx'])
         .execute();
-      await db.schema.createIndex('job_items_state').on('job_items').columns(['state', 'job_id', 'idx']).execute();
+      await db.schema
+        .createIndex('job_items_state')
+        .on('job_items')
+        .columns(['state', 'job_id', 'idx'])
+        .execute();
     },
   },
   '0004_crawl_and_webhooks': {
     async up(db: Kysely<unknown>) {
       // Items a job discovers while it runs (a crawl's pages) carry the key they are deduplicated by.
       await db.schema.alterTable('job_items').addColumn('item_key', 'text').execute();
-      await db.schema.createIndex('job_items_key').on('job_items').columns(['job_id', 'item_key']).unique().execute();
+      await db.schema
+        .createIndex('job_items_key')
+        .on('job_items')
+        .columns(['job_id', 'item_key'])
+        .unique()
+        .execute();
       await db.schema.alterTable('jobs').addColumn('max_items', 'integer').execute();
       await db.schema.alterTable('jobs').addColumn('webhook', 'text').execute();
       await db.schema
@@ -120,8 +145,16 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('delivered_at', 'bigint')
         .execute();
-      await db.schema.createIndex('webhook_events_due').on('webhook_events').columns(['state', 'next_at']).execute();
-      await db.schema.createIndex('webhook_events_job').on('webhook_events').columns(['job_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('webhook_events_due')
+        .on('webhook_events')
+        .columns(['state', 'next_at'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_events_job')
+        .on('webhook_events')
+        .columns(['job_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('webhook_attempts')
         .addColumn('event_id', 'text', (c) => c.notNull())
@@ -133,7 +166,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('duration_ms', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('webhook_attempts_pk', ['event_id', 'attempt'])
         .execute();
-      await db.schema.createIndex('webhook_attempts_job').on('webhook_attempts').columns(['job_id', 'at']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_job')
+        .on('webhook_attempts')
+        .columns(['job_id', 'at'])
+        .execute();
       await db.schema
         .createTable('webhook_secrets')
         .addColumn('user_id', 'text', (c) => c.primaryKey())

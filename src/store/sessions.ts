@@ -17,7 +17,11 @@ export class SessionStore {
   }
 
   async get(id: string): Promise<SessionRow | undefined> {
-    const row = await this.#db.selectFrom('browser_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('browser_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && normalise(row);
   }
 
@@ -64,5 +68,10 @@ export class SessionStore {
 
 // pg returns bigint columns as numbers (see db.ts) but SQLite may hand back bigint for large values.
 function normalise(row: SessionRow): SessionRow {
-  return { ...row, billed_micros: Number(row.billed_micros), headless: Number(row.headless), proxy: Number(row.proxy) };
+  return {
+    ...row,
+    billed_micros: Number(row.billed_micros),
+    headless: Number(row.headless),
+    proxy: Number(row.proxy),
+  };
 }

@@ -23,7 +23,10 @@ class NodeSqliteStatement implements SqliteStatement {
     return this.#stmt.all(...(parameters as never[]));
   }
 
-  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint } {
+  run(parameters: ReadonlyArray<unknown>): {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  } {
     return this.#stmt.run(...(parameters as never[]));
   }
 
@@ -61,7 +64,9 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   const raw = new DatabaseSync(path);
   // WAL lets readers (GET polls) proceed while a worker writes results; busy_timeout rides out
   // the short write locks of a second process (a CLI `keys create` against a running server).
-  raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  raw.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;',
+  );
   const prepared = statementCache(raw);
   return {
     raw,

@@ -7,7 +7,13 @@ export interface WebhookEventView {
   event: WebhookEvent;
   url: string;
   state: 'pending' | 'delivered' | 'failed';
-  attempts: Array<{ attempt: number; at: string; statusCode: number | null; error: string | null; durationMs: number }>;
+  attempts: Array<{
+    attempt: number;
+    at: string;
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+  }>;
   createdAt: string;
   deliveredAt: string | null;
 }
@@ -15,7 +21,12 @@ export interface WebhookEventView {
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
 /** A job's webhook events, oldest first, each with its delivery attempts; a page of them. */
-export async function jobWebhookEvents(db: Kysely<Tables>, jobId: string, offset: number, limit: number): Promise<{ events: WebhookEventView[]; total: number }> {
+export async function jobWebhookEvents(
+  db: Kysely<Tables>,
+  jobId: string,
+  offset: number,
+  limit: number,
+): Promise<{ events: WebhookEventView[]; total: number }> {
   const { n } = await db
     .selectFrom('webhook_events')
     .where('job_id', '=', jobId)
@@ -32,7 +43,13 @@ export async function jobWebhookEvents(db: Kysely<Tables>, jobId: string, offset
     .execute();
   const ids = rows.map((r) => r.id);
   const attempts = ids.length
-    ? await db.selectFrom('webhook_attempts').selectAll().where('event_id', 'in', ids).orderBy('event_id').orderBy('attempt').execute()
+    ? await db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('event_id', 'in', ids)
+        .orderBy('event_id')
+        .orderBy('attempt')
+        .execute()
     : [];
   const byEvent = Map.groupBy(attempts, (a) => a.event_id);
   return {
@@ -42,7 +59,13 @@ export async function jobWebhookEvents(db: Kysely<Tables>, jobId: string, offset
       event: r.event as WebhookEvent,
       url: r.url,
       state: r.state as WebhookEventView['state'],
-      attempts: (byEvent.get(r.id) ?? []).map((a) => ({ attempt: a.attempt, at: iso(a.at), statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+      attempts: (byEvent.get(r.id) ?? []).map((a) => ({
+        attempt: a.attempt,
+        at: iso(a.at),
+        statusCode: a.status_code,
+        error: a.error,
+        durationMs: a.duration_ms,
+      })),
       createdAt: iso(r.created_at),
       deliveredAt: r.delivered_at === null ? null : iso(r.delivered_at),
     })),
@@ -50,7 +73,10 @@ export async function jobWebhookEvents(db: Kysely<Tables>, jobId: string, offset
 }
 
 /** Deletes the events and attempts of the given jobs (run by the job sweep, with the jobs it deletes). */
-export async function deleteWebhookEvents(db: Kysely<Tables>, jobIds: SelectQueryBuilder<Tables, 'jobs', { id: string }>): Promise<void> {
+export async function deleteWebhookEvents(
+  db: Kysely<Tables>,
+  jobIds: SelectQueryBuilder<Tables, 'jobs', { id: string }>,
+): Promise<void> {
   await db.deleteFrom('webhook_attempts').where('job_id', 'in', jobIds).execute();
   await db.deleteFrom('webhook_events').where('job_id', 'in', jobIds).execute();
 }

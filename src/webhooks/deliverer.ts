@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { checkUrl, guardedLookup, type NetworkPolicy } from '../acquire/index.ts';
 import type { Tables } from '../store/index.ts';
 import type { WebhookSecrets } from './secrets.ts';
-import { EVENT_HEADER, EVENT_ID_HEADER, sign, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sign.ts';
+import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './sign.ts';
 
 export interface DelivererOptions {
   policy: NetworkPolicy;
@@ -48,7 +48,9 @@ export class WebhookDeliverer {
     this.#db = db;
     this.#secrets = secrets;
     this.#opts = opts;
-    this.#agent = new Agent({ connect: { lookup: guardedLookup(opts.policy), timeout: opts.timeoutMs } });
+    this.#agent = new Agent({
+      connect: { lookup: guardedLookup(opts.policy), timeout: opts.timeoutMs },
+    });
   }
 
   start(): void {
@@ -83,7 +85,12 @@ export class WebhookDeliverer {
         if (claimed.length === 0) return;
         for (const row of claimed) {
           const task: Promise<void> = this.#deliver(row)
-            .catch((err) => this.#opts.log.warn({ err, event: row.id }, 'could not record a webhook attempt; it runs again after its lease'))
+            .catch((err) =>
+              this.#opts.log.warn(
+                { err, event: row.id },
+                'could not record a webhook attempt; it runs again after its lease',
+              ),
+            )
             .finally(() => {
               this.#running.delete(task);
               this.kick();
@@ -114,7 +121,10 @@ export class WebhookDeliverer {
     if (due.length === 0) return [];
     return this.#db
       .updateTable('webhook_events')
-      .set((eb) => ({ next_at: now + this.#opts.timeoutMs + 5_000, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({
+        next_at: now + this.#opts.timeoutMs + 5_000,
+        attempts: eb('attempts', '+', 1),
+      }))
       .where(
         'id',
         'in',
@@ -165,7 +175,15 @@ export class WebhookDeliverer {
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto('webhook_attempts')
-        .values({ event_id: row.id, job_id: row.job_id, attempt, at: started, status_code: statusCode, error, duration_ms: now - started })
+        .values({
+          event_id: row.id,
+          job_id: row.job_id,
+          attempt,
+          at: started,
+          status_code: statusCode,
+          error,
+          duration_ms: now - started,
+        })
         .onConflict((oc) => oc.doNothing())
         .execute();
       await trx
@@ -175,7 +193,10 @@ export class WebhookDeliverer {
             ? { state: 'delivered', delivered_at: now }
             : giveUp
               ? { state: 'failed' }
-              : { next_at: now + Math.min(MAX_BACKOFF_MS, this.#opts.backoffMs * 2 ** (attempt - 1)) },
+              : {
+                  next_at:
+                    now + Math.min(MAX_BACKOFF_MS, this.#opts.backoffMs * 2 ** (attempt - 1)),
+                },
         )
         .where('id', '=', row.id)
         .where('attempts', '=', attempt)

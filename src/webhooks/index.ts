@@ -1,5 +1,5 @@
-export { WEBHOOK_EVENTS, type WebhookEvent, type WebhookTarget } from './types.ts';
+export { deleteWebhookEvents, jobWebhookEvents, type WebhookEventView } from './attempts.ts';
+export { WebhookDeliverer } from './deliverer.ts';
 export { writeEvent } from './outbox.ts';
 export { WebhookSecrets } from './secrets.ts';
-export { WebhookDeliverer } from './deliverer.ts';
-export { jobWebhookEvents, deleteWebhookEvents, type WebhookEventView } from './attempts.ts';
+export { WEBHOOK_EVENTS, type WebhookEvent, type WebhookTarget } from './types.ts';

@@ -17,10 +17,21 @@ export interface OutboxEvent {
  * Writes a job's event to the outbox inside the caller's transaction, so an event exists exactly
  * when the change it reports committed. Events the target did not ask for are not written.
  */
-export async function writeEvent(trx: Transaction<Tables>, e: OutboxEvent, now = Date.now()): Promise<void> {
+export async function writeEvent(
+  trx: Transaction<Tables>,
+  e: OutboxEvent,
+  now = Date.now(),
+): Promise<void> {
   if (!e.target.events.includes(e.event)) return;
   const id = randomUUID();
-  const body = JSON.stringify({ id, type: e.event, jobId: e.jobId, jobType: e.jobType, createdAt: new Date(now).toISOString(), data: e.data });
+  const body = JSON.stringify({
+    id,
+    type: e.event,
+    jobId: e.jobId,
+    jobType: e.jobType,
+    createdAt: new Date(now).toISOString(),
+    data: e.data,
+  });
   await trx
     .insertInto('webhook_events')
     .values({

@@ -34,7 +34,11 @@ export class WebhookSecrets {
   }
 
   async get(userId: string): Promise<string | undefined> {
-    const row = await this.#db.selectFrom('webhook_secrets').select('secret').where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('webhook_secrets')
+      .select('secret')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row?.secret;
   }
 }

@@ -20,7 +20,14 @@ export function sign(secret: string, timestamp: number, body: string): string {
 }
 
 /** The receiver's check, as documented: constant-time comparison, and a bounded clock skew. */
-export function verify(secret: string, header: string, timestamp: string, body: string, nowSeconds = Math.floor(Date.now() / 1000), toleranceSeconds = 300): boolean {
+export function verify(
+  secret: string,
+  header: string,
+  timestamp: string,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = 300,
+): boolean {
   const ts = Number(timestamp);
   if (!Number.isInteger(ts) || Math.abs(nowSeconds - ts) > toleranceSeconds) return false;
   const expected = Buffer.from(sign(secret, ts, body));

@@ -1,9 +1,9 @@
 import { createServer, request } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { startEgressProxy, type EgressProxy } from '../../src/acquire/index.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { type EgressProxy, startEgressProxy } from '../../src/acquire/index.ts';
+import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
 
 let site: FixtureSite;
 let proxy: EgressProxy;
@@ -11,7 +11,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   site = await startFixtureSite({
-    '/plain.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain'),
+    '/plain.txt': (_req, res) =>
+      void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain'),
     '/leaky.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><body><p id="t">page</p>
@@ -23,7 +24,12 @@ beforeAll(async () => {
   proxy = await startEgressProxy({ allowPrivate: true });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium-headless-shell',
-    args: [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--disable-background-networking', '--no-sandbox'],
+    args: [
+      `--proxy-server=${proxy.url}`,
+      '--proxy-bypass-list=<-loopback>',
+      '--disable-background-networking',
+      '--no-sandbox',
+    ],
   });
 });
 afterAll(async () => {
@@ -91,7 +97,12 @@ describe('egress proxy in front of a real browser', () => {
     const closedProxy = await startEgressProxy({ allowPrivate: false });
     const b = await chromium.launch({
       executablePath: '/usr/bin/chromium-headless-shell',
-      args: [`--proxy-server=${closedProxy.url}`, '--proxy-bypass-list=<-loopback>', '--disable-background-networking', '--no-sandbox'],
+      args: [
+        `--proxy-server=${closedProxy.url}`,
+        '--proxy-bypass-list=<-loopback>',
+        '--disable-background-networking',
+        '--no-sandbox',
+      ],
     });
     try {
       const page = await b.newPage();
@@ -124,25 +135,36 @@ describe('egress lanes', () => {
     });
     await new Promise<void>((resolve) => stream.listen(0, '127.0.0.1', () => resolve()));
     const streamPort = (stream.address() as AddressInfo).port;
-    const laned = await startEgressProxy({ allowPrivate: true }, new Map(), { maxResponseBytes: 1024 * 1024, maxLaneBytes: 512 * 1024 });
+    const laned = await startEgressProxy({ allowPrivate: true }, new Map(), {
+      maxResponseBytes: 1024 * 1024,
+      maxLaneBytes: 512 * 1024,
+    });
     try {
       const one = await laned.openLane();
       const two = await laned.openLane();
       expect(one.url).not.toBe(two.url);
       const received = await new Promise<number>((resolve, reject) => {
         const { port } = new URL(one.url);
-        const client = connect(Number(port), '127.0.0.1', () => client.write(`CONNECT 127.0.0.1:${streamPort} HTTP/1.1\r\nhost: 127.0.0.1:${streamPort}\r\n\r\n`));
+        const client = connect(Number(port), '127.0.0.1', () =>
+          client.write(
+            `CONNECT 127.0.0.1:${streamPort} HTTP/1.1\r\nhost: 127.0.0.1:${streamPort}\r\n\r\n`,
+          ),
+        );
         let n = 0;
         client.on('data', (c) => (n += c.length));
         client.on('error', reject);
         client.on('close', () => resolve(n));
       });
       expect(received).toBeLessThan(512 * 1024 + 256 * 1024);
-      expect(one.refusals()).toEqual(['the page loaded more than 524288 bytes; its requests were stopped']);
+      expect(one.refusals()).toEqual([
+        'the page loaded more than 524288 bytes; its requests were stopped',
+      ]);
       expect(two.refusals()).toEqual([]);
       // A spent lane refuses what comes next; the other lane is untouched.
       const again = await new Promise<string>((resolve) => {
-        const client = connect(Number(new URL(one.url).port), '127.0.0.1', () => client.write(`CONNECT 127.0.0.1:${streamPort} HTTP/1.1\r\n\r\n`));
+        const client = connect(Number(new URL(one.url).port), '127.0.0.1', () =>
+          client.write(`CONNECT 127.0.0.1:${streamPort} HTTP/1.1\r\n\r\n`),
+        );
         let text = '';
         client.on('data', (c) => (text += c));
         client.on('close', () => resolve(text));

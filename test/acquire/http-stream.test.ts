@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchFailure, HttpEngine } from '../../src/acquire/index.ts';
-import { FIRST_HALF, SECOND_HALF, startStreamingSite, type StreamingSite } from '../fixtures/streaming-site.ts';
+import {
+  FIRST_HALF,
+  SECOND_HALF,
+  type StreamingSite,
+  startStreamingSite,
+} from '../fixtures/streaming-site.ts';
 
 let site: StreamingSite;
 let http: HttpEngine;
 
 beforeAll(async () => {
   site = await startStreamingSite();
-  http = new HttpEngine({ policy: { allowPrivate: true }, timeoutMs: 5000, maxBytes: 1024 * 1024, maxRedirects: 3 });
+  http = new HttpEngine({
+    policy: { allowPrivate: true },
+    timeoutMs: 5000,
+    maxBytes: 1024 * 1024,
+    maxRedirects: 3,
+  });
 });
 afterAll(async () => {
   await http?.close();
@@ -36,7 +46,8 @@ describe('HttpEngine.stream', () => {
     expect(String(first.value)).toBe(FIRST_HALF);
     site.release();
     let rest = '';
-    for (let next = await reader.next(); !next.done; next = await reader.next()) rest += String(next.value);
+    for (let next = await reader.next(); !next.done; next = await reader.next())
+      rest += String(next.value);
     expect(rest).toBe(SECOND_HALF);
   });
 
@@ -66,11 +77,20 @@ describe('HttpEngine.stream', () => {
     expect(ok.chain).toEqual([`${site.origin}/redirect?to=%2Fplain`, `${site.origin}/plain`]);
     expect(String((await ok.body.toArray()).join(''))).toBe('plain body');
 
-    const toMetadata = http.stream(`${site.origin}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`);
-    await expect(toMetadata).rejects.toMatchObject({ kind: 'blocked-destination', message: expect.stringMatching(/169\.254\.169\.254 is a link-local address/) });
-    const toFile = http.stream(`${site.origin}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`);
+    const toMetadata = http.stream(
+      `${site.origin}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+    );
+    await expect(toMetadata).rejects.toMatchObject({
+      kind: 'blocked-destination',
+      message: expect.stringMatching(/169\.254\.169\.254 is a link-local address/),
+    });
+    const toFile = http.stream(
+      `${site.origin}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`,
+    );
     await expect(toFile).rejects.toMatchObject({ kind: 'blocked-destination' });
-    await expect(http.stream(`${site.origin}/loop`)).rejects.toMatchObject({ kind: 'too-many-redirects' });
+    await expect(http.stream(`${site.origin}/loop`)).rejects.toMatchObject({
+      kind: 'too-many-redirects',
+    });
   });
 
   it('keeps the deadline running while the body is read', async () => {
@@ -95,6 +115,8 @@ describe('HttpEngine.stream', () => {
   it('underlies fetch, which reads the same body whole', async () => {
     const res = await http.fetch(`${site.origin}/redirect?to=${encodeURIComponent('/plain')}`);
     expect(res.body.toString()).toBe('plain body');
-    await expect(http.fetch(`${site.origin}/bomb`, { maxBytes: 1024 })).rejects.toMatchObject({ kind: 'too-large' });
+    await expect(http.fetch(`${site.origin}/bomb`, { maxBytes: 1024 })).rejects.toMatchObject({
+      kind: 'too-large',
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, BlockedDestinationError, checkUrl, guardedLookup, resolveChecked } from '../../src/acquire/index.ts';
+import {
+  addressRefusal,
+  BlockedDestinationError,
+  checkUrl,
+  guardedLookup,
+  resolveChecked,
+} from '../../src/acquire/index.ts';
 
 const closed = { allowPrivate: false };
 const open = { allowPrivate: true };
@@ -45,17 +51,22 @@ describe('addressRefusal', () => {
   it('refuses the IPv4-compatible spelling of the metadata address in a URL', () => {
     const url = new URL('http://[::169.254.169.254]/latest/meta-data/');
     expect(url.hostname).toBe('[::a9fe:a9fe]');
-    expect(() => checkUrl(url, closed)).toThrow(/IPv4-compatible IPv6 address embedding 169\.254\.169\.254/);
+    expect(() => checkUrl(url, closed)).toThrow(
+      /IPv4-compatible IPv6 address embedding 169\.254\.169\.254/,
+    );
     expect(() => checkUrl(url, open)).toThrow(BlockedDestinationError);
   });
 
   it('allows public unicast addresses', () => {
-    for (const ip of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) expect(addressRefusal(ip, closed)).toBeUndefined();
+    for (const ip of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111'])
+      expect(addressRefusal(ip, closed)).toBeUndefined();
   });
 
   it('opens private ranges with the flag but never link-local or metadata', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '::1', 'fd12::1']) expect(addressRefusal(ip, open)).toBeUndefined();
-    for (const ip of ['169.254.169.254', 'fe80::1', 'fd00:ec2::254', '100.100.100.200']) expect(addressRefusal(ip, open)).toBeDefined();
+    for (const ip of ['127.0.0.1', '10.1.2.3', '::1', 'fd12::1'])
+      expect(addressRefusal(ip, open)).toBeUndefined();
+    for (const ip of ['169.254.169.254', 'fe80::1', 'fd00:ec2::254', '100.100.100.200'])
+      expect(addressRefusal(ip, open)).toBeDefined();
   });
 });
 
@@ -67,9 +78,15 @@ describe('guardedLookup', () => {
 
   it('answers statically mapped names and still checks them', async () => {
     const policy = { allowPrivate: false, staticHosts: new Map([['a.example', '10.9.9.9']]) };
-    await expect(resolveChecked('a.example', policy)).rejects.toThrow(/10\.9\.9\.9 is a private address/);
+    await expect(resolveChecked('a.example', policy)).rejects.toThrow(
+      /10\.9\.9\.9 is a private address/,
+    );
     const all = await new Promise<unknown>((resolve, reject) =>
-      guardedLookup({ allowPrivate: true, staticHosts: policy.staticHosts })('a.example', { all: true }, (err, addrs) => (err ? reject(err) : resolve(addrs))),
+      guardedLookup({ allowPrivate: true, staticHosts: policy.staticHosts })(
+        'a.example',
+        { all: true },
+        (err, addrs) => (err ? reject(err) : resolve(addrs)),
+      ),
     );
     expect(all).toEqual([{ address: '10.9.9.9', family: 4 }]);
   });

@@ -15,7 +15,12 @@ afterEach(async () => {
 async function store(ttlMs: number): Promise<{ store: LocalArtifactStore; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'webdata-artifacts-'));
   dirs.push(dir);
-  const s = new LocalArtifactStore({ dir, publicUrl: 'https://data.example', ttlMs, sweepEveryMs: 60_000 });
+  const s = new LocalArtifactStore({
+    dir,
+    publicUrl: 'https://data.example',
+    ttlMs,
+    sweepEveryMs: 60_000,
+  });
   stores.push(s);
   return { store: s, dir };
 }
@@ -23,8 +28,14 @@ async function store(ttlMs: number): Promise<{ store: LocalArtifactStore; dir: s
 describe('LocalArtifactStore', () => {
   it('stores under an unguessable public URL and reads back', async () => {
     const { store: s } = await store(60_000);
-    const a = await s.put(Buffer.from('%PDF-1.7 hello'), { fileName: 'report.pdf', contentType: 'application/pdf' });
-    const b = await s.put(Buffer.from('%PDF-1.7 hello'), { fileName: 'report.pdf', contentType: 'application/pdf' });
+    const a = await s.put(Buffer.from('%PDF-1.7 hello'), {
+      fileName: 'report.pdf',
+      contentType: 'application/pdf',
+    });
+    const b = await s.put(Buffer.from('%PDF-1.7 hello'), {
+      fileName: 'report.pdf',
+      contentType: 'application/pdf',
+    });
     expect(a.url).toMatch(/^https:\/\/data\.example\/files\/[A-Za-z0-9_-]{32}\/report\.pdf$/);
     expect(a.url).not.toBe(b.url);
     const file = await s.get(a.key);
@@ -46,7 +57,9 @@ describe('LocalArtifactStore', () => {
   });
 
   it('makes file names from titles', () => {
-    expect(safeFileName('Harbour Report: Q3/2026', 'pdf', 'document')).toBe('Harbour-Report-Q3-2026.pdf');
+    expect(safeFileName('Harbour Report: Q3/2026', 'pdf', 'document')).toBe(
+      'Harbour-Report-Q3-2026.pdf',
+    );
     expect(safeFileName('Ünïcödé', 'pdf', 'document')).toBe('Unicode.pdf');
     expect(safeFileName('../..', 'pdf', 'document')).toBe('document.pdf');
     expect(safeFileName(undefined, 'png', 'screenshot')).toBe('screenshot.png');

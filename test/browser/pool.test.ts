@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserEngine, openUrl } from '../../src/browser/index.ts';
 import { loadConfig } from '../../src/config.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
 import { leftoverBrowserProcesses } from '../helpers/browsers.ts';
 
 let site: FixtureSite;
@@ -10,7 +10,12 @@ let engine: BrowserEngine;
 beforeAll(async () => {
   site = await startFixtureSite();
   const config = loadConfig({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_BROWSER_RECYCLE_PAGES: '2' });
-  engine = await BrowserEngine.start({ ...config.browser, chromium: config.chromium, policy: { allowPrivate: true }, navigationTimeoutMs: 5000 });
+  engine = await BrowserEngine.start({
+    ...config.browser,
+    chromium: config.chromium,
+    policy: { allowPrivate: true },
+    navigationTimeoutMs: 5000,
+  });
 });
 afterAll(async () => {
   await engine?.close();

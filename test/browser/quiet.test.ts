@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BrowserEngine } from '../../src/browser/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { launchChromium } from '../../src/sessions/chromium.ts';
-import { startRecordingProxy, type RecordingProxy } from '../fixtures/recording-proxy.ts';
+import { type RecordingProxy, startRecordingProxy } from '../fixtures/recording-proxy.ts';
 
 // Long enough for Chromium's start-up calls (updates, time, accounts, optimisation hints), which
 // a browser without the quiet flags makes within a few seconds.
@@ -31,18 +31,35 @@ it('headless pool and session browsers ask the egress proxy for nothing but the 
   const { browser, chromium } = loadConfig({});
   // Only the headless shell is held to this: Debian's full Chromium (visible sessions, the stealth
   // pool) still asks update.googleapis.com and accounts.google.com despite every flag and policy here.
-  const sessionHeadless = await launchChromium({ executable: chromium.headless, headless: true, width: 1280, height: 720, proxyUrl: proxies['session-headless']!.url, root, env: {} });
+  const sessionHeadless = await launchChromium({
+    executable: chromium.headless,
+    headless: true,
+    width: 1280,
+    height: 720,
+    proxyUrl: proxies['session-headless']!.url,
+    root,
+    env: {},
+  });
   const pools = proxies.pools!;
   const engine = await BrowserEngine.start({
     ...browser,
     chromium,
     policy: { allowPrivate: false },
-    proxy: { url: pools.url, port: pools.port, routeUrl: () => undefined, refusals: () => [], openLane: async () => ({ url: pools.url, refusals: () => [], close: async () => undefined }), close: async () => undefined },
+    proxy: {
+      url: pools.url,
+      port: pools.port,
+      routeUrl: () => undefined,
+      refusals: () => [],
+      openLane: async () => ({ url: pools.url, refusals: () => [], close: async () => undefined }),
+      close: async () => undefined,
+    },
     navigationTimeoutMs: 15_000,
   });
   try {
     for (const running of [sessionHeadless]) {
-      const { targetId } = await running.control.send<{ targetId: string }>('Target.createTarget', { url: `http://${PAGE_HOST}/session` });
+      const { targetId } = await running.control.send<{ targetId: string }>('Target.createTarget', {
+        url: `http://${PAGE_HOST}/session`,
+      });
       expect(targetId).toBeTruthy();
     }
     for (const method of ['browser'] as const) {
@@ -56,7 +73,10 @@ it('headless pool and session browsers ask the egress proxy for nothing but the 
     for (const [kind, proxy] of Object.entries(proxies)) {
       const hosts = proxy.hosts();
       expect(hosts, kind).toContain(PAGE_HOST);
-      expect(hosts.filter((h) => h !== PAGE_HOST), kind).toEqual([]);
+      expect(
+        hosts.filter((h) => h !== PAGE_HOST),
+        kind,
+      ).toEqual([]);
     }
   } finally {
     await Promise.allSettled([sessionHeadless.dispose(), engine.close()]);

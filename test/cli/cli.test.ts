@@ -16,15 +16,31 @@ const NODE = join(ROOT, 'node_modules/.bin/node');
 const scratch = useFixture(() => tempDir('webdata-cli-'));
 const site = useFixture(() => startFixtureSite());
 const searx = useFixture(() => startSearxngServer([`${site.origin}/article.html`]));
-const web = useFixture(() => startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }));
-const t = useServer({ settings: () => ({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: 'tree.test=127.0.0.1' }) });
+const web = useFixture(() =>
+  startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }),
+);
+const t = useServer({
+  settings: () => ({
+    SEARXNG_URL: searx.origin,
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+    WEBDATA_TEST_RESOLVE: 'tree.test=127.0.0.1',
+  }),
+});
 
 /** Runs `webdata ...` as a process against the test server; stdin and stderr are not a terminal. */
-function webdata(args: string[], env: Record<string, string> = { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY }): Promise<{ code: number; stdout: string; stderr: string }> {
+function webdata(
+  args: string[],
+  env: Record<string, string> = { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY },
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(NODE, [join(ROOT, 'src/cli/main.ts'), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      NODE,
+      [join(ROOT, 'src/cli/main.ts'), ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,7 +52,15 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(human.stdout).toContain('Twice a day the ocean pulls back');
     expect(human.stdout).not.toContain('cost');
     expect(human.stderr).toBe('cost: $0.002\n');
-    const json = await webdata(['--json', 'scrape', `${site.origin}/article.html`, '-f', 'markdown,links', '--exclude', 'table']);
+    const json = await webdata([
+      '--json',
+      'scrape',
+      `${site.origin}/article.html`,
+      '-f',
+      'markdown,links',
+      '--exclude',
+      'table',
+    ]);
     const page = JSON.parse(json.stdout);
     expect(page).toMatchObject({ success: true, cost: 0.002 });
     expect(page.links).toContain(`${site.origin}/kelp`);
@@ -60,13 +84,19 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(bad.stderr).toContain('url:');
     const usage = await webdata(['map', `${site.origin}/`, '--limit', 'many']);
     expect(usage.code).toBe(2);
-    const key = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_URL: t.base, WEBDATA_API_KEY: 'wd_wrong_0000000000000000000' });
+    const key = await webdata(['scrape', `${site.origin}/article.html`], {
+      WEBDATA_URL: t.base,
+      WEBDATA_API_KEY: 'wd_wrong_0000000000000000000',
+    });
     expect(key.code).toBe(3);
     expect(key.stderr).toContain('invalid or revoked API key');
     const missing = await webdata(['jobs', 'get', 'no-such-job']);
     expect(missing.code).toBe(4);
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const down = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_URL: closed, WEBDATA_API_KEY: TEST_KEY });
+    const down = await webdata(['scrape', `${site.origin}/article.html`], {
+      WEBDATA_URL: closed,
+      WEBDATA_API_KEY: TEST_KEY,
+    });
     expect(down.code).toBe(6);
     expect(down.stderr).toContain(`cannot reach ${closed}`);
   });
@@ -90,28 +120,62 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(jobs.stdout).toContain(`${job.id}  scrape-batch  completed  1/1`);
     const get = await webdata(['jobs', 'get', job.id]);
     expect(get.stdout).toContain(`job ${job.id}: scrape-batch completed (1/1)`);
-    const theirs = await webdata(['jobs', 'get', job.id], { WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY_2 });
+    const theirs = await webdata(['jobs', 'get', job.id], {
+      WEBDATA_URL: t.base,
+      WEBDATA_API_KEY: TEST_KEY_2,
+    });
     expect(theirs.code).toBe(4);
   });
 
   it('crawl runs a crawl job with the path, depth and limit options, and prints each page', async () => {
-    const res = await webdata(['crawl', web.url('tree.test', '/'), '--depth', '1', '--limit', '10', '--exclude-paths', '^/p/2$', '--sitemap', 'skip']);
+    const res = await webdata([
+      'crawl',
+      web.url('tree.test', '/'),
+      '--depth',
+      '1',
+      '--limit',
+      '10',
+      '--exclude-paths',
+      '^/p/2$',
+      '--sitemap',
+      'skip',
+    ]);
     expect(res.code).toBe(0);
     const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
     expect(res.stdout.match(/^## .+$/gm)?.sort()).toEqual(urls.map((u) => `## ${u}`).sort());
     expect(res.stdout).toContain(`[Page 3](${web.url('tree.test', '/p/3')})`);
     expect(res.stderr).toBe('cost: $0.006\n');
 
-    const json = await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--include-paths', '^/p/[4-6]$', '--include-paths', '^/p/1[3-5]$', '-l', '4', '-f', 'links']);
-    const under = JSON.parse((await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--under-start-path'])).stdout);
+    const json = await webdata([
+      '--json',
+      'crawl',
+      web.url('tree.test', '/p/1'),
+      '--include-paths',
+      '^/p/[4-6]$',
+      '--include-paths',
+      '^/p/1[3-5]$',
+      '-l',
+      '4',
+      '-f',
+      'links',
+    ]);
+    const under = JSON.parse(
+      (await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--under-start-path']))
+        .stdout,
+    );
     expect(under.data.map((p: { url: string }) => p.url)).toEqual([web.url('tree.test', '/p/1')]);
     expect(json.code).toBe(0);
     const job = JSON.parse(json.stdout);
     expect(job).toMatchObject({ type: 'crawl', status: 'completed', total: 4, completed: 4 });
-    expect(job.data[0]).toMatchObject({ url: web.url('tree.test', '/p/1'), depth: 0, success: true });
+    expect(job.data[0]).toMatchObject({
+      url: web.url('tree.test', '/p/1'),
+      depth: 0,
+      success: true,
+    });
     expect(job.data[0].markdown).toBeUndefined();
     expect(job.data[0].links).toContain(web.url('tree.test', '/p/4'));
-    for (const page of job.data.slice(1)) expect(new URL(page.url).pathname).toMatch(/^\/p\/([4-6]|1[3-5])$/);
+    for (const page of job.data.slice(1))
+      expect(new URL(page.url).pathname).toMatch(/^\/p\/([4-6]|1[3-5])$/);
 
     const listed = await webdata(['jobs', 'list', '--type', 'crawl']);
     expect(listed.stdout).toContain(`${job.id}  crawl  completed  4/4`);
@@ -142,7 +206,17 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
 
   it('screenshot and pdf -o save the files', async () => {
     const png = join(scratch.path, 'shot.png');
-    const shot = await webdata(['screenshot', `${site.origin}/browser/tall`, '--viewport', '--width', '640', '--height', '480', '-o', png]);
+    const shot = await webdata([
+      'screenshot',
+      `${site.origin}/browser/tall`,
+      '--viewport',
+      '--width',
+      '640',
+      '--height',
+      '480',
+      '-o',
+      png,
+    ]);
     expect(shot.code).toBe(0);
     expect(shot.stdout.trim()).toBe(`${png} (640x480)`);
     const img = PNG.sync.read(await readFile(png));
@@ -156,7 +230,9 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('session create, get and close', async () => {
-    const created = JSON.parse((await webdata(['--json', 'session', 'create', '--width', '800', '--height', '600'])).stdout);
+    const created = JSON.parse(
+      (await webdata(['--json', 'session', 'create', '--width', '800', '--height', '600'])).stdout,
+    );
     expect(created.sessionId).toBeTruthy();
     const got = await webdata(['session', 'get', created.sessionId]);
     expect(got.stdout).toContain(`session ${created.sessionId}: active`);
@@ -166,10 +242,17 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
 
   it('with no server named, runs the service in the process', async () => {
     const dataDir = join(scratch.path, 'embedded');
-    const res = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_DATA_DIR: dataDir, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_SESSION_WARM_SPARES: '0', WEBDATA_BROWSER_POOL_SIZE: '1' });
+    const res = await webdata(['scrape', `${site.origin}/article.html`], {
+      WEBDATA_DATA_DIR: dataDir,
+      WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+      WEBDATA_SESSION_WARM_SPARES: '0',
+      WEBDATA_BROWSER_POOL_SIZE: '1',
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Twice a day the ocean pulls back');
-    const half = await webdata(['scrape', `${site.origin}/article.html`], { WEBDATA_API_KEY: TEST_KEY });
+    const half = await webdata(['scrape', `${site.origin}/article.html`], {
+      WEBDATA_API_KEY: TEST_KEY,
+    });
     expect(half.code).toBe(2);
   });
 });

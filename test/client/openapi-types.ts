@@ -40,8 +40,11 @@ export function schemaToTs(s: JsonSchema): string {
       return `Array<${s.items ? schemaToTs(s.items) : 'unknown'}>`;
     case 'object': {
       const required = new Set(s.required ?? []);
-      const fields = Object.entries(s.properties ?? {}).map(([k, v]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${schemaToTs(v)};`);
-      if (typeof s.additionalProperties === 'object') fields.push(`[key: string]: ${schemaToTs(s.additionalProperties)};`);
+      const fields = Object.entries(s.properties ?? {}).map(
+        ([k, v]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${schemaToTs(v)};`,
+      );
+      if (typeof s.additionalProperties === 'object')
+        fields.push(`[key: string]: ${schemaToTs(s.additionalProperties)};`);
       return `{ ${fields.join(' ')} }`;
     }
     default:
@@ -66,7 +69,11 @@ export function requestBodyTs(doc: OpenApi, route: string): string {
 /** The query parameters a route accepts, as an object type. */
 export function queryTs(doc: OpenApi, route: string): string {
   const params = (operation(doc, route).parameters ?? []).filter((p) => p.in === 'query');
-  return schemaToTs({ type: 'object', properties: Object.fromEntries(params.map((p) => [p.name, p.schema])), required: params.filter((p) => p.required).map((p) => p.name) });
+  return schemaToTs({
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+    required: params.filter((p) => p.required).map((p) => p.name),
+  });
 }
 
 /** The JSON a route answers with on success (200, or 202 for a job start), as TypeScript. */
@@ -100,19 +107,25 @@ type NoneOf<X> = [X] extends [never] ? true : { mismatched: X };
 export function typeErrors(path: string, source: string): string[] {
   const configPath = ts.findConfigFile(dirname(path), ts.sys.fileExists);
   if (!configPath) throw new Error('no tsconfig.json above the check file');
-  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, dirname(configPath));
+  const config = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(configPath, ts.sys.readFile).config,
+    ts.sys,
+    dirname(configPath),
+  );
   const host = ts.createCompilerHost(config.options);
   const target = resolve(path);
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (f) => resolve(f) === target || fileExists(f);
   host.readFile = (f) => (resolve(f) === target ? source : readFile(f));
-  host.getSourceFile = (f, lang, ...rest) => (resolve(f) === target ? ts.createSourceFile(f, source, lang) : getSourceFile(f, lang, ...rest));
+  host.getSourceFile = (f, lang, ...rest) =>
+    resolve(f) === target ? ts.createSourceFile(f, source, lang) : getSourceFile(f, lang, ...rest);
   const program = ts.createProgram([target], config.options, host);
   return ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file && resolve(d.file.fileName) === target)
     .map((d) => {
-      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
+      const line =
+        d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
       return `${source.split('\n')[line]?.trim()}\n  ${ts.flattenDiagnosticMessageText(d.messageText, '\n  ')}`;
     });
 }

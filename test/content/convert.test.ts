@@ -11,7 +11,8 @@ function page(body: string, head = ''): string {
   return `<!doctype html><html><head><title>Daily Example: news from the river valley and the hills beyond</title>${head}</head><body>${body}</body></html>`;
 }
 
-const markdown = (html: string, onlyMainContent = true) => convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent }).content;
+const markdown = (html: string, onlyMainContent = true) =>
+  convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent }).content;
 
 const ARTICLE = page(`
   <header><a href="/">Daily Example</a><nav><ul><li><a href="/world">World desk</a></li><li><a href="/sport">Sport desk</a></li></ul></nav></header>
@@ -36,7 +37,15 @@ describe('convertHtml main content', () => {
     expect(md).toMatch(/^# River levels reach a record$/m);
     expect(md).toContain('The flood is described here');
     expect(md).toContain('The forecast is described here');
-    for (const junk of ['World desk', 'cookies', 'Share on Social', 'Invisible tracking', 'morning briefing', 'Celebrity gossip', 'All rights reserved']) {
+    for (const junk of [
+      'World desk',
+      'cookies',
+      'Share on Social',
+      'Invisible tracking',
+      'morning briefing',
+      'Celebrity gossip',
+      'All rights reserved',
+    ]) {
       expect(md).not.toContain(junk);
     }
   });
@@ -65,13 +74,19 @@ describe('convertHtml main content', () => {
         <table><tr><td>Year</td><td>Champion</td></tr><tr><td colspan="2">Not held</td></tr><tr><td>2024</td><td>Harbour FC</td></tr></table>
         ${para('The next season')}</article>`),
     );
-    expect(md).toContain('| Team | Points |\n| --- | --- |\n| Harbour FC | 42 |\n| Hill \\| Dale | 38 |');
-    expect(md).toContain('| Year | Champion |\n| --- | --- |\n| Not held | |\n| 2024 | Harbour FC |');
+    expect(md).toContain(
+      '| Team | Points |\n| --- | --- |\n| Harbour FC | 42 |\n| Hill \\| Dale | 38 |',
+    );
+    expect(md).toContain(
+      '| Year | Champion |\n| --- | --- |\n| Not held | |\n| 2024 | Harbour FC |',
+    );
   });
 
   it('treats a table of tables as layout, not data', () => {
     const md = markdown(
-      page(`<table><tr><td><table><tr><td>Left menu</td></tr></table></td><td><h1>Old site</h1>${para('The layout')}${para('The body')}</td></tr></table>`),
+      page(
+        `<table><tr><td><table><tr><td>Left menu</td></tr></table></td><td><h1>Old site</h1>${para('The layout')}${para('The body')}</td></tr></table>`,
+      ),
       false,
     );
     expect(md).toContain('The layout is described here');
@@ -119,9 +134,15 @@ describe('convertHtml main content', () => {
     expect(out.metadata.description).toBe('No root element');
     expect(out.content).not.toContain('Bare page');
     expect(out.content.indexOf('# Bare heading')).toBeGreaterThanOrEqual(0);
-    expect(out.content.indexOf('# Bare heading')).toBeLessThan(out.content.indexOf('The first point'));
-    expect(out.content.indexOf('The first point')).toBeLessThan(out.content.indexOf('The second point'));
-    expect(markdown(`<h2>Fragment</h2>${para('A fragment')}`)).toContain('A fragment is described here');
+    expect(out.content.indexOf('# Bare heading')).toBeLessThan(
+      out.content.indexOf('The first point'),
+    );
+    expect(out.content.indexOf('The first point')).toBeLessThan(
+      out.content.indexOf('The second point'),
+    );
+    expect(markdown(`<h2>Fragment</h2>${para('A fragment')}`)).toContain(
+      'A fragment is described here',
+    );
   });
 
   it('keeps content that the markup places after </body>', () => {
@@ -132,13 +153,17 @@ describe('convertHtml main content', () => {
   it('keeps the intro and every card of a listing page, not one block of it', () => {
     const cards = Array.from(
       { length: 12 },
-      (_, i) => `<div class="card"><h3><a href="/p/${i}">Garden chair model ${i}</a></h3><p>Teak, seats one, ships in ${i + 2} days.</p><p>$${100 + i}</p></div>`,
+      (_, i) =>
+        `<div class="card"><h3><a href="/p/${i}">Garden chair model ${i}</a></h3><p>Teak, seats one, ships in ${i + 2} days.</p><p>$${100 + i}</p></div>`,
     ).join('');
     const md = markdown(
-      page(`<nav><a href="/">Shop</a></nav><main><h1>Garden chairs</h1><section class="intro">${para('The range')}</section><section class="grid">${cards}</section></main><footer>Shop footer text</footer>`),
+      page(
+        `<nav><a href="/">Shop</a></nav><main><h1>Garden chairs</h1><section class="intro">${para('The range')}</section><section class="grid">${cards}</section></main><footer>Shop footer text</footer>`,
+      ),
     );
     expect(md).toContain('The range is described here');
-    for (const i of [0, 5, 11]) expect(md).toContain(`[Garden chair model ${i}](https://news.example/p/${i})`);
+    for (const i of [0, 5, 11])
+      expect(md).toContain(`[Garden chair model ${i}](https://news.example/p/${i})`);
     expect(md).toContain('ships in 13 days');
     expect(md).not.toContain('Shop footer text');
   });

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContentPool, convertHtml } from '../../src/content/index.ts';
 import { boundDepth, MAX_ELEMENT_DEPTH } from '../../src/content/depth.ts';
+import { ContentPool, convertHtml } from '../../src/content/index.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 
-const nested = (n: number, inner = 'deep text') => `<!doctype html><html><head><title>T</title></head><body><p>Intro.</p>${'<div>'.repeat(n)}${inner}${'</div>'.repeat(n)}<p>Tail.</p></body></html>`;
+const nested = (n: number, inner = 'deep text') =>
+  `<!doctype html><html><head><title>T</title></head><body><p>Intro.</p>${'<div>'.repeat(n)}${inner}${'</div>'.repeat(n)}<p>Tail.</p></body></html>`;
 
 function maxDepth(doc: Document): number {
   let deepest = 0;
@@ -29,11 +30,18 @@ describe('element depth bound', () => {
     const doc = parseHtml(nested(2000));
     expect(maxDepth(doc)).toBeLessThanOrEqual(MAX_ELEMENT_DEPTH + 1);
     expect(doc.body.textContent).toBe('Intro.deep textTail.');
-    expect(boundDepth('<html><body><div><div><b>x</b><i>y</i></div></div></body></html>', 3)).toBe('<html><body><div>xy</div></body></html>');
+    expect(boundDepth('<html><body><div><div><b>x</b><i>y</i></div></div></body></html>', 3)).toBe(
+      '<html><body><div>xy</div></body></html>',
+    );
   });
 
   it('drops a script or style past the bound whole, so its code never becomes text', () => {
-    expect(boundDepth('<html><body><div><script>var a = "<p>";</script><style>p{}</style>text</div></body></html>', 2)).toBe('<html><body>text</body></html>');
+    expect(
+      boundDepth(
+        '<html><body><div><script>var a = "<p>";</script><style>p{}</style>text</div></body></html>',
+        2,
+      ),
+    ).toBe('<html><body>text</body></html>');
   });
 
   it('bounds 100,000 nested elements in linear time', () => {
@@ -42,21 +50,46 @@ describe('element depth bound', () => {
     expect(out.length).toBeLessThan(2_000);
     // Quadratic work here took about 25 s; linear takes well under a second.
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect(convertHtml({ html: nested(100_000), url: 'https://deep.example/', format: 'markdown', onlyMainContent: true }).content).toContain('deep text');
+    expect(
+      convertHtml({
+        html: nested(100_000),
+        url: 'https://deep.example/',
+        format: 'markdown',
+        onlyMainContent: true,
+      }).content,
+    ).toContain('deep text');
   });
 });
 
 describe('conversion deadline', () => {
-  const pool = new ContentPool(1, 150, { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 });
+  const pool = new ContentPool(1, 150, {
+    concurrency: 1,
+    pageTimeoutMs: 10_000,
+    budgetMs: 10_000,
+    maxPixels: 1_000_000,
+  });
   afterAll(() => pool.close());
 
   it('ends a conversion past the deadline, and the worker serves the next page', async () => {
-    const paragraph = '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
+    const paragraph =
+      '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
     const huge = `<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`;
     const started = performance.now();
-    await expect(pool.convert({ html: huge, url: 'https://big.example/', format: 'markdown', onlyMainContent: true })).rejects.toThrow(/took longer than 150 ms/);
+    await expect(
+      pool.convert({
+        html: huge,
+        url: 'https://big.example/',
+        format: 'markdown',
+        onlyMainContent: true,
+      }),
+    ).rejects.toThrow(/took longer than 150 ms/);
     expect(performance.now() - started).toBeLessThan(5_000);
-    const small = await pool.convert({ html: `<html><body>${paragraph}</body></html>`, url: 'https://small.example/', format: 'markdown', onlyMainContent: false });
+    const small = await pool.convert({
+      html: `<html><body>${paragraph}</body></html>`,
+      url: 'https://small.example/',
+      format: 'markdown',
+      onlyMainContent: false,
+    });
     expect(small.content).toContain('A paragraph of ordinary prose');
   });
 });

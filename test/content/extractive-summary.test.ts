@@ -38,16 +38,24 @@ describe('extractiveSummary', () => {
       expect(out.length).toBeLessThanOrEqual(bound);
       expect(out.length).toBeGreaterThan(0);
     }
-    expect(extractiveSummary(PAGE, 'seals haul out north beach', 80)).toBe('The harbour seals haul out on the north beach at low water.');
+    expect(extractiveSummary(PAGE, 'seals haul out north beach', 80)).toBe(
+      'The harbour seals haul out on the north beach at low water.',
+    );
   });
 
   it('cuts a single sentence longer than the bound at a word', () => {
-    const out = extractiveSummary('One very long sentence about seals that goes on and on without ending soon.', 'seals', 30);
+    const out = extractiveSummary(
+      'One very long sentence about seals that goes on and on without ending soon.',
+      'seals',
+      30,
+    );
     expect(out.length).toBeLessThanOrEqual(30);
     expect(out.endsWith('…')).toBe(true);
   });
 
   it("gives the page's opening when nothing matches", () => {
-    expect(extractiveSummary(PAGE, 'quantum chromodynamics', 100)).toBe('The harbour seals haul out on the north beach at low water. They stay until the tide turns.');
+    expect(extractiveSummary(PAGE, 'quantum chromodynamics', 100)).toBe(
+      'The harbour seals haul out on the north beach at low water. They stay until the tide turns.',
+    );
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContentPool } from '../../src/content/index.ts';
 
 const ocr = { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 };
-const paragraph = '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
+const paragraph =
+  '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
 
 describe('reading an HTTP answer on a conversion worker', () => {
   const pool = new ContentPool(1, 30_000, ocr);
@@ -15,7 +16,12 @@ describe('reading an HTTP answer on a conversion worker', () => {
     const bytes = Buffer.from(html, 'latin1');
     const copy = Buffer.from(bytes);
     for (const p of [pool, inline]) {
-      const reading = await p.readHttpAnswer({ bytes, contentType: 'text/html', url: 'https://cafe.example/a', statusCode: 200 });
+      const reading = await p.readHttpAnswer({
+        bytes,
+        contentType: 'text/html',
+        url: 'https://cafe.example/a',
+        statusCode: 200,
+      });
       expect(reading.escalate).toBeUndefined();
       expect(reading.main?.content).toContain('Caf\u00e9 cr\u00e8me');
       expect(reading.main?.metadata.title).toBe('Caf\u00e9');
@@ -26,21 +32,49 @@ describe('reading an HTTP answer on a conversion worker', () => {
   }, 60_000);
 
   it('names a challenge page and a page that needs JavaScript, without converting them', async () => {
-    const challenge = Buffer.from('<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>');
-    const blocked = await pool.readHttpAnswer({ bytes: challenge, contentType: 'text/html', url: 'https://wall.example/', statusCode: 403 });
+    const challenge = Buffer.from(
+      '<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>',
+    );
+    const blocked = await pool.readHttpAnswer({
+      bytes: challenge,
+      contentType: 'text/html',
+      url: 'https://wall.example/',
+      statusCode: 403,
+    });
     expect(blocked.block?.kind).toBe('challenge');
     expect(blocked.escalate).toBe(blocked.block?.reason);
     expect(blocked.main).toBeUndefined();
-    const app = Buffer.from('<html><body><div id="root"></div><script src="/app.js"></script></body></html>');
-    const shell = await pool.readHttpAnswer({ bytes: app, contentType: 'text/html', url: 'https://app.example/', statusCode: 200 });
+    const app = Buffer.from(
+      '<html><body><div id="root"></div><script src="/app.js"></script></body></html>',
+    );
+    const shell = await pool.readHttpAnswer({
+      bytes: app,
+      contentType: 'text/html',
+      url: 'https://app.example/',
+      statusCode: 200,
+    });
     expect(shell.escalate).toMatch(/app root/);
     expect(shell.main).toBeUndefined();
   });
 
   it('keeps an error page as it is, and ends a reading past the conversion deadline', async () => {
-    const missing = await pool.readHttpAnswer({ bytes: Buffer.from(`<html><body>${paragraph}</body></html>`), contentType: 'text/html', url: 'https://gone.example/', statusCode: 404 });
+    const missing = await pool.readHttpAnswer({
+      bytes: Buffer.from(`<html><body>${paragraph}</body></html>`),
+      contentType: 'text/html',
+      url: 'https://gone.example/',
+      statusCode: 404,
+    });
     expect(missing).toEqual({});
-    const huge = Buffer.from(`<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`);
-    await expect(tight.readHttpAnswer({ bytes: huge, contentType: 'text/html', url: 'https://big.example/', statusCode: 200 })).rejects.toThrow(/took longer than 150 ms/);
+    const huge = Buffer.from(
+      `<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`,
+    );
+    await expect(
+      tight.readHttpAnswer({
+        bytes: huge,
+        contentType: 'text/html',
+        url: 'https://big.example/',
+        statusCode: 200,
+      }),
+    ).rejects.toThrow(/took longer than 150 ms/);
   });
 });

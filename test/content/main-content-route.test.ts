@@ -20,7 +20,12 @@ const HEADING_FEATURE = 14;
 
 /** A stand-in classifier that keeps subheadings only: a short pick, as when it misreads a page. */
 const headingsOnly = (route: RoutePolicy): BlockModel => ({
-  stage1: { means: new Array(HEADING_FEATURE + 1).fill(0), scales: new Array(HEADING_FEATURE + 1).fill(1), weights: [...new Array(HEADING_FEATURE).fill(0), 20], bias: -10 },
+  stage1: {
+    means: new Array(HEADING_FEATURE + 1).fill(0),
+    scales: new Array(HEADING_FEATURE + 1).fill(1),
+    weights: [...new Array(HEADING_FEATURE).fill(0), 20],
+    bias: -10,
+  },
   stage2: { means: [0], scales: [1], weights: [1], bias: 0 },
   threshold: 0.5,
   route,
@@ -29,7 +34,8 @@ const headingsOnly = (route: RoutePolicy): BlockModel => ({
 /** The essay declares nothing, so the declared-article terms of the policy never apply. */
 const UNDECLARED = { declaredWords: 1, declaredAgreement: 1 };
 
-const text = (route: RoutePolicy) => selectMainContent(parseHtml(ESSAY), headingsOnly(route))?.textContent ?? '';
+const text = (route: RoutePolicy) =>
+  selectMainContent(parseHtml(ESSAY), headingsOnly(route))?.textContent ?? '';
 
 describe('main content when the classifier keeps a short pick', () => {
   it("gives way to Readability's pick when that has several times the words", () => {
@@ -49,7 +55,13 @@ describe('main content when the classifier keeps a short pick', () => {
 });
 
 /** The essay declared an article, with a sidebar of headings that Readability leaves out. */
-const sidebar = ['Tidal almanac subscriptions', 'Lighthouse keepers reunion', 'Boatyard classifieds marketplace', 'Regatta volunteer rota', 'Fishing licence renewals'];
+const sidebar = [
+  'Tidal almanac subscriptions',
+  'Lighthouse keepers reunion',
+  'Boatyard classifieds marketplace',
+  'Regatta volunteer rota',
+  'Fishing licence renewals',
+];
 const declared = (withSidebar: boolean) =>
   ESSAY.replace('<title>', '<meta property="og:type" content="article"><title>').replace(
     '</div></body>',
@@ -57,7 +69,16 @@ const declared = (withSidebar: boolean) =>
   );
 const NEVER = 1e9;
 const declaredText = (route: Partial<RoutePolicy>, withSidebar = false) =>
-  selectMainContent(parseHtml(declared(withSidebar)), headingsOnly({ shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER, ...route }))?.textContent ?? '';
+  selectMainContent(
+    parseHtml(declared(withSidebar)),
+    headingsOnly({
+      shortWords: 0,
+      ratio: 1,
+      declaredWords: NEVER,
+      declaredAgreement: NEVER,
+      ...route,
+    }),
+  )?.textContent ?? '';
 
 describe('main content of a page that declares itself an article', () => {
   it("takes Readability's pick unread by the classifier when it is long enough", () => {
@@ -80,17 +101,28 @@ describe('main content of a page that declares itself an article', () => {
 });
 
 describe("a product's JSON-LD description", () => {
-  const markdown = (html: string) => convertHtml({ html, url: 'https://shop.example/p/kettle', format: 'markdown', onlyMainContent: true }).content;
+  const markdown = (html: string) =>
+    convertHtml({
+      html,
+      url: 'https://shop.example/p/kettle',
+      format: 'markdown',
+      onlyMainContent: true,
+    }).content;
 
   it('is added under the title heading when the page does not show it', () => {
     const md = markdown(PAGE_TYPES.productJsonLd);
-    expect(md).toMatch(/^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle .* a & lid that opens wide for cleaning\.\n/);
+    expect(md).toMatch(
+      /^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle .* a & lid that opens wide for cleaning\.\n/,
+    );
     expect(md).not.toContain('<p>');
     expect(md).not.toContain('DROP-ORGANISATION');
   });
 
   it('is added when the page also declares itself an article and Readability reads it', () => {
-    const declared = PAGE_TYPES.productJsonLd.replace('<head>', '<head><meta property="og:type" content="article">');
+    const declared = PAGE_TYPES.productJsonLd.replace(
+      '<head>',
+      '<head><meta property="og:type" content="article">',
+    );
     expect(declared).toContain('og:type');
     expect(markdown(declared)).toContain('KEEP-LD-DESCRIPTION A steel kettle');
   });

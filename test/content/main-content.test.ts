@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { convertHtml } from '../../src/content/index.ts';
-import { PAGE_TYPES, markers } from '../fixtures/page-types.ts';
+import { markers, PAGE_TYPES } from '../fixtures/page-types.ts';
 
 const URL_ = 'https://shop.example/section/page.html';
-const markdown = (html: string) => convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent: true }).content;
+const markdown = (html: string) =>
+  convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent: true }).content;
 
 describe('main content by page type (block classifier)', () => {
   for (const [type, html] of Object.entries(PAGE_TYPES)) {
@@ -22,7 +23,10 @@ describe('main content by page type (block classifier)', () => {
   });
 
   it('keeps the title heading once on a page that declares itself an article (read by Readability)', () => {
-    const declared = PAGE_TYPES.article.replace('<meta charset="utf-8">', '<meta charset="utf-8"><meta property="og:type" content="article">');
+    const declared = PAGE_TYPES.article.replace(
+      '<meta charset="utf-8">',
+      '<meta charset="utf-8"><meta property="og:type" content="article">',
+    );
     const md = markdown(declared);
     expect(md.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
     expect(md.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
@@ -31,7 +35,9 @@ describe('main content by page type (block classifier)', () => {
   });
 
   it('keeps a doc page code block with its language', () => {
-    expect(markdown(PAGE_TYPES.doc)).toContain('```yaml\ncache:\n  dir: /var/cache/example   # KEEP-CODE');
+    expect(markdown(PAGE_TYPES.doc)).toContain(
+      '```yaml\ncache:\n  dir: /var/cache/example   # KEEP-CODE',
+    );
   });
 
   it("keeps a listing's cards as list items with their links", () => {
@@ -45,7 +51,12 @@ describe('main content by page type (block classifier)', () => {
   });
 
   it('leaves no block markers in the HTML it returns', () => {
-    const html = convertHtml({ html: PAGE_TYPES.forum, url: URL_, format: 'html', onlyMainContent: true }).content;
+    const html = convertHtml({
+      html: PAGE_TYPES.forum,
+      url: URL_,
+      format: 'html',
+      onlyMainContent: true,
+    }).content;
     expect(html).toContain('KEEP-POST-TWO');
     expect(html).not.toContain('data-webdata-block');
     expect(html).not.toContain('DROP-SIDEBAR');
@@ -53,7 +64,13 @@ describe('main content by page type (block classifier)', () => {
 });
 
 describe('markdown fidelity', () => {
-  const whole = (body: string) => convertHtml({ html: `<html><head><title>t</title></head><body>${body}</body></html>`, url: URL_, format: 'markdown', onlyMainContent: false }).content;
+  const whole = (body: string) =>
+    convertHtml({
+      html: `<html><head><title>t</title></head><body>${body}</body></html>`,
+      url: URL_,
+      format: 'markdown',
+      onlyMainContent: false,
+    }).content;
 
   it('drops links with nothing to read and tracking pixels, keeps image alt text', () => {
     const md = whole(
@@ -79,6 +96,8 @@ describe('markdown fidelity', () => {
   });
 
   it('keeps the service page call to action without its unfilled placeholder', () => {
-    expect(markdown(PAGE_TYPES.service)).toContain('Call for a free inspection of your roof, KEEP-CALL any weekday');
+    expect(markdown(PAGE_TYPES.service)).toContain(
+      'Call for a free inspection of your roof, KEEP-CALL any weekday',
+    );
   });
 });

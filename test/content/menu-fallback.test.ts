@@ -4,7 +4,11 @@ import { selectMainContent } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 
 /** A page that does not declare itself an article: a long site menu, then a short story. */
-const links = (n: number) => Array.from({ length: n }, (_, i) => `<li><a href="/section/${i}">Section name ${i}</a></li>`).join('');
+const links = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<li><a href="/section/${i}">Section name ${i}</a></li>`,
+  ).join('');
 const menu = links(500);
 const story = [
   'The ferry timetable changes on Monday, the harbour office said, after weeks of complaints from commuters on the early crossing. KEEP-ONE',

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Database } from '../../src/store/index.ts';
+import { type Database, openDatabase } from '../../src/store/index.ts';
 import { createTestDatabase } from './postgres.ts';
 
 /** Opens a fresh store; closing it also removes its file or drops its database. */
@@ -14,7 +14,10 @@ export const storeBackends: Array<[string, OpenBackend]> = [
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'webdata-store-'));
       const database = await openDatabase({ databaseUrl: '', dataDir: dir });
-      return { ...database, close: () => database.close().then(() => rm(dir, { recursive: true, force: true })) };
+      return {
+        ...database,
+        close: () => database.close().then(() => rm(dir, { recursive: true, force: true })),
+      };
     },
   ],
   [

@@ -22,7 +22,8 @@ export function useFixture<T extends { close(): unknown }>(start: () => Promise<
 function forwarding<T extends object>(current: () => T | undefined): T {
   const started = (key: string | symbol): T => {
     const target = current();
-    if (!target) throw new Error(`a fixture was used before its beforeAll ran (reading ${String(key)})`);
+    if (!target)
+      throw new Error(`a fixture was used before its beforeAll ran (reading ${String(key)})`);
     return target;
   };
   return new Proxy({} as T, {

@@ -18,7 +18,8 @@ export function countPgRoundTrips(ignore: pg.Client[] = []): { stop(): RoundTrip
   proto.query = function (this: pg.Client, ...args: unknown[]) {
     if (!ignore.includes(this)) {
       const first = args[0];
-      const text = typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '?');
+      const text =
+        typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '?');
       const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
       counted.total++;
       counted.byStatement.set(key, (counted.byStatement.get(key) ?? 0) + 1);

@@ -13,7 +13,10 @@ export interface WaitOptions {
  * Asks `probe` until it answers something truthy and returns that answer. A probe that throws
  * ends the wait at once: an error is an answer, not a state to wait out.
  */
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, opts: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  opts: WaitOptions = {},
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

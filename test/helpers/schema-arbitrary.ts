@@ -30,16 +30,32 @@ const LONG_MAXIMUM = 1000;
 
 /** A value that breaks `schema`: the wrong type, a bound crossed, or any JSON at all. */
 function invalid(schema: JsonSchema): fc.Arbitrary<unknown> {
-  const options: fc.Arbitrary<unknown>[] = [fc.jsonValue({ maxDepth: 2 }), fc.constant(null), fc.constant(''), fc.constant([]), fc.constant({})];
-  if (schema.type === 'string') options.push(fc.integer(), fc.boolean(), fc.string({ minLength: (schema.maxLength ?? 50) + 1, maxLength: (schema.maxLength ?? 50) + 3 }));
+  const options: fc.Arbitrary<unknown>[] = [
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constant(null),
+    fc.constant(''),
+    fc.constant([]),
+    fc.constant({}),
+  ];
+  if (schema.type === 'string')
+    options.push(
+      fc.integer(),
+      fc.boolean(),
+      fc.string({
+        minLength: (schema.maxLength ?? 50) + 1,
+        maxLength: (schema.maxLength ?? 50) + 3,
+      }),
+    );
   if (schema.type === 'integer' || schema.type === 'number') {
     options.push(fc.string(), fc.double({ noNaN: true }), fc.constant(1e308), fc.constant(-1));
     if (schema.maximum !== undefined) options.push(fc.constant(schema.maximum + 1));
     if (schema.minimum !== undefined) options.push(fc.constant(schema.minimum - 1));
   }
   if (schema.type === 'integer') options.push(fc.constant(1.5));
-  if (schema.type === 'array' && schema.maxItems !== undefined && schema.maxItems <= 200) options.push(fc.constant(Array.from({ length: schema.maxItems + 1 }, () => 'x')));
-  if (schema.type === 'object') options.push(fc.string(), fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }));
+  if (schema.type === 'array' && schema.maxItems !== undefined && schema.maxItems <= 200)
+    options.push(fc.constant(Array.from({ length: schema.maxItems + 1 }, () => 'x')));
+  if (schema.type === 'object')
+    options.push(fc.string(), fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }));
   return fc.oneof(...options);
 }
 
@@ -47,7 +63,10 @@ function invalid(schema: JsonSchema): fc.Arbitrary<unknown> {
 export function schemaArbitrary(schema: JsonSchema, opts: ArbitraryOptions): fc.Arbitrary<unknown> {
   const valid = validArbitrary(schema, opts);
   if (opts.invalidPercent <= 0) return valid;
-  return fc.oneof({ weight: 100 - opts.invalidPercent, arbitrary: valid }, { weight: opts.invalidPercent, arbitrary: invalid(schema) });
+  return fc.oneof(
+    { weight: 100 - opts.invalidPercent, arbitrary: valid },
+    { weight: opts.invalidPercent, arbitrary: invalid(schema) },
+  );
 }
 
 function validArbitrary(schema: JsonSchema, opts: ArbitraryOptions): fc.Arbitrary<unknown> {
@@ -63,7 +82,9 @@ function validArbitrary(schema: JsonSchema, opts: ArbitraryOptions): fc.Arbitrar
       const min = schema.minimum ?? -1000;
       const max = schema.maximum ?? 1000;
       const top = max >= LONG_MAXIMUM ? Math.min(max, Math.max(min, 0) + 200) : max;
-      return schema.type === 'integer' ? fc.integer({ min, max: top }) : fc.double({ min, max: top, noNaN: true });
+      return schema.type === 'integer'
+        ? fc.integer({ min, max: top })
+        : fc.double({ min, max: top, noNaN: true });
     }
     case 'string': {
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
@@ -84,15 +105,17 @@ function validArbitrary(schema: JsonSchema, opts: ArbitraryOptions): fc.Arbitrar
       ) as fc.Arbitrary<Record<string, unknown>>;
       if (opts.invalidPercent <= 0) return record;
       // Now and then a required field goes missing or an unknown one appears.
-      return fc.tuple(record, fc.nat(99), fc.string({ maxLength: 12 })).map(([obj, roll, extra]) => {
-        const required = schema.required ?? [];
-        if (roll < opts.invalidPercent / 2 && required.length > 0) {
-          const { [required[roll % required.length]!]: _dropped, ...rest } = obj;
-          return rest;
-        }
-        if (roll >= 100 - opts.invalidPercent / 2) return { ...obj, [`x${extra}`]: extra };
-        return obj;
-      });
+      return fc
+        .tuple(record, fc.nat(99), fc.string({ maxLength: 12 }))
+        .map(([obj, roll, extra]) => {
+          const required = schema.required ?? [];
+          if (roll < opts.invalidPercent / 2 && required.length > 0) {
+            const { [required[roll % required.length]!]: _dropped, ...rest } = obj;
+            return rest;
+          }
+          if (roll >= 100 - opts.invalidPercent / 2) return { ...obj, [`x${extra}`]: extra };
+          return obj;
+        });
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Server, startServer } from '../../src/cli/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { startServer, type Server } from '../../src/cli/server.ts';
 import type { AppOptions } from '../../src/http/index.ts';
 import type { LedgerRow } from '../../src/store/index.ts';
 import { useFixture } from './fixture.ts';
@@ -22,7 +22,12 @@ export interface ApiAnswer<T> {
 }
 
 /** Calls the API over HTTP with a key (the first test user's unless given; null for none). */
-export type Api = <T = any>(method: string, path: string, body?: unknown, key?: string | null) => Promise<ApiAnswer<T>>;
+export type Api = <T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string | null,
+) => Promise<ApiAnswer<T>>;
 
 export interface TestServer {
   server: Server;
@@ -73,7 +78,11 @@ export function apiAt(base: string): Api {
     const headers: Record<string, string> = {};
     if (key) headers.authorization = `Bearer ${key}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
     return { status: res.status, headers: res.headers, json: jsonOrText(await res.text()) as any };
   };
 }
@@ -94,7 +103,10 @@ async function startOnFreePort(appOpts: AppOptions, env: (port: number) => Setti
 }
 
 /** Starts the real service on loopback with a fresh data dir; loopback fetches allowed as tests need. */
-export async function startTestServer(env: Settings = {}, appOpts: AppOptions = { logLevel: 'silent' }): Promise<TestServer> {
+export async function startTestServer(
+  env: Settings = {},
+  appOpts: AppOptions = { logLevel: 'silent' },
+): Promise<TestServer> {
   const dataDir = env.WEBDATA_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'webdata-test-')));
   const settings = (port: number): Settings => ({
     PORT: String(port),
@@ -155,10 +167,12 @@ export function useServer(opts: ServerOptions = {}): TestServer {
     const settings = typeof opts.settings === 'function' ? opts.settings() : (opts.settings ?? {});
     if (opts.backend !== 'postgres') return startTestServer(settings, opts.app);
     const database = await createTestDatabase();
-    const t = await startTestServer({ DATABASE_URL: database.url, ...settings }, opts.app).catch(async (err: unknown) => {
-      await database.drop();
-      throw err;
-    });
+    const t = await startTestServer({ DATABASE_URL: database.url, ...settings }, opts.app).catch(
+      async (err: unknown) => {
+        await database.drop();
+        throw err;
+      },
+    );
     const close = t.close;
     t.close = async () => {
       await close();

@@ -4,15 +4,27 @@ import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY, useServer } from '../helpers/server.ts';
 
 const site = useFixture(() => startFixtureSite());
-const t = useServer({ settings: { WEBDATA_MAX_REQUEST_BYTES: '4096', WEBDATA_MAX_INFLIGHT_PER_USER: '2' } });
+const t = useServer({
+  settings: { WEBDATA_MAX_REQUEST_BYTES: '4096', WEBDATA_MAX_INFLIGHT_PER_USER: '2' },
+});
 
 describe('authentication', () => {
   it('answers 401 without a key and with a wrong one', async () => {
-    const none = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` }, null);
+    const none = await t.api(
+      'POST',
+      '/api/v1/scrape/single',
+      { url: `${site.origin}/article.html` },
+      null,
+    );
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
     expect(none.json.success).toBe(false);
-    const wrong = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` }, 'wd_not_a_real_key_at_all_000');
+    const wrong = await t.api(
+      'POST',
+      '/api/v1/scrape/single',
+      { url: `${site.origin}/article.html` },
+      'wd_not_a_real_key_at_all_000',
+    );
     expect(wrong.status).toBe(401);
     expect(site.hits).not.toContain('/article.html');
   });
@@ -28,9 +40,15 @@ describe('authentication', () => {
 
   it('rejects a revoked key', async () => {
     const { key, info } = await t.server.keys.create('short-lived');
-    expect((await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` }, key)).status).toBe(200);
+    expect(
+      (await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` }, key))
+        .status,
+    ).toBe(200);
     await t.server.keys.revoke(info.id);
-    expect((await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` }, key)).status).toBe(401);
+    expect(
+      (await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` }, key))
+        .status,
+    ).toBe(401);
   });
 
   it('leaves health, the OpenAPI document and the docs page open', async () => {
@@ -38,7 +56,9 @@ describe('authentication', () => {
     const doc = await t.api('GET', '/openapi.json', undefined, null);
     expect(doc.status).toBe(200);
     expect(doc.json.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(['/api/v1/scrape/single', '/api/v1/scrape/batch']));
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/scrape/single', '/api/v1/scrape/batch']),
+    );
     expect(doc.json.paths['/api/v1/scrape/single'].post.requestBody).toBeDefined();
     const page = await fetch(`${t.base}/docs/`);
     expect(page.status).toBe(200);
@@ -67,7 +87,9 @@ describe('bad input', () => {
     const bad = await t.api('POST', '/api/v1/scrape/single', '{"url": ');
     expect(bad.status).toBe(400);
     expect(bad.json.success).toBe(false);
-    const big = await t.api('POST', '/api/v1/scrape/single', { url: `http://x.example/${'a'.repeat(5000)}` });
+    const big = await t.api('POST', '/api/v1/scrape/single', {
+      url: `http://x.example/${'a'.repeat(5000)}`,
+    });
     expect(big.status).toBe(413);
     expect(big.json.error).toMatch(/larger than the limit/);
   });
@@ -81,14 +103,18 @@ describe('bad input', () => {
   it('answers a malformed path in the API error shape', async () => {
     const badEscape = await t.api('GET', '/api/v1/scrape/async/job/%E0%A4%A');
     expect(badEscape.status).toBe(400);
-    expect(badEscape.json).toEqual({ success: false, error: expect.stringMatching(/percent-encoding/) });
+    expect(badEscape.json).toEqual({
+      success: false,
+      error: expect.stringMatching(/percent-encoding/),
+    });
     const longId = await t.api('GET', `/api/v1/browser-sandbox/session/${'a'.repeat(120)}`);
     expect(longId.status).toBe(414);
     expect(longId.json).toEqual({ success: false, error: expect.stringMatching(/maximum length/) });
   });
 
   it('answers 429 with Retry-After beyond the in-flight limit', async () => {
-    const slow = () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/slow?ms=1500` });
+    const slow = () =>
+      t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/slow?ms=1500` });
     const results = await Promise.all([slow(), slow(), slow()]);
     const limited = results.filter((r) => r.status === 429);
     expect(limited).toHaveLength(1);
@@ -113,6 +139,8 @@ describe('bad input', () => {
     await Promise.all([abandon(), abandon()]);
     await abandon();
     await new Promise((r) => setTimeout(r, 300));
-    expect((await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` })).status).toBe(200);
+    expect(
+      (await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt` })).status,
+    ).toBe(200);
   });
 });

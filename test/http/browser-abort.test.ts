@@ -6,12 +6,19 @@ import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 const site = useFixture(() => startFixtureSite());
 // One page for everyone: a page kept after its client left would lock every other user out.
-const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_BROWSER_MAX_PAGES: '1', WEBDATA_BROWSER_QUEUE_WAIT_MS: '500' } });
+const t = useServer({
+  settings: {
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+    WEBDATA_BROWSER_MAX_PAGES: '1',
+    WEBDATA_BROWSER_QUEUE_WAIT_MS: '500',
+  },
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const activePages = () => t.server.services.browser.stats().browser.activePages;
 /** How long the page took to be freed: probed often, as the bound checked is a second. */
-const freed = async () => (await timed(waitFor(() => activePages() === 0, { timeoutMs: 5_000, everyMs: 10 }))).ms;
+const freed = async () =>
+  (await timed(waitFor(() => activePages() === 0, { timeoutMs: 5_000, everyMs: 10 }))).ms;
 
 describe('aborted browser requests', () => {
   it('frees the page within a second when the client leaves during long waits, and the next user is served', async () => {
@@ -38,7 +45,12 @@ describe('aborted browser requests', () => {
     const freedAfterMs = await freed();
     expect(freedAfterMs).toBeLessThan(1000);
 
-    const other = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, actions: [{ type: 'wait', milliseconds: 10 }] }, TEST_KEY_2);
+    const other = await t.api(
+      'POST',
+      '/api/v1/scrape/single',
+      { url: `${site.origin}/article.html`, actions: [{ type: 'wait', milliseconds: 10 }] },
+      TEST_KEY_2,
+    );
     expect(other.status).toBe(200);
     expect(other.json.success).toBe(true);
   });

@@ -20,7 +20,9 @@ const site = useFixture(() =>
       endless.startedAt = performance.now();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.write('<!doctype html><html><head><title>Endless</title></head><body>');
-      const row = Buffer.from(`<div class="row"><p>${'An endless page keeps on writing rows. '.repeat(20)}</p></div>\n`);
+      const row = Buffer.from(
+        `<div class="row"><p>${'An endless page keeps on writing rows. '.repeat(20)}</p></div>\n`,
+      );
       const more = () => {
         while (!res.destroyed) {
           endless.written += row.length;
@@ -33,7 +35,9 @@ const site = useFixture(() =>
     '/with-secret-pixel.html': (_req, res) =>
       void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<html><body><p id="t">A page with a pixel on an internal host.</p><img src="http://secret-internal-a.example/pixel.png"></body></html>'),
+        .end(
+          '<html><body><p id="t">A page with a pixel on an internal host.</p><img src="http://secret-internal-a.example/pixel.png"></body></html>',
+        ),
   }),
 );
 const t = useServer({
@@ -46,7 +50,10 @@ const t = useServer({
 describe('browser loads through per-context egress lanes', () => {
   it('stops an endless HTML body at the cap instead of feeding the browser until the navigation times out', async () => {
     // The browser up and warm first, so what is measured is the endless page alone.
-    const warm = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, actions: [{ type: 'wait', milliseconds: 10 }] });
+    const warm = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/article.html`,
+      actions: [{ type: 'wait', milliseconds: 10 }],
+    });
     expect(warm.json.success).toBe(true);
     const browserPss = () =>
       t.server.services.browser
@@ -58,7 +65,10 @@ describe('browser loads through per-context egress lanes', () => {
     const sampler = setInterval(() => (peak = Math.max(peak, browserPss())), 100);
 
     const started = performance.now();
-    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/endless.html`, actions: [{ type: 'wait', milliseconds: 10 }] });
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/endless.html`,
+      actions: [{ type: 'wait', milliseconds: 10 }],
+    });
     clearInterval(sampler);
     // Capped, the browser grew by 50-80 MB here; unbounded, by 220 MB in this test's 5 s
     // navigation time-out (and by 3 GB within the service's default one).
@@ -75,13 +85,30 @@ describe('browser loads through per-context egress lanes', () => {
   });
 
   it("never explains one user's failure with another user's refusal", async () => {
-    const a = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/with-secret-pixel.html`, actions: [{ type: 'wait', milliseconds: 10 }] }, TEST_KEY);
+    const a = await t.api(
+      'POST',
+      '/api/v1/scrape/single',
+      {
+        url: `${site.origin}/with-secret-pixel.html`,
+        actions: [{ type: 'wait', milliseconds: 10 }],
+      },
+      TEST_KEY,
+    );
     expect(a.json.success).toBe(true);
-    expect(t.server.services.browser.proxy.refusals().some((m) => m.includes('secret-internal-a.example'))).toBe(true);
+    expect(
+      t.server.services.browser.proxy
+        .refusals()
+        .some((m) => m.includes('secret-internal-a.example')),
+    ).toBe(true);
 
     // This one fails for a reason of its own (nothing listens there), which the egress proxy does
     // not refuse; its host is a substring of the other user's refused one.
-    const b = await t.api('POST', '/api/v1/scrape/single', { url: `https://a.example:${closedPort}/`, actions: [{ type: 'wait', milliseconds: 10 }] }, TEST_KEY_2);
+    const b = await t.api(
+      'POST',
+      '/api/v1/scrape/single',
+      { url: `https://a.example:${closedPort}/`, actions: [{ type: 'wait', milliseconds: 10 }] },
+      TEST_KEY_2,
+    );
     expect(b.json.success).toBe(false);
     expect(b.json.error).not.toMatch(/secret-internal|169\.254/);
   });

@@ -13,13 +13,21 @@ import { tempDir } from '../helpers/temp-dir.ts';
 expectNoBrowsersLeft();
 const scratch = useFixture(() => tempDir('webdata-render-'));
 const site = useFixture(() => startFixtureSite());
-const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PUBLIC_URL: 'http://files.test.invalid' } });
+const t = useServer({
+  settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PUBLIC_URL: 'http://files.test.invalid' },
+});
 
 /** Downloads a public artifact URL from the test server (the public base is not resolvable here). */
-async function download(url: string): Promise<{ status: number; type: string | null; body: Buffer }> {
+async function download(
+  url: string,
+): Promise<{ status: number; type: string | null; body: Buffer }> {
   const path = new URL(url).pathname;
   const res = await fetch(`${t.base}${path}`);
-  return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 /** Page size in points, rounded: Chromium prints A4 as 595.92 x 842.88 (whole CSS pixels). */
@@ -67,7 +75,12 @@ describe('POST /v1/scrape/sequence', () => {
   it('goes back to the form page', async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/sequence', {
       startUrl: `${site.origin}/browser/form`,
-      steps: [{ type: 'type', selector: '#q', text: 'kelp' }, { type: 'press', key: 'Enter' }, { type: 'goBack' }, { type: 'scrape' }],
+      steps: [
+        { type: 'type', selector: '#q', text: 'kelp' },
+        { type: 'press', key: 'Enter' },
+        { type: 'goBack' },
+        { type: 'scrape' },
+      ],
     });
     expect(json.success).toBe(true);
     expect(json.data[0].url).toBe(`${site.origin}/browser/form`);
@@ -78,11 +91,17 @@ describe('POST /v1/scrape/sequence', () => {
     const { json } = await t.api('POST', '/api/v1/scrape/sequence', {
       startUrl: `${site.origin}/browser/js-only`,
       type: 'html',
-      steps: [{ type: 'scrape' }, { type: 'waitForSelector', selector: '#never-there', timeout: 400 }, { type: 'scrape' }],
+      steps: [
+        { type: 'scrape' },
+        { type: 'waitForSelector', selector: '#never-there', timeout: 400 },
+        { type: 'scrape' },
+      ],
     });
     expect(json.success).toBe(false);
     expect(json.failedAtStepIndex).toBe(1);
-    expect(json.error).toMatch(/^steps\[1\] \(waitForSelector\) failed: no element matched "#never-there"/);
+    expect(json.error).toMatch(
+      /^steps\[1\] \(waitForSelector\) failed: no element matched "#never-there"/,
+    );
     expect(json.totalBreakpoints).toBe(2);
     expect(json.completedBreakpoints).toBe(1);
     expect(json.data[0].html).toContain('kelp forests');
@@ -90,14 +109,20 @@ describe('POST /v1/scrape/sequence', () => {
   });
 
   it('runs the whole sequence in browser-stealth when the start page turns the headless browser away', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/bot-check`, steps: [{ type: 'scrape' }] });
+    const { json } = await t.api('POST', '/api/v1/scrape/sequence', {
+      startUrl: `${site.origin}/browser/bot-check`,
+      steps: [{ type: 'scrape' }],
+    });
     expect(json.success).toBe(true);
     expect(json.method).toBe('browser-stealth');
     expect(json.data[0].markdown).toContain('The members area lists every tide pool survey');
   });
 
   it('fails at step 0 when the start page cannot be opened, at no cost', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/always-blocked`, steps: [{ type: 'scrape' }] });
+    const { json } = await t.api('POST', '/api/v1/scrape/sequence', {
+      startUrl: `${site.origin}/browser/always-blocked`,
+      steps: [{ type: 'scrape' }],
+    });
     expect(json.success).toBe(false);
     expect(json.failedAtStepIndex).toBe(0);
     expect(json.completedBreakpoints).toBe(0);
@@ -107,12 +132,21 @@ describe('POST /v1/scrape/sequence', () => {
   });
 
   it('validates steps: at least one, known kinds, waitForSelector at most 30 s', async () => {
-    const empty = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/`, steps: [] });
+    const empty = await t.api('POST', '/api/v1/scrape/sequence', {
+      startUrl: `${site.origin}/`,
+      steps: [],
+    });
     expect(empty.status).toBe(400);
     expect(empty.json.error).toMatch(/^steps/);
-    const long = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/`, steps: [{ type: 'waitForSelector', selector: 'p', timeout: 60_000 }] });
+    const long = await t.api('POST', '/api/v1/scrape/sequence', {
+      startUrl: `${site.origin}/`,
+      steps: [{ type: 'waitForSelector', selector: 'p', timeout: 60_000 }],
+    });
     expect(long.status).toBe(400);
-    const start = await t.api('POST', '/api/v1/scrape/sequence', { startUrl: 'javascript:alert(1)', steps: [{ type: 'scrape' }] });
+    const start = await t.api('POST', '/api/v1/scrape/sequence', {
+      startUrl: 'javascript:alert(1)',
+      steps: [{ type: 'scrape' }],
+    });
     expect(start.status).toBe(400);
     expect(start.json.error).toMatch(/^startUrl/);
   });
@@ -120,25 +154,44 @@ describe('POST /v1/scrape/sequence', () => {
 
 describe('POST /v1/screenshot', () => {
   it('captures the full page, taller than the viewport, as a public PNG', async () => {
-    const { json } = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/browser/tall`, width: 800, height: 600 });
+    const { json } = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/browser/tall`,
+      width: 800,
+      height: 600,
+    });
     expect(json.success).toBe(true);
     expect(json.cost).toBe(0.003);
     expect(json.sourceUrl).toBe(`${site.origin}/browser/tall`);
-    expect(json.url).toMatch(/^http:\/\/files\.test\.invalid\/files\/[A-Za-z0-9_-]{32}\/screenshot\.png$/);
+    expect(json.url).toMatch(
+      /^http:\/\/files\.test\.invalid\/files\/[A-Za-z0-9_-]{32}\/screenshot\.png$/,
+    );
     const file = await download(json.url);
     expect(file.status).toBe(200);
     expect(file.type).toBe('image/png');
     const png = PNG.sync.read(file.body);
     expect(png.width).toBe(800);
     expect(png.height).toBeGreaterThan(3000);
-    expect({ width: json.width, height: json.height }).toEqual({ width: png.width, height: png.height });
+    expect({ width: json.width, height: json.height }).toEqual({
+      width: png.width,
+      height: png.height,
+    });
   });
 
   it('captures the viewport only when fullPage is false, and one element by selector', async () => {
-    const viewport = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/browser/tall`, fullPage: false, width: 1024, height: 700 });
+    const viewport = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/browser/tall`,
+      fullPage: false,
+      width: 1024,
+      height: 700,
+    });
     const vp = PNG.sync.read((await download(viewport.json.url)).body);
     expect([vp.width, vp.height]).toEqual([1024, 700]);
-    const element = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/browser/tall`, selector: '#box', width: 1024, height: 700 });
+    const element = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/browser/tall`,
+      selector: '#box',
+      width: 1024,
+      height: 700,
+    });
     const el = PNG.sync.read((await download(element.json.url)).body);
     expect([el.width, el.height]).toEqual([300, 150]);
     expect([element.json.width, element.json.height]).toEqual([300, 150]);
@@ -160,19 +213,28 @@ describe('POST /v1/screenshot', () => {
     const small = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/`, width: 100 });
     expect(small.status).toBe(400);
     expect(small.json.error).toMatch(/^width/);
-    const tall = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/`, height: 5000 });
+    const tall = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/`,
+      height: 5000,
+    });
     expect(tall.status).toBe(400);
   });
 
   it('fails a page that answers with an HTTP error, at no cost', async () => {
-    const { json } = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/status/404` });
+    const { json } = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/status/404`,
+    });
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(json.error).toBe('the page answered HTTP 404');
   });
 
   it('fails at no cost when the selector matches nothing visible', async () => {
-    const { json } = await t.api('POST', '/api/v1/screenshot', { url: `${site.origin}/browser/second`, selector: '#missing', waitFor: 10 });
+    const { json } = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/browser/second`,
+      selector: '#missing',
+      waitFor: 10,
+    });
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(json.url).toBeUndefined();
@@ -182,8 +244,12 @@ describe('POST /v1/screenshot', () => {
 
 describe('POST /v1/pdf/html and /v1/pdf/url', () => {
   it('prints HTML on A4, names the file after the title and refuses forbidden subresources', async () => {
-    const html = '<html><body><h1>Harbour report</h1><p>Seals counted: 42.</p><img src="http://169.254.169.254/latest/meta-data/logo.png"></body></html>';
-    const { json } = await t.api('POST', '/api/v1/pdf/html', { html, title: 'Harbour Report 2026' });
+    const html =
+      '<html><body><h1>Harbour report</h1><p>Seals counted: 42.</p><img src="http://169.254.169.254/latest/meta-data/logo.png"></body></html>';
+    const { json } = await t.api('POST', '/api/v1/pdf/html', {
+      html,
+      title: 'Harbour Report 2026',
+    });
     expect(json.success).toBe(true);
     expect(json.cost).toBe(0.003);
     expect(json.durationMs).toBeGreaterThan(0);
@@ -194,7 +260,9 @@ describe('POST /v1/pdf/html and /v1/pdf/url', () => {
     expect(pdf.pageSize).toBe('595 x 842');
     expect(pdf.text).toContain('Harbour report');
     expect(pdf.text).toContain('Seals counted: 42.');
-    expect(t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254'))).toBe(true);
+    expect(
+      t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254')),
+    ).toBe(true);
   });
 
   it('sends no WebRTC traffic around the egress proxy', async () => {
@@ -217,17 +285,28 @@ describe('POST /v1/pdf/html and /v1/pdf/url', () => {
   });
 
   it('prints a URL in landscape Letter with margins', async () => {
-    const { json } = await t.api('POST', '/api/v1/pdf/url', { url: `${site.origin}/browser/print`, pageSize: 'Letter', landscape: true, margin: { top: '10mm', left: 20 } });
+    const { json } = await t.api('POST', '/api/v1/pdf/url', {
+      url: `${site.origin}/browser/print`,
+      pageSize: 'Letter',
+      landscape: true,
+      margin: { top: '10mm', left: 20 },
+    });
     expect(json.success).toBe(true);
     const pdf = pdfInfo((await download(json.url)).body);
     expect(pdf.pageSize).toBe('792 x 612');
     expect(pdf.text).toContain('Quarterly tide pool census');
-    const a4 = await t.api('POST', '/api/v1/pdf/url', { url: `${site.origin}/browser/print`, landscape: true });
+    const a4 = await t.api('POST', '/api/v1/pdf/url', {
+      url: `${site.origin}/browser/print`,
+      landscape: true,
+    });
     expect(pdfInfo((await download(a4.json.url)).body).pageSize).toBe('842 x 595');
   });
 
   it('reports a navigation time-out as success false with durationMs, at no cost', async () => {
-    const { status, json } = await t.api('POST', '/api/v1/pdf/url', { url: `${site.origin}/slow?ms=10000`, timeoutMs: 1000 });
+    const { status, json } = await t.api('POST', '/api/v1/pdf/url', {
+      url: `${site.origin}/slow?ms=10000`,
+      timeoutMs: 1000,
+    });
     expect(status).toBe(200);
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
@@ -236,8 +315,12 @@ describe('POST /v1/pdf/html and /v1/pdf/url', () => {
   });
 
   it('validates timeoutMs and pageSize', async () => {
-    expect((await t.api('POST', '/api/v1/pdf/html', { html: '<p>x</p>', timeoutMs: 10 })).json.error).toMatch(/^timeoutMs/);
-    expect((await t.api('POST', '/api/v1/pdf/html', { html: '<p>x</p>', pageSize: 'A3' })).status).toBe(400);
+    expect(
+      (await t.api('POST', '/api/v1/pdf/html', { html: '<p>x</p>', timeoutMs: 10 })).json.error,
+    ).toMatch(/^timeoutMs/);
+    expect(
+      (await t.api('POST', '/api/v1/pdf/html', { html: '<p>x</p>', pageSize: 'A3' })).status,
+    ).toBe(400);
   });
 });
 

@@ -13,7 +13,10 @@ const stats = () => t.server.services.browser.stats();
 
 describe('scrape escalation to the browser', () => {
   it('renders a page whose text exists only after JavaScript runs', async () => {
-    const { status, json } = await scrape({ url: `${site.origin}/browser/js-only`, extractMetadata: true });
+    const { status, json } = await scrape({
+      url: `${site.origin}/browser/js-only`,
+      extractMetadata: true,
+    });
     expect(status).toBe(200);
     expect(json.success).toBe(true);
     expect(json.markdown).toContain('Only a browser sees this sentence about kelp forests.');
@@ -51,7 +54,9 @@ describe('scrape escalation to the browser', () => {
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(json.markdown).toBeUndefined();
-    expect(json.error).toMatch(/captcha wall.*still blocked after trying http, browser, browser-stealth/);
+    expect(json.error).toMatch(
+      /captcha wall.*still blocked after trying http, browser, browser-stealth/,
+    );
   });
 
   it('treats an almost empty 403 as a wall: escalates, then fails with the status, at no cost', async () => {
@@ -61,16 +66,29 @@ describe('scrape escalation to the browser', () => {
     expect(json.success).toBe(false);
     expect(json.statusCode).toBe(403);
     expect(json.cost).toBe(0);
-    expect(json.error).toMatch(/HTTP 403 with almost no content.*still blocked after trying http, browser, browser-stealth/);
+    expect(json.error).toMatch(
+      /HTTP 403 with almost no content.*still blocked after trying http, browser, browser-stealth/,
+    );
     // HTTP, then the headless browser, then the stealth browser.
     expect(hits() - before).toBe(3);
   });
 
   it('refuses subresources and fetches to a forbidden address through the egress proxy', async () => {
-    const { json } = await scrape({ url: `${site.origin}/browser/leaky`, actions: [{ type: 'waitForSelector', selector: '#status:not(:empty):not(:has-text("pending"))', timeout: 5000 }] });
+    const { json } = await scrape({
+      url: `${site.origin}/browser/leaky`,
+      actions: [
+        {
+          type: 'waitForSelector',
+          selector: '#status:not(:empty):not(:has-text("pending"))',
+          timeout: 5000,
+        },
+      ],
+    });
     expect(json.success).toBe(true);
     expect(json.markdown).toContain('metadata fetch refused');
-    expect(t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254'))).toBe(true);
+    expect(
+      t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254')),
+    ).toBe(true);
   });
 });
 
@@ -84,17 +102,34 @@ describe('scrape actions', () => {
     const scrolls = Array.from({ length: 30 }, () => ({ type: 'scroll' as const }));
     const { json } = await scrape({
       url: `${site.origin}/browser/infinite`,
-      actions: [...scrolls, { type: 'waitForSelector', selector: '.item:has-text("List item number 45 ")', timeout: 10_000 }],
+      actions: [
+        ...scrolls,
+        {
+          type: 'waitForSelector',
+          selector: '.item:has-text("List item number 45 ")',
+          timeout: 10_000,
+        },
+      ],
     });
     expect(json.success, json.error).toBe(true);
     expect(json.markdown).toContain('List item number 45 ');
   });
 
   it('fills a form, submits it with Enter and navigates to another page', async () => {
-    const form = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'type', selector: '#q', text: 'rock pools' }, { type: 'press', key: 'Enter' }] });
+    const form = await scrape({
+      url: `${site.origin}/browser/form`,
+      actions: [
+        { type: 'type', selector: '#q', text: 'rock pools' },
+        { type: 'press', key: 'Enter' },
+      ],
+    });
     expect(form.json.success).toBe(true);
     expect(form.json.markdown).toContain('Results for rock pools');
-    const nav = await scrape({ url: `${site.origin}/browser/form`, extractMetadata: true, actions: [{ type: 'navigate', url: `${site.origin}/browser/second` }] });
+    const nav = await scrape({
+      url: `${site.origin}/browser/form`,
+      extractMetadata: true,
+      actions: [{ type: 'navigate', url: `${site.origin}/browser/second` }],
+    });
     expect(nav.json.markdown).toContain('Reached by a navigate step.');
     expect(nav.json.metadata.finalUrl).toBe(`${site.origin}/browser/second`);
   });
@@ -102,41 +137,68 @@ describe('scrape actions', () => {
   it('names the index of a failed action and charges nothing', async () => {
     const { json } = await scrape({
       url: `${site.origin}/browser/form`,
-      actions: [{ type: 'wait', milliseconds: 10 }, { type: 'waitForSelector', selector: '#never', timeout: 300 }],
+      actions: [
+        { type: 'wait', milliseconds: 10 },
+        { type: 'waitForSelector', selector: '#never', timeout: 300 },
+      ],
     });
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
-    expect(json.error).toMatch(/^actions\[1\] \(waitForSelector\) failed: no element matched "#never" within 300 ms/);
+    expect(json.error).toMatch(
+      /^actions\[1\] \(waitForSelector\) failed: no element matched "#never" within 300 ms/,
+    );
   });
 
   it('refuses a navigate step to a forbidden address', async () => {
-    const { json } = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'navigate', url: 'http://169.254.169.254/latest/' }] });
+    const { json } = await scrape({
+      url: `${site.origin}/browser/form`,
+      actions: [{ type: 'navigate', url: 'http://169.254.169.254/latest/' }],
+    });
     expect(json.success).toBe(false);
-    expect(json.error).toMatch(/actions\[0\] \(navigate\) failed: .*169\.254\.169\.254.*link-local/);
+    expect(json.error).toMatch(
+      /actions\[0\] \(navigate\) failed: .*169\.254\.169\.254.*link-local/,
+    );
   });
 
   it('names the refusal when the browser is redirected to a forbidden address', async () => {
-    const { json } = await scrape({ url: `${site.origin}/redirect-to?url=http://169.254.169.254/latest/`, actions: [{ type: 'wait', milliseconds: 1 }] });
+    const { json } = await scrape({
+      url: `${site.origin}/redirect-to?url=http://169.254.169.254/latest/`,
+      actions: [{ type: 'wait', milliseconds: 1 }],
+    });
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
-    expect(json.error).toMatch(/refused to fetch 169\.254\.169\.254: 169\.254\.169\.254 is a link-local address/);
+    expect(json.error).toMatch(
+      /refused to fetch 169\.254\.169\.254: 169\.254\.169\.254 is a link-local address/,
+    );
   });
 
   it("names the refusal when the page's own script navigates to a forbidden address", async () => {
-    const { json } = await scrape({ url: `${site.origin}/browser/wanders-off`, actions: [{ type: 'wait', milliseconds: 600 }] });
+    const { json } = await scrape({
+      url: `${site.origin}/browser/wanders-off`,
+      actions: [{ type: 'wait', milliseconds: 600 }],
+    });
     expect(json.success).toBe(false);
     expect(json.cost).toBe(0);
     expect(json.error).toMatch(/^refused to fetch 169\.254\.169\.254: .*link-local/);
   });
 
   it('rejects malformed actions with 400 naming the field', async () => {
-    const missing = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'click' }] });
+    const missing = await scrape({
+      url: `${site.origin}/browser/form`,
+      actions: [{ type: 'click' }],
+    });
     expect(missing.status).toBe(400);
     expect(missing.json.error).toMatch(/^actions\[0\]/);
-    const scheme = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'navigate', url: 'file:///etc/passwd' }] });
+    const scheme = await scrape({
+      url: `${site.origin}/browser/form`,
+      actions: [{ type: 'navigate', url: 'file:///etc/passwd' }],
+    });
     expect(scheme.status).toBe(400);
     expect(scheme.json.error).toMatch(/^actions\[0\]\.url: scheme file: is not supported/);
-    const long = await scrape({ url: `${site.origin}/browser/form`, actions: [{ type: 'waitForSelector', selector: 'p', timeout: 30_001 }] });
+    const long = await scrape({
+      url: `${site.origin}/browser/form`,
+      actions: [{ type: 'waitForSelector', selector: 'p', timeout: 30_001 }],
+    });
     expect(long.status).toBe(400);
   });
 });

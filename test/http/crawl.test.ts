@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linksPage, pagePath, startCrawlSite, type CrawlSite } from '../fixtures/crawl-site.ts';
+import { type CrawlSite, linksPage, pagePath, startCrawlSite } from '../fixtures/crawl-site.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY_2, toLoopback, useServer } from '../helpers/server.ts';
 import { allPages, waitForJob } from '../jobs/helpers.ts';
@@ -40,7 +40,9 @@ const site: CrawlSite = useFixture(() =>
       },
       'other.test': { '/': linksPage('Other', []) },
       'robots.test': {
-        '/robots.txt': text('User-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 1\n'),
+        '/robots.txt': text(
+          'User-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 1\n',
+        ),
         '/': linksPage('Home', ['/a', '/private/secret', '/private/open', '/b']),
         '/a': linksPage('A', []),
         '/b': linksPage('B', []),
@@ -64,7 +66,9 @@ const site: CrawlSite = useFixture(() =>
     },
   }),
 );
-const t = useServer({ settings: () => ({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '8' }) });
+const t = useServer({
+  settings: () => ({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '8' }),
+});
 
 const crawl = async (body: Record<string, unknown>, key?: string) => {
   const res = await t.api('POST', '/api/v1/crawl', body, key);
@@ -77,9 +81,11 @@ const finished = async (url: string) => {
   return { job, data };
 };
 const pathsOf = (data: any[]) => data.map((d) => new URL(d.url).pathname);
-const pageHits = (host: string) => site.hits.filter((h) => h.path.startsWith(`${host}/`) && !/robots\.txt|sitemap/.test(h.path));
+const pageHits = (host: string) =>
+  site.hits.filter((h) => h.path.startsWith(`${host}/`) && !/robots\.txt|sitemap/.test(h.path));
 /** Depth of page n in a generated tree. */
-const treeDepth = (n: number, fanout: number): number => (n === 0 ? 0 : 1 + treeDepth(Math.floor((n - 1) / fanout), fanout));
+const treeDepth = (n: number, fanout: number): number =>
+  n === 0 ? 0 : 1 + treeDepth(Math.floor((n - 1) / fanout), fanout);
 
 describe('POST /v1/crawl', () => {
   it('follows links to maxDepth in discovery order, each page once however it is spelled or however often it is linked', async () => {
@@ -88,14 +94,28 @@ describe('POST /v1/crawl', () => {
     const { job, data } = await finished(created.url);
     // Pages 0..12 are within two hops of the home page in a tree of fanout 3.
     const expected = Array.from({ length: 13 }, (_, n) => pagePath(n));
-    expect(job).toMatchObject({ type: 'crawl', status: 'completed', total: 13, completed: 13, cost: 0.026 });
+    expect(job).toMatchObject({
+      type: 'crawl',
+      status: 'completed',
+      total: 13,
+      completed: 13,
+      cost: 0.026,
+    });
     expect(new Set(pathsOf(data))).toEqual(new Set(expected));
-    expect(data[0]).toMatchObject({ url: site.url('tree.test'), depth: 0, foundOn: null, success: true });
+    expect(data[0]).toMatchObject({
+      url: site.url('tree.test'),
+      depth: 0,
+      foundOn: null,
+      success: true,
+    });
     expect(data[0].markdown).toContain('The quick brown fox');
     for (const d of data) {
       const n = d.url.endsWith('/') ? 0 : Number(new URL(d.url).pathname.split('/').pop());
       expect(d.depth).toBe(treeDepth(n, 3));
-      if (d.depth > 0) expect(treeDepth(Number(new URL(d.foundOn).pathname.split('/').pop() || 0), 3)).toBe(d.depth - 1);
+      if (d.depth > 0)
+        expect(treeDepth(Number(new URL(d.foundOn).pathname.split('/').pop() || 0), 3)).toBe(
+          d.depth - 1,
+        );
     }
     // Discovery order: no page is listed before a page of smaller depth was found... and the start is first.
     expect(data.map((d) => d.depth)).toEqual([...data.map((d) => d.depth)].sort((a, b) => a - b));
@@ -116,7 +136,11 @@ describe('POST /v1/crawl', () => {
   });
 
   it('keeps to includePaths and leaves out excludePaths (the start URL is always fetched)', async () => {
-    const { url } = await crawl({ url: site.url('paths.test'), includePaths: ['^/docs/'], excludePaths: ['/private'] });
+    const { url } = await crawl({
+      url: site.url('paths.test'),
+      includePaths: ['^/docs/'],
+      excludePaths: ['/private'],
+    });
     const { data } = await finished(url);
     expect(new Set(pathsOf(data))).toEqual(new Set(['/', '/docs/a', '/docs/b', '/docs/c']));
     expect(site.count('paths.test/blog/x')).toBe(0);
@@ -124,18 +148,33 @@ describe('POST /v1/crawl', () => {
   });
 
   it('stayUnderStartPath follows only the start path and the paths below it, by whole segments', async () => {
-    const { data } = await finished((await crawl({ url: site.url('paths.test', '/docs'), stayUnderStartPath: true })).url);
+    const { data } = await finished(
+      (await crawl({ url: site.url('paths.test', '/docs'), stayUnderStartPath: true })).url,
+    );
     expect(new Set(pathsOf(data))).toEqual(new Set(['/docs', '/docs/a', '/docs/b', '/docs/c']));
     expect(site.count('paths.test/docsx')).toBe(0);
-    const whole = await finished((await crawl({ url: site.url('paths.test', '/docs'), maxDepth: 1 })).url);
-    expect(new Set(pathsOf(whole.data))).toEqual(new Set(['/docs', '/docs/a', '/docs/b', '/docsx', '/blog/x', '/']));
+    const whole = await finished(
+      (await crawl({ url: site.url('paths.test', '/docs'), maxDepth: 1 })).url,
+    );
+    expect(new Set(pathsOf(whole.data))).toEqual(
+      new Set(['/docs', '/docs/a', '/docs/b', '/docsx', '/blog/x', '/']),
+    );
   });
 
   it('stays on the start host unless includeSubdomains, and never leaves the registrable domain', async () => {
-    const own = await finished((await crawl({ url: site.url('www.sub.test'), sitemap: 'skip' })).url);
-    expect(own.data.map((d: any) => new URL(d.url).host.split(':')[0] + new URL(d.url).pathname).sort()).toEqual(['www.sub.test/', 'www.sub.test/about']);
-    const wide = await finished((await crawl({ url: site.url('www.sub.test'), sitemap: 'skip', includeSubdomains: true })).url);
-    expect(wide.data.map((d: any) => new URL(d.url).host.split(':')[0] + new URL(d.url).pathname).sort()).toEqual(['blog.sub.test/', 'blog.sub.test/post', 'www.sub.test/', 'www.sub.test/about']);
+    const own = await finished(
+      (await crawl({ url: site.url('www.sub.test'), sitemap: 'skip' })).url,
+    );
+    expect(
+      own.data.map((d: any) => new URL(d.url).host.split(':')[0] + new URL(d.url).pathname).sort(),
+    ).toEqual(['www.sub.test/', 'www.sub.test/about']);
+    const wide = await finished(
+      (await crawl({ url: site.url('www.sub.test'), sitemap: 'skip', includeSubdomains: true }))
+        .url,
+    );
+    expect(
+      wide.data.map((d: any) => new URL(d.url).host.split(':')[0] + new URL(d.url).pathname).sort(),
+    ).toEqual(['blog.sub.test/', 'blog.sub.test/post', 'www.sub.test/', 'www.sub.test/about']);
     expect(pageHits('other.test').length).toBe(0);
   });
 
@@ -149,15 +188,22 @@ describe('POST /v1/crawl', () => {
     // close together, three gaps of about three seconds in all (without the delay: milliseconds).
     const times = pageHits('robots.test').map((h) => h.at);
     expect(times.length).toBe(4);
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(500);
+    for (let i = 1; i < times.length; i++)
+      expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(500);
     expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(2500);
 
-    const ignoring = await finished((await crawl({ url: site.url('robots.test'), sitemap: 'skip', ignoreRobotsTxt: true })).url);
-    expect(new Set(pathsOf(ignoring.data))).toEqual(new Set(['/', '/a', '/b', '/private/open', '/private/secret']));
+    const ignoring = await finished(
+      (await crawl({ url: site.url('robots.test'), sitemap: 'skip', ignoreRobotsTxt: true })).url,
+    );
+    expect(new Set(pathsOf(ignoring.data))).toEqual(
+      new Set(['/', '/a', '/b', '/private/open', '/private/secret']),
+    );
   });
 
   it('reads the group of robots.txt that names its own agent, not the `*` group', async () => {
-    const { data } = await finished((await crawl({ url: site.url('agent.test'), sitemap: 'skip' })).url);
+    const { data } = await finished(
+      (await crawl({ url: site.url('agent.test'), sitemap: 'skip' })).url,
+    );
     expect(new Set(pathsOf(data))).toEqual(new Set(['/', '/b']));
     expect(site.count('agent.test/a')).toBe(0);
   });
@@ -201,12 +247,40 @@ describe('POST /v1/crawl', () => {
 
   it('is described in the OpenAPI document with every option, as are the webhook endpoints', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, null)).json;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/crawl', '/api/v1/webhooks/secret', '/api/v1/scrape/async/job/{id}/webhooks']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/crawl',
+        '/api/v1/webhooks/secret',
+        '/api/v1/scrape/async/job/{id}/webhooks',
+      ]),
+    );
     const body = doc.paths['/api/v1/crawl'].post.requestBody.content['application/json'].schema;
-    for (const option of ['url', 'limit', 'maxDepth', 'includePaths', 'excludePaths', 'includeSubdomains', 'ignoreQueryParameters', 'stayUnderStartPath', 'sitemap', 'ignoreRobotsTxt', 'delayMs', 'type', 'onlyMainContent', 'extractMetadata', 'summary', 'pdfStrategy', 'proxy', 'webhook']) {
+    for (const option of [
+      'url',
+      'limit',
+      'maxDepth',
+      'includePaths',
+      'excludePaths',
+      'includeSubdomains',
+      'ignoreQueryParameters',
+      'stayUnderStartPath',
+      'sitemap',
+      'ignoreRobotsTxt',
+      'delayMs',
+      'type',
+      'onlyMainContent',
+      'extractMetadata',
+      'summary',
+      'pdfStrategy',
+      'proxy',
+      'webhook',
+    ]) {
       expect(body.properties[option], option).toBeDefined();
     }
-    expect(doc.paths['/api/v1/scrape/async/batch'].post.requestBody.content['application/json'].schema.properties.webhook).toBeDefined();
+    expect(
+      doc.paths['/api/v1/scrape/async/batch'].post.requestBody.content['application/json'].schema
+        .properties.webhook,
+    ).toBeDefined();
   });
 
   it('refuses bad settings naming the field', async () => {
@@ -219,7 +293,10 @@ describe('POST /v1/crawl', () => {
     await bad({ url: 'ftp://x.test/' }, 'url');
     await bad({ url: site.url('paths.test'), includePaths: ['('] }, 'includePaths[0]');
     // Lookarounds need backtracking, which RE2 leaves out so that matching stays linear.
-    await bad({ url: site.url('paths.test'), excludePaths: ['^/docs/', '(?!x)y'] }, 'excludePaths[1]');
+    await bad(
+      { url: site.url('paths.test'), excludePaths: ['^/docs/', '(?!x)y'] },
+      'excludePaths[1]',
+    );
     await bad({ url: site.url('paths.test'), limit: 10_001 }, 'limit');
     await bad({ url: site.url('paths.test'), sitemap: 'sometimes' }, 'sitemap');
     await bad({ url: site.url('paths.test'), maxPages: 3 }, 'maxPages');

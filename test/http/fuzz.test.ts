@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
-import { schemaArbitrary, type JsonSchema } from '../helpers/schema-arbitrary.ts';
+import { type JsonSchema, schemaArbitrary } from '../helpers/schema-arbitrary.ts';
 import { jsonOrText, TEST_KEY, useServer } from '../helpers/server.ts';
 
 /**
@@ -50,7 +50,16 @@ let operations: Operation[];
 
 beforeAll(async () => {
   const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as {
-    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: Array<{ in: string; name: string }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: JsonSchema }> };
+          parameters?: Array<{ in: string; name: string }>;
+        }
+      >
+    >;
   };
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -65,9 +74,23 @@ beforeAll(async () => {
 
 /** Free-form strings: local URLs the server may fetch, and text that never parses as a URL (so nothing resolves a name off this machine). */
 function strings(origin: string): fc.Arbitrary<string> {
-  const urls = fc.constantFrom(`${origin}/article.html`, `${origin}/missing-page`, `${origin}/docs/`, 'http://127.0.0.1:1/', 'http://[::1]:1/', 'ftp://127.0.0.1/');
-  const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', ' ', '#', '::', 'a[', '\u0000'));
-  return fc.oneof({ weight: 2, arbitrary: urls }, { weight: 3, arbitrary: text.map((s) => (URL.canParse(s) ? `${origin}/article.html` : s)) });
+  const urls = fc.constantFrom(
+    `${origin}/article.html`,
+    `${origin}/missing-page`,
+    `${origin}/docs/`,
+    'http://127.0.0.1:1/',
+    'http://[::1]:1/',
+    'ftp://127.0.0.1/',
+  );
+  const text = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom('', ' ', '#', '::', 'a[', '\u0000'),
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: urls },
+    { weight: 3, arbitrary: text.map((s) => (URL.canParse(s) ? `${origin}/article.html` : s)) },
+  );
 }
 
 function pathFor(op: Operation, id: string): string {
@@ -76,21 +99,48 @@ function pathFor(op: Operation, id: string): string {
 
 function attempts(op: Operation, origin: string, seed: number): Attempt[] {
   const str = strings(origin);
-  const id = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 30 }), fc.constant('a'.repeat(500)));
+  const id = fc.oneof(
+    fc.uuid(),
+    fc.string({ minLength: 1, maxLength: 30 }),
+    fc.constant('a'.repeat(500)),
+  );
   const query = fc.dictionary(
     fc.oneof(fc.constantFrom(...op.query, 'unknown'), fc.string({ minLength: 1, maxLength: 8 })),
-    fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '2026-02-30', '2026-01-01', '1e3', '9'.repeat(30))),
+    fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer().map(String),
+      fc.constantFrom('', '0', '-1', '2026-02-30', '2026-01-01', '1e3', '9'.repeat(30)),
+    ),
     { maxKeys: 3 },
   );
-  const urlArb = fc.tuple(id, query).map(([i, q]) => `${pathFor(op, i)}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`);
-  if (!op.body) return fc.sample(urlArb, { seed, numRuns: RUNS_PER_OPERATION }).map((url) => ({ op, url }));
+  const urlArb = fc
+    .tuple(id, query)
+    .map(
+      ([i, q]) => `${pathFor(op, i)}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`,
+    );
+  if (!op.body)
+    return fc.sample(urlArb, { seed, numRuns: RUNS_PER_OPERATION }).map((url) => ({ op, url }));
 
-  const json = (invalidPercent: number) => schemaArbitrary(op.body!, { strings: str, invalidPercent }).map((v) => JSON.stringify(v) ?? 'null');
+  const json = (invalidPercent: number) =>
+    schemaArbitrary(op.body!, { strings: str, invalidPercent }).map(
+      (v) => JSON.stringify(v) ?? 'null',
+    );
   const notJson = fc.oneof(
     fc.string({ maxLength: 30 }),
-    fc.constantFrom('', '{', '{"url":', 'null', '[]', '"x"', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{}}}'),
+    fc.constantFrom(
+      '',
+      '{',
+      '{"url":',
+      'null',
+      '[]',
+      '"x"',
+      '{"__proto__":{"polluted":1}}',
+      '{"constructor":{"prototype":{}}}',
+    ),
     fc.integer({ min: 1, max: 3000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
-    fc.integer({ min: 1, max: 3000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+    fc
+      .integer({ min: 1, max: 3000 })
+      .map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
   );
   const body = fc.oneof(
     { weight: 3, arbitrary: json(0).map((b) => ({ body: b, contentType: 'application/json' })) },
@@ -98,17 +148,21 @@ function attempts(op: Operation, origin: string, seed: number): Attempt[] {
     { weight: 2, arbitrary: notJson.map((b) => ({ body: b, contentType: 'application/json' })) },
     { weight: 1, arbitrary: json(0).map((b) => ({ body: b, contentType: 'text/plain' })) },
   );
-  return fc.sample(fc.tuple(id, body), { seed, numRuns: RUNS_PER_OPERATION }).map(([i, b]) => ({ op, url: pathFor(op, i), ...b }));
+  return fc
+    .sample(fc.tuple(id, body), { seed, numRuns: RUNS_PER_OPERATION })
+    .map(([i, b]) => ({ op, url: pathFor(op, i), ...b }));
 }
 
 /** What is wrong with an answer, or undefined when it keeps the API's promises. */
 function problem(status: number, json: any): string | undefined {
   if (status >= 500) return `HTTP ${status}`;
   if (status !== 400) return undefined;
-  if (json?.success !== false || typeof json.error !== 'string') return '400 without the error shape';
+  if (json?.success !== false || typeof json.error !== 'string')
+    return '400 without the error shape';
   const field = json.details?.[0]?.field;
   if (typeof field !== 'string' || field === '') return '400 naming no field';
-  if (!json.error.startsWith(`${field}: `)) return `400 whose error does not start with its field ${field}`;
+  if (!json.error.startsWith(`${field}: `))
+    return `400 whose error does not start with its field ${field}`;
   return undefined;
 }
 
@@ -124,12 +178,20 @@ describe('schema-driven fuzzing', () => {
         limit(async () => {
           const headers: Record<string, string> = { authorization: `Bearer ${TEST_KEY}` };
           if (a.contentType) headers['content-type'] = a.contentType;
-          const res = await fetch(`${t.base}${a.url}`, { method: a.op.method, headers, body: a.body, signal: AbortSignal.timeout(120_000) });
+          const res = await fetch(`${t.base}${a.url}`, {
+            method: a.op.method,
+            headers,
+            body: a.body,
+            signal: AbortSignal.timeout(120_000),
+          });
           const text = await res.text();
           const json = jsonOrText(text);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           const wrong = problem(res.status, json);
-          if (wrong) failures.push(`${wrong}: ${a.op.method} ${a.url} ${a.body?.slice(0, 300) ?? ''} -> ${text.slice(0, 300)}`);
+          if (wrong)
+            failures.push(
+              `${wrong}: ${a.op.method} ${a.url} ${a.body?.slice(0, 300) ?? ''} -> ${text.slice(0, 300)}`,
+            );
         }),
       ),
     );

@@ -9,7 +9,11 @@ function stall(ms: number) {
 
 async function appWithSlowStart(blockMs: number) {
   const app = Fastify();
-  await app.register(loadSheddingPlugin, { maxEventLoopDelayMs: 5, maxHeapBytes: 0, maxRssBytes: 0 });
+  await app.register(loadSheddingPlugin, {
+    maxEventLoopDelayMs: 5,
+    maxHeapBytes: 0,
+    maxRssBytes: 0,
+  });
   // Start-up work that holds the loop past the gauge's first sample, as module loading and
   // migrations do on a busy machine.
   app.addHook('onReady', async () => stall(blockMs));

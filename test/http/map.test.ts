@@ -8,13 +8,19 @@ const t = useServer({
   settings: () => {
     // Every fixture host answers on loopback, the cloud metadata name included (the guard must refuse
     // it by name); one more name resolves to the link-local metadata address.
-    const resolve = [...sites.hosts.filter((h) => h !== 'metadata.sitemaps.test').map((h) => `${h}=127.0.0.1`), 'metadata.sitemaps.test=169.254.169.254'];
+    const resolve = [
+      ...sites.hosts.filter((h) => h !== 'metadata.sitemaps.test').map((h) => `${h}=127.0.0.1`),
+      'metadata.sitemaps.test=169.254.169.254',
+    ];
     return { WEBDATA_TEST_RESOLVE: resolve.join(','), WEBDATA_MAP_TIMEOUT_MS: '20000' };
   },
 });
 
 const map = (body: Record<string, unknown>) => t.api('POST', '/api/v1/map', body);
-const paths = (links: string[], host: string) => links.filter((l) => new URL(l).hostname === host).map((l) => new URL(l).pathname + new URL(l).search);
+const paths = (links: string[], host: string) =>
+  links
+    .filter((l) => new URL(l).hostname === host)
+    .map((l) => new URL(l).pathname + new URL(l).search);
 
 describe('POST /v1/map', () => {
   it('follows robots.txt to an index of plain, gzip and text sitemaps, and refuses children on forbidden addresses', async () => {
@@ -27,10 +33,27 @@ describe('POST /v1/map', () => {
     expect(new Date(json.timestamp).getTime()).toBeGreaterThan(Date.now() - 60_000);
     const found = paths(json.links, 'www.sitemaps.test');
     expect(found[0]).toBe('/');
-    expect(new Set(found)).toEqual(new Set(['/', '/about', '/pricing', '/posts/one', '/posts/two', '/guides/setup', '/guides/deploy']));
+    expect(new Set(found)).toEqual(
+      new Set([
+        '/',
+        '/about',
+        '/pricing',
+        '/posts/one',
+        '/posts/two',
+        '/guides/setup',
+        '/guides/deploy',
+      ]),
+    );
     // Other subdomains, other sites and assets stay out by default.
     expect(json.links.every((l: string) => new URL(l).hostname === 'www.sitemaps.test')).toBe(true);
-    expect(sites.hits).toEqual(expect.arrayContaining(['www.sitemaps.test/robots.txt', 'www.sitemaps.test/sitemap-index.xml', 'www.sitemaps.test/sitemaps/posts.xml.gz', 'www.sitemaps.test/sitemaps/extra.txt']));
+    expect(sites.hits).toEqual(
+      expect.arrayContaining([
+        'www.sitemaps.test/robots.txt',
+        'www.sitemaps.test/sitemap-index.xml',
+        'www.sitemaps.test/sitemaps/posts.xml.gz',
+        'www.sitemaps.test/sitemaps/extra.txt',
+      ]),
+    );
     // Children on a metadata name (reachable here on loopback) and on link-local addresses were never fetched.
     expect(sites.hits.some((h) => h.startsWith('metadata.'))).toBe(false);
     expect(found).not.toContain('/secret-from-metadata');
@@ -55,7 +78,19 @@ describe('POST /v1/map', () => {
     // Case of scheme and host, fragment, trailing slash, tracking and other query strings: one URL.
     expect(found.filter((p) => p.startsWith('/about'))).toEqual(['/about']);
     expect(new Set(found)).toEqual(
-      new Set(['/', '/about', '/team', '/products', '/products/widgets', '/products/gadgets', '/products/widgets/blue', '/report.pdf', '/blog/first-post', '/blog/second-post', '/news/launch']),
+      new Set([
+        '/',
+        '/about',
+        '/team',
+        '/products',
+        '/products/widgets',
+        '/products/gadgets',
+        '/products/widgets/blue',
+        '/report.pdf',
+        '/blog/first-post',
+        '/blog/second-post',
+        '/news/launch',
+      ]),
     );
     expect(found[0]).toBe('/');
     // Two link hops are crawled; a third is not.
@@ -86,7 +121,11 @@ describe('POST /v1/map', () => {
 
   it('ranks by the search keyword over URL words and sitemap titles; without one, home first then shallow', async () => {
     const pricing = await map({ url: sites.url('search.test'), search: 'pricing' });
-    expect(paths(pricing.json.links, 'search.test')).toEqual(['/pricing', '/blog/pricing-changes-2024', '/careers']);
+    expect(paths(pricing.json.links, 'search.test')).toEqual([
+      '/pricing',
+      '/blog/pricing-changes-2024',
+      '/careers',
+    ]);
     const camel = await map({ url: sites.url('search.test'), search: 'install guide' });
     expect(paths(camel.json.links, 'search.test')[0]).toBe('/docs/installGuide');
     const auth = await map({ url: sites.url('search.test'), search: 'API auth', limit: 1 });
@@ -111,7 +150,8 @@ describe('POST /v1/map', () => {
     const { json } = await map({ url: sites.url('bomb.test'), limit: 5000 });
     expect(json.success).toBe(true);
     const found = new Set(paths(json.links, 'bomb.test'));
-    for (const p of ['/good-page', '/malformed-ok', '/before-deep', '/before-bomb']) expect(found).toContain(p);
+    for (const p of ['/good-page', '/malformed-ok', '/before-deep', '/before-bomb'])
+      expect(found).toContain(p);
     // The 80 MB gzip bomb stops at the 50 MB bound; the 200,000-deep nesting at the depth bound.
     expect(found).not.toContain('/after-bomb');
     expect(found).not.toContain('/after-deep');
@@ -137,13 +177,22 @@ describe('POST /v1/map', () => {
   });
 
   it('answers with what it found when the deadline passes', async () => {
-    const quick = await startTestServer({ WEBDATA_TEST_RESOLVE: 'slow.test=127.0.0.1', WEBDATA_MAP_TIMEOUT_MS: '1000' });
+    const quick = await startTestServer({
+      WEBDATA_TEST_RESOLVE: 'slow.test=127.0.0.1',
+      WEBDATA_MAP_TIMEOUT_MS: '1000',
+    });
     try {
       const started = Date.now();
       const { json } = await quick.api('POST', '/api/v1/map', { url: sites.url('slow.test') });
       expect(Date.now() - started).toBeLessThan(3000);
       expect(json.success).toBe(true);
-      expect(paths(json.links, 'slow.test')).toEqual(['/', '/first', '/second', '/streamed-one', '/streamed-two']);
+      expect(paths(json.links, 'slow.test')).toEqual([
+        '/',
+        '/first',
+        '/second',
+        '/streamed-one',
+        '/streamed-two',
+      ]);
       expect(sites.hits).toContain('slow.test/sitemap-hangs.xml');
     } finally {
       await quick.close();
@@ -166,8 +215,12 @@ describe('POST /v1/map', () => {
     const withCredentials = await map({ url: 'http://user:pass@links.test/' });
     expect(withCredentials.status).toBe(400);
     expect(withCredentials.json.error).toMatch(/^url: .*credentials/);
-    expect((await map({ url: sites.url('links.test'), includeSubdomains: 'yes' })).json.error).toMatch(/^includeSubdomains/);
+    expect(
+      (await map({ url: sites.url('links.test'), includeSubdomains: 'yes' })).json.error,
+    ).toMatch(/^includeSubdomains/);
     expect((await map({ url: sites.url('links.test'), depth: 2 })).json.error).toMatch(/^depth/);
-    expect((await t.api('POST', '/api/v1/map', { url: sites.url('links.test') }, null)).status).toBe(401);
+    expect(
+      (await t.api('POST', '/api/v1/map', { url: sites.url('links.test') }, null)).status,
+    ).toBe(401);
   });
 });

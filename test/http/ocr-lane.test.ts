@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ocrDpi } from '../../src/content/ocr-lane.ts';
-import { startFixtureSite, type FixtureHandler } from '../fixtures/site/server.ts';
+import { type FixtureHandler, startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { timed } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
@@ -12,7 +12,9 @@ function blankPdf(pages: number, sizePt: number): Buffer {
   objects.push('<< /Type /Catalog /Pages 2 0 R >>');
   objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
   for (let i = 0; i < pages; i++) {
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${sizePt} ${sizePt}] /Contents ${4 + i * 2} 0 R /Resources << >> >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${sizePt} ${sizePt}] /Contents ${4 + i * 2} 0 R /Resources << >> >>`,
+    );
     objects.push('<< /Length 0 >>\nstream\n\nendstream');
   }
   let out = '%PDF-1.4\n';
@@ -27,7 +29,10 @@ function blankPdf(pages: number, sizePt: number): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-const pdf = (body: Buffer): FixtureHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
+const pdf =
+  (body: Buffer): FixtureHandler =>
+  (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
 const site = useFixture(() =>
   startFixtureSite({
     '/blank-huge.pdf': pdf(blankPdf(2, 4000)),
@@ -47,9 +52,16 @@ describe('OCR lane', () => {
   });
 
   it('reads huge blank pages within a bound, charges the OCR done, and does not hold up an HTML page', async () => {
-    const ocr = timed(t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/blank-huge.pdf`, pdfStrategy: 'ocr' }));
+    const ocr = timed(
+      t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/blank-huge.pdf`,
+        pdfStrategy: 'ocr',
+      }),
+    );
     await new Promise((r) => setTimeout(r, 300));
-    const html = await timed(t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` }, TEST_KEY_2));
+    const html = await timed(
+      t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` }, TEST_KEY_2),
+    );
     expect(html.value.json.success).toBe(true);
     expect(html.ms).toBeLessThan(5_000);
 
@@ -66,7 +78,14 @@ describe('OCR lane', () => {
   });
 
   it('stops a document at its OCR time budget and charges only the pages started', async () => {
-    const { value, ms } = await timed(tight.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/blank-many.pdf`, pdfStrategy: 'ocr' }, TEST_KEY_2));
+    const { value, ms } = await timed(
+      tight.api(
+        'POST',
+        '/api/v1/scrape/single',
+        { url: `${site.origin}/blank-many.pdf`, pdfStrategy: 'ocr' },
+        TEST_KEY_2,
+      ),
+    );
     expect(value.json.success).toBe(false);
     // A 3 s budget, with room for a loaded machine; all 40 pages would take minutes.
     expect(ms).toBeLessThan(15_000);

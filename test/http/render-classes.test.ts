@@ -10,9 +10,12 @@ const BUDGET_MS = 20_000;
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
-const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PAGE_BUDGET_MS: String(BUDGET_MS) } });
+const t = useServer({
+  settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PAGE_BUDGET_MS: String(BUDGET_MS) },
+});
 
-const scrape = (path: string) => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}${path}` });
+const scrape = (path: string) =>
+  t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}${path}` });
 
 /** The real content is there, no placeholder or wall text is, and `method` answered, at the fetch price. */
 async function expectPage(cls: string, n: number, method: string) {
@@ -28,8 +31,10 @@ async function expectPage(cls: string, n: number, method: string) {
 
 describe('pages answered over plain HTTP', () => {
   it('serves a static article without a browser', () => expectPage('static', 1, 'http'));
-  it('serves an article whose images, styles and scripts never load, without a browser', () => expectPage('unreachable', 2, 'http'));
-  it('serves streamed, progressive HTML whole, without a browser', () => expectPage('stream', 3, 'http'));
+  it('serves an article whose images, styles and scripts never load, without a browser', () =>
+    expectPage('unreachable', 2, 'http'));
+  it('serves streamed, progressive HTML whole, without a browser', () =>
+    expectPage('stream', 3, 'http'));
 });
 
 describe('pages that are not there until a browser renders them', () => {
@@ -57,7 +62,8 @@ describe('pages that are not there until a browser renders them', () => {
     await expectPage('cookie-challenge', 3, 'browser');
   });
 
-  it('moves to browser-stealth when a client-side bot verdict turns the headless browser away', () => expectPage('bot-verdict', 1, 'browser-stealth'));
+  it('moves to browser-stealth when a client-side bot verdict turns the headless browser away', () =>
+    expectPage('bot-verdict', 1, 'browser-stealth'));
 });
 
 describe('pages that never become the page', () => {

@@ -3,12 +3,20 @@ import { useServer } from '../helpers/server.ts';
 
 describe('request log', () => {
   const lines: string[] = [];
-  const t = useServer({ app: { logLevel: 'info', logStream: { write: (line) => void lines.push(line) } } });
+  const t = useServer({
+    app: { logLevel: 'info', logStream: { write: (line) => void lines.push(line) } },
+  });
 
   /** The log once the last request's line is written: all of it, and the URL of each request. */
   const log = async () => {
     await new Promise((r) => setTimeout(r, 50));
-    return { logged: lines.join(''), urls: lines.map((l) => JSON.parse(l)).filter((e) => e.req).map((e) => e.req.url) };
+    return {
+      logged: lines.join(''),
+      urls: lines
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.req)
+        .map((e) => e.req.url),
+    };
   };
 
   it('keeps session tokens and artifact tokens out of logged URLs', async () => {

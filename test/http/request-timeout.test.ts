@@ -2,7 +2,9 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY, useServer } from '../helpers/server.ts';
 
-const t = useServer({ settings: { WEBDATA_REQUEST_TIMEOUT_MS: '1000', WEBDATA_MAX_INFLIGHT_PER_USER: '1' } });
+const t = useServer({
+  settings: { WEBDATA_REQUEST_TIMEOUT_MS: '1000', WEBDATA_MAX_INFLIGHT_PER_USER: '1' },
+});
 
 /** Sends the headers and the first bytes of a body it promises to be longer, then goes quiet. */
 function slowBody(): Promise<{ response: string; closedAfterMs: number }> {

@@ -25,7 +25,12 @@ describe('POST /v1/scrape/batch', () => {
     const [a, b, c, d, e] = json.results;
     expect(a).toMatchObject({ url: `${site.origin}/article.html`, success: true, cost: 0.002 });
     expect(a.markdown).not.toContain('Subscribe now');
-    expect(b).toMatchObject({ url: `${site.origin}/status/404`, success: false, statusCode: 404, cost: 0 });
+    expect(b).toMatchObject({
+      url: `${site.origin}/status/404`,
+      success: false,
+      statusCode: 404,
+      cost: 0,
+    });
     expect(c).toMatchObject({ success: true, html: 'Plain text notes.\nSecond line.' });
     expect(c.markdown).toBeUndefined();
     expect(d).toMatchObject({ success: false, cost: 0 });
@@ -35,7 +40,11 @@ describe('POST /v1/scrape/batch', () => {
   });
 
   it('applies batch-level options to string URLs', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/batch', { urls: [`${site.origin}/article.html`], type: 'html', extractMetadata: true });
+    const { json } = await t.api('POST', '/api/v1/scrape/batch', {
+      urls: [`${site.origin}/article.html`],
+      type: 'html',
+      extractMetadata: true,
+    });
     expect(json.results[0].html).toContain('<table');
     expect(json.results[0].metadata.title).toContain('Tide Pools');
   });
@@ -48,17 +57,36 @@ describe('POST /v1/scrape/batch', () => {
   });
 
   it('names the bad item of a batch', async () => {
-    const { status, json } = await t.api('POST', '/api/v1/scrape/batch', { urls: [`${site.origin}/a`, 'ftp://x.example/file'] });
+    const { status, json } = await t.api('POST', '/api/v1/scrape/batch', {
+      urls: [`${site.origin}/a`, 'ftp://x.example/file'],
+    });
     expect(status).toBe(400);
     expect(json.details[0].field).toBe('urls[1]');
   });
 
   it('writes one ledger row per charged URL, matching the costs returned', async () => {
-    const before = (await t.server.ledger.forUser((await t.server.keys.authenticate(TEST_KEY_2))!.userId)).length;
-    const { json } = await t.api('POST', '/api/v1/scrape/batch', { urls: [`${site.origin}/article.html`, `${site.origin}/status/500`, `${site.origin}/notes.txt`] }, TEST_KEY_2);
-    const rows = (await t.server.ledger.forUser((await t.server.keys.authenticate(TEST_KEY_2))!.userId)).slice(before);
+    const before = (
+      await t.server.ledger.forUser((await t.server.keys.authenticate(TEST_KEY_2))!.userId)
+    ).length;
+    const { json } = await t.api(
+      'POST',
+      '/api/v1/scrape/batch',
+      {
+        urls: [
+          `${site.origin}/article.html`,
+          `${site.origin}/status/500`,
+          `${site.origin}/notes.txt`,
+        ],
+      },
+      TEST_KEY_2,
+    );
+    const rows = (
+      await t.server.ledger.forUser((await t.server.keys.authenticate(TEST_KEY_2))!.userId)
+    ).slice(before);
     expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r.operation === 'scrape' && r.units === 1 && r.costMicros === 2000)).toBe(true);
+    expect(
+      rows.every((r) => r.operation === 'scrape' && r.units === 1 && r.costMicros === 2000),
+    ).toBe(true);
     expect(rows.reduce((s, r) => s + r.costMicros, 0) / 1e6).toBe(json.cost);
   });
 });

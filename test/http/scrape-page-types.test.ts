@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { markers, PAGE_TYPES } from '../fixtures/page-types.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
-import { PAGE_TYPES, markers } from '../fixtures/page-types.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
 
 const routes = Object.fromEntries(
-  Object.entries(PAGE_TYPES).map(([type, html]) => [`/types/${type}.html`, (_req: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)]),
+  Object.entries(PAGE_TYPES).map(([type, html]) => [
+    `/types/${type}.html`,
+    (_req: unknown, res: import('node:http').ServerResponse) =>
+      void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
+  ]),
 );
 const site = useFixture(() => startFixtureSite(routes));
 const t = useServer();
@@ -13,7 +17,9 @@ const t = useServer();
 describe('POST /v1/scrape/single main content by page type', () => {
   for (const [type, html] of Object.entries(PAGE_TYPES)) {
     it(`returns the ${type} page's content without its furniture`, async () => {
-      const { status, json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/${type}.html` });
+      const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/types/${type}.html`,
+      });
       expect(status).toBe(200);
       const { keep, drop } = markers(html);
       for (const m of keep) expect(json.markdown, m).toContain(m);
@@ -22,20 +28,30 @@ describe('POST /v1/scrape/single main content by page type', () => {
   }
 
   it("returns an article's title heading once, on top", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/article.html` });
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/article.html`,
+    });
     expect(json.markdown.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
     expect(json.markdown.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
   });
 
   it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/productJsonLd.html` });
-    expect(json.markdown).toMatch(/^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle/);
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/productJsonLd.html`,
+    });
+    expect(json.markdown).toMatch(
+      /^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle/,
+    );
     expect(json.markdown.match(/KEEP-LD-DESCRIPTION/g)).toHaveLength(1);
   });
 
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/service.html` });
-    expect(json.markdown).toContain('Call for a free inspection of your roof, KEEP-CALL any weekday');
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/service.html`,
+    });
+    expect(json.markdown).toContain(
+      'Call for a free inspection of your roof, KEEP-CALL any weekday',
+    );
     expect(json.markdown).not.toContain('{{');
   });
 });

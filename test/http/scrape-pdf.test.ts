@@ -6,11 +6,16 @@ import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 const site = useFixture(() => startFixtureSite());
 const t = useServer();
 
-const scrape = (body: Record<string, unknown>, key?: string) => t.api('POST', '/api/v1/scrape/single', body, key);
+const scrape = (body: Record<string, unknown>, key?: string) =>
+  t.api('POST', '/api/v1/scrape/single', body, key);
 
 describe('PDF pages in /v1/scrape/single', () => {
   it('reads the text layer with pdfStrategy local, at the plain fetch price', async () => {
-    const { json } = await scrape({ url: `${site.origin}/docs/harbour-report.pdf`, pdfStrategy: 'local', extractMetadata: true });
+    const { json } = await scrape({
+      url: `${site.origin}/docs/harbour-report.pdf`,
+      pdfStrategy: 'local',
+      extractMetadata: true,
+    });
     expect(json.success).toBe(true);
     expect(json.markdown).toContain('Quarterly Harbour Report');
     expect(json.markdown).toContain('Dredging of the eastern channel begins in March.');
@@ -19,7 +24,10 @@ describe('PDF pages in /v1/scrape/single', () => {
   });
 
   it('fails a scanned PDF under local, and reads it by OCR under auto, billing the OCR page', async () => {
-    const local = await scrape({ url: `${site.origin}/docs/scanned-log.pdf`, pdfStrategy: 'local' });
+    const local = await scrape({
+      url: `${site.origin}/docs/scanned-log.pdf`,
+      pdfStrategy: 'local',
+    });
     expect(local.json).toMatchObject({ success: false, cost: 0 });
     expect(local.json.error).toMatch(/no readable text/);
     const auto = await scrape({ url: `${site.origin}/docs/scanned-log.pdf`, pdfStrategy: 'auto' });

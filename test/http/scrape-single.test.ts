@@ -48,8 +48,14 @@ describe('POST /v1/scrape/single', () => {
     expect(main.json.html).not.toContain('Subscribe now');
     // Readability's own wrappers come back as ordinary lower-case markup.
     expect(main.json.html).not.toMatch(/<\/?[A-Z]+[\s>]/);
-    const full = await scrape({ url: `${site.origin}/article.html`, type: 'html', onlyMainContent: false });
-    expect(full.json.html).toContain('<title>How Tide Pools Keep Their Secrets | Coastal Notes</title>');
+    const full = await scrape({
+      url: `${site.origin}/article.html`,
+      type: 'html',
+      onlyMainContent: false,
+    });
+    expect(full.json.html).toContain(
+      '<title>How Tide Pools Keep Their Secrets | Coastal Notes</title>',
+    );
     expect(full.json.html).toContain('Subscribe now');
   });
 
@@ -93,23 +99,32 @@ describe('POST /v1/scrape/single', () => {
   });
 
   it('decodes Shift_JIS declared in a <meta> tag', async () => {
-    const { json } = await scrape({ url: `${site.origin}/charset/shift_jis-meta`, extractMetadata: true });
+    const { json } = await scrape({
+      url: `${site.origin}/charset/shift_jis-meta`,
+      extractMetadata: true,
+    });
     expect(json.markdown).toContain('今日は晴れです。明日は雨が降るでしょう。');
     expect(json.metadata.title).toBe('東京の天気');
   });
 
   it('honours a UTF-8 byte-order mark', async () => {
-    const { json } = await scrape({ url: `${site.origin}/charset/utf8-bom`, onlyMainContent: false });
+    const { json } = await scrape({
+      url: `${site.origin}/charset/utf8-bom`,
+      onlyMainContent: false,
+    });
     expect(json.markdown).toContain('Grüße aus Köln, naïve café.');
   });
 
-  it.each([404, 500])('reports an HTTP %i page as a failed fetch that costs nothing', async (code) => {
-    const { status, json } = await scrape({ url: `${site.origin}/status/${code}` });
-    expect(status).toBe(200);
-    expect(json).toMatchObject({ success: false, statusCode: code, cost: 0 });
-    expect(json.error).toContain(String(code));
-    expect(json.markdown).toBeUndefined();
-  });
+  it.each([404, 500])(
+    'reports an HTTP %i page as a failed fetch that costs nothing',
+    async (code) => {
+      const { status, json } = await scrape({ url: `${site.origin}/status/${code}` });
+      expect(status).toBe(200);
+      expect(json).toMatchObject({ success: false, statusCode: code, cost: 0 });
+      expect(json.error).toContain(String(code));
+      expect(json.markdown).toBeUndefined();
+    },
+  );
 
   it('times out a page that does not answer', async () => {
     const started = Date.now();

@@ -2,13 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBingSerpServer } from '../fixtures/bing-serp-server.ts';
 import { BRAVE_TEST_KEY, startBraveSearchServer } from '../fixtures/brave-search-server.ts';
 import type { EngineServer } from '../fixtures/engine-server.ts';
-import { GOOGLE_CSE_TEST_CX, GOOGLE_CSE_TEST_KEY, startGoogleCseServer } from '../fixtures/google-cse-server.ts';
+import {
+  GOOGLE_CSE_TEST_CX,
+  GOOGLE_CSE_TEST_KEY,
+  startGoogleCseServer,
+} from '../fixtures/google-cse-server.ts';
 import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
-import { OPENAI_TEST_KEY, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
-import { PERPLEXITY_TEST_KEY, startPerplexitySearchServer } from '../fixtures/perplexity-search-server.ts';
+import {
+  OPENAI_TEST_KEY,
+  startOpenAiResponsesServer,
+} from '../fixtures/openai-responses-server.ts';
+import {
+  PERPLEXITY_TEST_KEY,
+  startPerplexitySearchServer,
+} from '../fixtures/perplexity-search-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { useFixture } from '../helpers/fixture.ts';
-import { startTestServer, useServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer, useServer } from '../helpers/server.ts';
 
 const google = useFixture(startGoogleSerpServer);
 const bing = useFixture(startBingSerpServer);
@@ -39,7 +49,10 @@ const searchLedger = async () => (await t.ledger()).filter((r) => r.operation ==
  */
 async function expectEmptyAndUnreadable(engine: 'google' | 'bing') {
   const before = (await searchLedger()).length;
-  const res = await t.api('POST', '/api/v1/search', { engine, queries: ['zzqx noresults', 'react relayout'] });
+  const res = await t.api('POST', '/api/v1/search', {
+    engine,
+    queries: ['zzqx noresults', 'react relayout'],
+  });
   expect(res.status).toBe(200);
   const [empty, unreadable] = res.json.results;
   expect(empty).toMatchObject({ query: 'zzqx noresults', success: true, results: [], cost: 0.008 });
@@ -56,7 +69,10 @@ async function expectEmptyAndUnreadable(engine: 'google' | 'bing') {
 }
 
 /** Requests an engine fixture received during `fn`. */
-async function seenBy<T>(engine: EngineServer, fn: () => Promise<T>): Promise<{ out: T; requests: EngineServer['requests'] }> {
+async function seenBy<T>(
+  engine: EngineServer,
+  fn: () => Promise<T>,
+): Promise<{ out: T; requests: EngineServer['requests'] }> {
   const before = engine.requests.length;
   const out = await fn();
   return { out, requests: engine.requests.slice(before) };
@@ -64,7 +80,9 @@ async function seenBy<T>(engine: EngineServer, fn: () => Promise<T>): Promise<{ 
 
 describe('POST /api/v1/search on google (results pages)', () => {
   it('pages through Google until the limit, decoding results from the real pages, and charges 0.008', async () => {
-    const { out: res, requests } = await seenBy(google, () => t.api('POST', '/api/v1/search', { queries: ['react github'] }));
+    const { out: res, requests } = await seenBy(google, () =>
+      t.api('POST', '/api/v1/search', { queries: ['react github'] }),
+    );
     expect(res.status).toBe(200);
     expect(requests.map((r) => [r.query.get('q'), r.query.get('start')])).toEqual([
       ['react github', null],
@@ -89,12 +107,16 @@ describe('POST /api/v1/search on google (results pages)', () => {
   });
 
   it('asks for one page for a small limit and stops when Google runs out for a large one', async () => {
-    const small = await seenBy(google, () => t.api('POST', '/api/v1/search', { queries: ['react github'], limit: 5 }));
+    const small = await seenBy(google, () =>
+      t.api('POST', '/api/v1/search', { queries: ['react github'], limit: 5 }),
+    );
     expect(small.requests).toHaveLength(1);
     expect(small.out.json.results[0].results).toHaveLength(5);
     expect(small.out.json.cost).toBe(0.008);
 
-    const large = await seenBy(google, () => t.api('POST', '/api/v1/search', { queries: ['react github'], limit: 25 }));
+    const large = await seenBy(google, () =>
+      t.api('POST', '/api/v1/search', { queries: ['react github'], limit: 25 }),
+    );
     expect(large.requests.map((r) => r.query.get('start'))).toEqual([null, '10', '20']);
     const urls: string[] = large.out.json.results[0].results.map((r: { url: string }) => r.url);
     expect(urls).toHaveLength(18);
@@ -107,7 +129,12 @@ describe('POST /api/v1/search on google (results pages)', () => {
 
   it('passes the domains as site: operators and the location as gl, then filters the results itself', async () => {
     const { out: res, requests } = await seenBy(google, () =>
-      t.api('POST', '/api/v1/search', { queries: ['react github'], includeDomains: ['https://GitHub.com/'], excludeDomains: ['reddit.com'], location: 'be' }),
+      t.api('POST', '/api/v1/search', {
+        queries: ['react github'],
+        includeDomains: ['https://GitHub.com/'],
+        excludeDomains: ['reddit.com'],
+        location: 'be',
+      }),
     );
     expect(res.status).toBe(200);
     expect(requests[0]!.query.get('q')).toBe('react github site:github.com -site:reddit.com');
@@ -123,7 +150,11 @@ describe('POST /api/v1/search on google (results pages)', () => {
 
   it('fails a query whose engine does not answer within the search deadline, and charges nothing for it', async () => {
     const res = await t.api('POST', '/api/v1/search', { queries: ['a slow one', 'react github'] });
-    expect(res.json.results[0]).toMatchObject({ success: false, cost: 0, error: 'google did not answer within 3000 ms' });
+    expect(res.json.results[0]).toMatchObject({
+      success: false,
+      cost: 0,
+      error: 'google did not answer within 3000 ms',
+    });
     expect(res.json.results[1]).toMatchObject({ success: true, cost: 0.008 });
     expect(res.json.cost).toBe(0.008);
   });
@@ -141,7 +172,14 @@ describe('POST /api/v1/search on a first results page with no result parsed', ()
 
 describe('POST /api/v1/search on bing', () => {
   it('pages with first=, decodes ck/a links, drops duplicates across pages and passes the country as cc', async () => {
-    const { out: res, requests } = await seenBy(bing, () => t.api('POST', '/api/v1/search', { engine: 'bing', queries: ['searchts'], limit: 15, location: 'us' }));
+    const { out: res, requests } = await seenBy(bing, () =>
+      t.api('POST', '/api/v1/search', {
+        engine: 'bing',
+        queries: ['searchts'],
+        limit: 15,
+        location: 'us',
+      }),
+    );
     expect(requests.map((r) => [r.query.get('first'), r.query.get('cc')])).toEqual([
       [null, 'US'],
       ['11', 'US'],
@@ -151,10 +189,13 @@ describe('POST /api/v1/search on bing', () => {
     expect(results[0]).toEqual({
       url: 'https://pypi.org/project/searchts/',
       title: 'searchts · PyPI',
-      description: 'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
+      description:
+        'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
     });
     // Page 2 opens with https://www.bing.com/ again, which page 1 already gave.
-    expect(results.filter((r: { url: string }) => r.url === 'https://www.bing.com/')).toHaveLength(1);
+    expect(results.filter((r: { url: string }) => r.url === 'https://www.bing.com/')).toHaveLength(
+      1,
+    );
     expect(results[10].url).toBe('https://www.malavida.com/es/soft/bing/');
     expect(res.json.results[0].cost).toBe(0.009);
   });
@@ -163,27 +204,54 @@ describe('POST /api/v1/search on bing', () => {
 describe('POST /api/v1/search on chatgpt (OpenAI Responses API)', () => {
   it('asks the web_search tool with the domain filter and location, and returns the cited sources', async () => {
     const { out: res, requests } = await seenBy(openai, () =>
-      t.api('POST', '/api/v1/search', { engine: 'chatgpt', queries: ['what is react'], includeDomains: ['react.dev', 'github.com', 'developer.mozilla.org'], location: 'gb' }),
+      t.api('POST', '/api/v1/search', {
+        engine: 'chatgpt',
+        queries: ['what is react'],
+        includeDomains: ['react.dev', 'github.com', 'developer.mozilla.org'],
+        location: 'gb',
+      }),
     );
     expect(res.status).toBe(200);
     const body = requests[0]!.body;
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${OPENAI_TEST_KEY}`);
     expect(body.model).toBe('gpt-5-mini');
     expect(body.input).toContain('what is react');
-    expect(body.tools).toEqual([{ type: 'web_search', filters: { allowed_domains: ['react.dev', 'github.com', 'developer.mozilla.org'] }, user_location: { type: 'approximate', country: 'GB' } }]);
+    expect(body.tools).toEqual([
+      {
+        type: 'web_search',
+        filters: { allowed_domains: ['react.dev', 'github.com', 'developer.mozilla.org'] },
+        user_location: { type: 'approximate', country: 'GB' },
+      },
+    ]);
     expect(body.include).toEqual(['web_search_call.action.sources']);
     const q = res.json.results[0];
     expect(q).toMatchObject({ success: true, cost: 0.008 });
     // Wikipedia was cited but is outside includeDomains; the repeated GitHub citation appears once.
     expect(q.results).toEqual([
-      { url: 'https://react.dev/', title: 'React', description: 'React is a JavaScript library for building user interfaces.' },
-      { url: 'https://github.com/facebook/react', title: 'GitHub - facebook/react: The library for web and native user interfaces.', description: 'Its source code is developed in the open on GitHub.' },
-      { url: 'https://developer.mozilla.org/en-US/docs/Learn/Tools_and_testing/Client-side_JavaScript_frameworks/React_getting_started', title: '', description: '' },
+      {
+        url: 'https://react.dev/',
+        title: 'React',
+        description: 'React is a JavaScript library for building user interfaces.',
+      },
+      {
+        url: 'https://github.com/facebook/react',
+        title: 'GitHub - facebook/react: The library for web and native user interfaces.',
+        description: 'Its source code is developed in the open on GitHub.',
+      },
+      {
+        url: 'https://developer.mozilla.org/en-US/docs/Learn/Tools_and_testing/Client-side_JavaScript_frameworks/React_getting_started',
+        title: '',
+        description: '',
+      },
     ]);
   });
 
   it('applies excludeDomains to what the model cited', async () => {
-    const res = await t.api('POST', '/api/v1/search', { engine: 'chatgpt', queries: ['what is react'], excludeDomains: ['github.com'] });
+    const res = await t.api('POST', '/api/v1/search', {
+      engine: 'chatgpt',
+      queries: ['what is react'],
+      excludeDomains: ['github.com'],
+    });
     const urls = res.json.results[0].results.map((r: { url: string }) => r.url);
     expect(urls).toContain('https://en.wikipedia.org/wiki/React_(software)');
     expect(urls.some((u: string) => u.includes('github.com'))).toBe(false);
@@ -193,21 +261,54 @@ describe('POST /api/v1/search on chatgpt (OpenAI Responses API)', () => {
 describe('POST /api/v1/search on perplexity, searxng and brave', () => {
   it('perplexity: max_results, country and search_domain_filter (- excludes), then filters the answer', async () => {
     const { out: res, requests } = await seenBy(perplexity, () =>
-      t.api('POST', '/api/v1/search', { engine: 'perplexity', queries: ['react'], limit: 7, location: 'DE', includeDomains: ['github.com', 'react.dev'], excludeDomains: ['stackoverflow.com'] }),
+      t.api('POST', '/api/v1/search', {
+        engine: 'perplexity',
+        queries: ['react'],
+        limit: 7,
+        location: 'DE',
+        includeDomains: ['github.com', 'react.dev'],
+        excludeDomains: ['stackoverflow.com'],
+      }),
     );
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${PERPLEXITY_TEST_KEY}`);
-    expect(requests[0]!.body).toEqual({ query: 'react', max_results: 7, country: 'DE', search_domain_filter: ['github.com', 'react.dev', '-stackoverflow.com'] });
+    expect(requests[0]!.body).toEqual({
+      query: 'react',
+      max_results: 7,
+      country: 'DE',
+      search_domain_filter: ['github.com', 'react.dev', '-stackoverflow.com'],
+    });
     // The fixture ignores the filter; ours still holds.
     expect(res.json.results[0].results).toEqual([
-      { url: 'https://github.com/result-0', title: 'Result 0 on github.com', description: 'What result 0 says about the query.' },
-      { url: 'https://react.dev/result-2', title: 'Result 2 on react.dev', description: 'What result 2 says about the query.' },
-      { url: 'https://github.com/result-5', title: 'Result 5 on github.com', description: 'What result 5 says about the query.' },
+      {
+        url: 'https://github.com/result-0',
+        title: 'Result 0 on github.com',
+        description: 'What result 0 says about the query.',
+      },
+      {
+        url: 'https://react.dev/result-2',
+        title: 'Result 2 on react.dev',
+        description: 'What result 2 says about the query.',
+      },
+      {
+        url: 'https://github.com/result-5',
+        title: 'Result 5 on github.com',
+        description: 'What result 5 says about the query.',
+      },
     ]);
   });
 
   it('searxng: format=json, pageno paging and site: operators', async () => {
-    const { out: res, requests } = await seenBy(searxng, () => t.api('POST', '/api/v1/search', { engine: 'searxng', queries: ['react'], limit: 15, excludeDomains: ['en.wikipedia.org'] }));
-    expect(requests.map((r) => [r.query.get('q'), r.query.get('format'), r.query.get('pageno')])).toEqual([
+    const { out: res, requests } = await seenBy(searxng, () =>
+      t.api('POST', '/api/v1/search', {
+        engine: 'searxng',
+        queries: ['react'],
+        limit: 15,
+        excludeDomains: ['en.wikipedia.org'],
+      }),
+    );
+    expect(
+      requests.map((r) => [r.query.get('q'), r.query.get('format'), r.query.get('pageno')]),
+    ).toEqual([
       ['react -site:en.wikipedia.org', 'json', '1'],
       ['react -site:en.wikipedia.org', 'json', '2'],
     ]);
@@ -218,22 +319,47 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
   });
 
   it('brave: token header, count/offset paging, country, plain-text snippets', async () => {
-    const { out: res, requests } = await seenBy(brave, () => t.api('POST', '/api/v1/search', { engine: 'brave', queries: ['react'], limit: 25, location: 'fr' }));
-    expect(requests.map((r) => [r.headers['x-subscription-token'], r.query.get('count'), r.query.get('offset'), r.query.get('country')])).toEqual([
+    const { out: res, requests } = await seenBy(brave, () =>
+      t.api('POST', '/api/v1/search', {
+        engine: 'brave',
+        queries: ['react'],
+        limit: 25,
+        location: 'fr',
+      }),
+    );
+    expect(
+      requests.map((r) => [
+        r.headers['x-subscription-token'],
+        r.query.get('count'),
+        r.query.get('offset'),
+        r.query.get('country'),
+      ]),
+    ).toEqual([
       [BRAVE_TEST_KEY, '20', '0', 'FR'],
       [BRAVE_TEST_KEY, '20', '1', 'FR'],
     ]);
     const results = res.json.results[0].results;
     expect(results).toHaveLength(25);
-    expect(results[0]).toEqual({ url: 'https://github.com/result-0', title: 'Result 0 on github.com', description: 'What result 0 says about the query & more.' });
+    expect(results[0]).toEqual({
+      url: 'https://github.com/result-0',
+      title: 'Result 0 on github.com',
+      description: 'What result 0 says about the query & more.',
+    });
     expect(res.json.results[0].cost).toBe(0.01);
   });
 
   it('brave: a query the API does not answer in time fails alone', async () => {
-    const res = await t.api('POST', '/api/v1/search', { engine: 'brave', queries: ['react', 'slow react'] });
+    const res = await t.api('POST', '/api/v1/search', {
+      engine: 'brave',
+      queries: ['react', 'slow react'],
+    });
     expect(res.json.results[0]).toMatchObject({ success: true, cost: 0.008 });
     expect(res.json.results[0].results).toHaveLength(10);
-    expect(res.json.results[1]).toMatchObject({ success: false, cost: 0, error: 'brave did not answer within 3000 ms' });
+    expect(res.json.results[1]).toMatchObject({
+      success: false,
+      cost: 0,
+      error: 'brave did not answer within 3000 ms',
+    });
     expect(res.json).toMatchObject({ successful: 1, failed: 1, cost: 0.008 });
   });
 });
@@ -243,7 +369,11 @@ describe('POST /api/v1/search on google through the Custom Search JSON API', () 
   let withCse: TestServer;
   beforeAll(async () => {
     cse = await startGoogleCseServer();
-    withCse = await startTestServer({ GOOGLE_CSE_KEY: GOOGLE_CSE_TEST_KEY, GOOGLE_CSE_CX: GOOGLE_CSE_TEST_CX, WEBDATA_GOOGLE_CSE_URL: `${cse.origin}/customsearch/v1` });
+    withCse = await startTestServer({
+      GOOGLE_CSE_KEY: GOOGLE_CSE_TEST_KEY,
+      GOOGLE_CSE_CX: GOOGLE_CSE_TEST_CX,
+      WEBDATA_GOOGLE_CSE_URL: `${cse.origin}/customsearch/v1`,
+    });
   });
   afterAll(async () => {
     await withCse?.close();
@@ -251,11 +381,39 @@ describe('POST /api/v1/search on google through the Custom Search JSON API', () 
   });
 
   it('uses the API instead of the results page when both settings are present, 10 per call with start=', async () => {
-    const res = await withCse.api('POST', '/api/v1/search', { queries: ['react', 'quota test'], limit: 20, location: 'NL', includeDomains: ['github.com', 'react.dev'] });
+    const res = await withCse.api('POST', '/api/v1/search', {
+      queries: ['react', 'quota test'],
+      limit: 20,
+      location: 'NL',
+      includeDomains: ['github.com', 'react.dev'],
+    });
     const calls = cse.requests.filter((r) => r.query.get('q')?.startsWith('react'));
-    expect(calls.map((r) => [r.query.get('key'), r.query.get('cx'), r.query.get('q'), r.query.get('num'), r.query.get('start'), r.query.get('gl')])).toEqual([
-      [GOOGLE_CSE_TEST_KEY, GOOGLE_CSE_TEST_CX, 'react site:github.com OR site:react.dev', '10', '1', 'nl'],
-      [GOOGLE_CSE_TEST_KEY, GOOGLE_CSE_TEST_CX, 'react site:github.com OR site:react.dev', '10', '11', 'nl'],
+    expect(
+      calls.map((r) => [
+        r.query.get('key'),
+        r.query.get('cx'),
+        r.query.get('q'),
+        r.query.get('num'),
+        r.query.get('start'),
+        r.query.get('gl'),
+      ]),
+    ).toEqual([
+      [
+        GOOGLE_CSE_TEST_KEY,
+        GOOGLE_CSE_TEST_CX,
+        'react site:github.com OR site:react.dev',
+        '10',
+        '1',
+        'nl',
+      ],
+      [
+        GOOGLE_CSE_TEST_KEY,
+        GOOGLE_CSE_TEST_CX,
+        'react site:github.com OR site:react.dev',
+        '10',
+        '11',
+        'nl',
+      ],
     ]);
     const [ok, quota] = res.json.results;
     // The API ran out after 15 results; 6 of them are on the two domains.
@@ -269,7 +427,9 @@ describe('POST /api/v1/search on google through the Custom Search JSON API', () 
     ]);
     expect(ok).toMatchObject({ success: true, cost: 0.009 });
     expect(quota).toMatchObject({ success: false, cost: 0 });
-    expect(quota.error).toMatch(/^google refused the query: rate limited \(HTTP 429\): Quota exceeded/);
+    expect(quota.error).toMatch(
+      /^google refused the query: rate limited \(HTTP 429\): Quota exceeded/,
+    );
   });
 });
 
@@ -331,9 +491,15 @@ describe('POST /api/v1/search input checks', () => {
 describe('an engine that refuses the configured key', () => {
   it('fails the query without echoing what the provider quoted of the key', async () => {
     const wrongKey = 'sk-wrong-0123456789-secret-tail';
-    const server = await startTestServer({ OPENAI_BASE_URL: `${openai.origin}/v1`, OPENAI_API_KEY: wrongKey });
+    const server = await startTestServer({
+      OPENAI_BASE_URL: `${openai.origin}/v1`,
+      OPENAI_API_KEY: wrongKey,
+    });
     try {
-      const res = await server.api('POST', '/api/v1/search', { engine: 'chatgpt', queries: ['react'] });
+      const res = await server.api('POST', '/api/v1/search', {
+        engine: 'chatgpt',
+        queries: ['react'],
+      });
       const [q] = res.json.results;
       expect(q).toMatchObject({ success: false, cost: 0 });
       expect(q.error).toMatch(/API key was rejected \(HTTP 401\)/);

@@ -1,17 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
-import { useServer, type TestServer } from '../helpers/server.ts';
+import { type TestServer, useServer } from '../helpers/server.ts';
 
 const site = useFixture(() => startFixtureSite());
 const open = useServer();
-const closed = useServer({ settings: { WEBDATA_ALLOW_PRIVATE_NETWORK: 'false', WEBDATA_TEST_RESOLVE: 'innocent.example=127.0.0.1' } });
+const closed = useServer({
+  settings: {
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'false',
+    WEBDATA_TEST_RESOLVE: 'innocent.example=127.0.0.1',
+  },
+});
 
-const scrapeOn = (t: TestServer, url: string) => t.api('POST', '/api/v1/scrape/single', { url }).then((r) => r.json);
+const scrapeOn = (t: TestServer, url: string) =>
+  t.api('POST', '/api/v1/scrape/single', { url }).then((r) => r.json);
 
 describe('SSRF guard through the API', () => {
   it('refuses loopback when private networks are not allowed, in every spelling', async () => {
-    for (const host of ['127.0.0.1', 'localhost', '2130706433', '0x7f.0.0.1', '017700000001', '[::1]', '[::ffff:127.0.0.1]', '0.0.0.0']) {
+    for (const host of [
+      '127.0.0.1',
+      'localhost',
+      '2130706433',
+      '0x7f.0.0.1',
+      '017700000001',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      '0.0.0.0',
+    ]) {
       const json = await scrapeOn(closed, `http://${host}:${site.port}/article.html`);
       expect(json.success, host).toBe(false);
       expect(json.error, host).toMatch(/refused to fetch|loopback|unspecified/);
@@ -23,12 +38,19 @@ describe('SSRF guard through the API', () => {
   it('refuses a name that resolves to loopback, after DNS', async () => {
     const json = await scrapeOn(closed, `http://innocent.example:${site.port}/article.html`);
     expect(json.success).toBe(false);
-    expect(json.error).toMatch(/innocent\.example: it resolves to 127\.0\.0\.1 is a loopback address/);
+    expect(json.error).toMatch(
+      /innocent\.example: it resolves to 127\.0\.0\.1 is a loopback address/,
+    );
     expect(site.hits).toHaveLength(0);
   });
 
   it('refuses link-local and metadata addresses even when private networks are allowed', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://metadata.google.internal/computeMetadata/v1/', 'http://[fd00:ec2::254]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://[fd00:ec2::254]/',
+    ]) {
       const json = await scrapeOn(open, url);
       expect(json.success, url).toBe(false);
       expect(json.error, url).toMatch(/link-local|metadata/);
@@ -36,25 +58,40 @@ describe('SSRF guard through the API', () => {
   });
 
   it('refuses IPv6 spellings that embed the metadata address, directly and on a redirect', async () => {
-    for (const host of ['[::169.254.169.254]', '[::a9fe:a9fe]', '[64:ff9b::169.254.169.254]', '[2002:a9fe:a9fe::1]', '[::ffff:0:169.254.169.254]']) {
+    for (const host of [
+      '[::169.254.169.254]',
+      '[::a9fe:a9fe]',
+      '[64:ff9b::169.254.169.254]',
+      '[2002:a9fe:a9fe::1]',
+      '[::ffff:0:169.254.169.254]',
+    ]) {
       const json = await scrapeOn(open, `http://${host}/latest/meta-data/`);
       expect(json.success, host).toBe(false);
       expect(json.error, host).toMatch(/IPv6 address embedding 169\.254\.169\.254/);
     }
-    const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('http://[::169.254.169.254]/latest/meta-data/')}`);
+    const json = await scrapeOn(
+      open,
+      `${site.origin}/redirect-to?url=${encodeURIComponent('http://[::169.254.169.254]/latest/meta-data/')}`,
+    );
     expect(json.success).toBe(false);
     expect(json.error).toMatch(/IPv4-compatible IPv6 address embedding 169\.254\.169\.254/);
   });
 
   it('re-checks every redirect hop', async () => {
-    const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`);
+    const json = await scrapeOn(
+      open,
+      `${site.origin}/redirect-to?url=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+    );
     expect(json.success).toBe(false);
     expect(json.error).toMatch(/169\.254\.169\.254 is a link-local address/);
     expect(json.statusCode).toBe(0);
   });
 
   it('refuses a redirect to a non-http scheme', async () => {
-    const json = await scrapeOn(open, `${site.origin}/redirect-to?url=${encodeURIComponent('file:///etc/passwd')}`);
+    const json = await scrapeOn(
+      open,
+      `${site.origin}/redirect-to?url=${encodeURIComponent('file:///etc/passwd')}`,
+    );
     expect(json.success).toBe(false);
     expect(json.error).toMatch(/scheme file: is not allowed/);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SLOWLY, FAIL_WITH_500, OPENAI_TEST_KEY, SLOW_ANSWER_MS, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
+import {
+  ANSWER_SLOWLY,
+  FAIL_WITH_500,
+  OPENAI_TEST_KEY,
+  SLOW_ANSWER_MS,
+  startOpenAiResponsesServer,
+} from '../fixtures/openai-responses-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -27,13 +33,28 @@ const t = useServer({
     WEBDATA_BROWSER_POOL_SIZE: '1',
   }),
 });
-const noLlm = useServer({ settings: { WEBDATA_SUMMARY_EXTRACTIVE_CHARS: String(EXTRACTIVE_CHARS), WEBDATA_BROWSER_POOL_SIZE: '1' } });
+const noLlm = useServer({
+  settings: {
+    WEBDATA_SUMMARY_EXTRACTIVE_CHARS: String(EXTRACTIVE_CHARS),
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+  },
+});
 
 describe('summary on POST /v1/scrape/single', () => {
   it('adds the model answer as content, charges 0.003 and records fetch and summary in the ledger', async () => {
-    const { out, llm, rows } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: 'Name the zones of the shore.' } }));
+    const { out, llm, rows } = await observed(t, openai, () =>
+      t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/article.html`,
+        summary: { query: 'Name the zones of the shore.' },
+      }),
+    );
     expect(out.status).toBe(200);
-    expect(out.json).toMatchObject({ success: true, statusCode: 200, cost: 0.003, summarizer: 'llm' });
+    expect(out.json).toMatchObject({
+      success: true,
+      statusCode: 200,
+      cost: 0.003,
+      summarizer: 'llm',
+    });
     expect(out.json.content).toBe(`"${TITLE}" answers: Name the zones of the shore.`);
     expect(out.json.markdown).toContain('Twice a day the ocean pulls back');
     expect(rows).toEqual([
@@ -59,8 +80,18 @@ describe('summary on POST /v1/scrape/single', () => {
   });
 
   it('summarises the markdown of the page when html was asked for', async () => {
-    const { out, llm } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, type: 'html', summary: { query: 'What lives where?' } }));
-    expect(out.json).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: What lives where?` });
+    const { out, llm } = await observed(t, openai, () =>
+      t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/article.html`,
+        type: 'html',
+        summary: { query: 'What lives where?' },
+      }),
+    );
+    expect(out.json).toMatchObject({
+      success: true,
+      cost: 0.003,
+      content: `"${TITLE}" answers: What lives where?`,
+    });
     expect(out.json.html).toContain(`<h2>${HEADING}</h2>`);
     expect(out.json.markdown).toBeUndefined();
     expect(llm[0]!.body.input).toContain(`## ${HEADING}`);
@@ -68,19 +99,35 @@ describe('summary on POST /v1/scrape/single', () => {
   });
 
   it('cuts the page sent to the model to WEBDATA_SUMMARY_MAX_INPUT_CHARS and says so', async () => {
-    const { out, llm } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, onlyMainContent: false, summary: { query: 'Summarise.' } }));
+    const { out, llm } = await observed(t, openai, () =>
+      t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/article.html`,
+        onlyMainContent: false,
+        summary: { query: 'Summarise.' },
+      }),
+    );
     expect(out.json.markdown.length).toBeGreaterThan(BUDGET);
     const input: string = llm[0]!.body.input;
-    const page = input.slice(input.indexOf('<page>\n') + 7, input.indexOf('\n\n[The page continues; the rest was cut off.]'));
+    const page = input.slice(
+      input.indexOf('<page>\n') + 7,
+      input.indexOf('\n\n[The page continues; the rest was cut off.]'),
+    );
     expect(page).toBe(out.json.markdown.slice(0, BUDGET));
     expect(input.endsWith('[The page continues; the rest was cut off.]\n</page>')).toBe(true);
   });
 
   it('fails the fetch at cost 0 when the model answers HTTP 500', async () => {
-    const { out, llm, rows } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: `Please ${FAIL_WITH_500}.` } }));
+    const { out, llm, rows } = await observed(t, openai, () =>
+      t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/article.html`,
+        summary: { query: `Please ${FAIL_WITH_500}.` },
+      }),
+    );
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: false, statusCode: 200, cost: 0 });
-    expect(out.json.error).toBe('summary: the LLM failed: HTTP 500: The server had an error while processing your request. Sorry about that!');
+    expect(out.json.error).toBe(
+      'summary: the LLM failed: HTTP 500: The server had an error while processing your request. Sorry about that!',
+    );
     expect(out.json.markdown).toBeUndefined();
     expect(out.json.content).toBeUndefined();
     expect(llm).toHaveLength(1);
@@ -89,9 +136,18 @@ describe('summary on POST /v1/scrape/single', () => {
 
   it('fails the fetch at cost 0 when the model does not answer within WEBDATA_SUMMARY_TIMEOUT_MS', async () => {
     const started = Date.now();
-    const { out, rows } = await observed(t, openai, () => t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/notes.txt`, summary: { query: `Please ${ANSWER_SLOWLY}.` } }));
+    const { out, rows } = await observed(t, openai, () =>
+      t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/notes.txt`,
+        summary: { query: `Please ${ANSWER_SLOWLY}.` },
+      }),
+    );
     expect(Date.now() - started).toBeLessThan(SLOW_ANSWER_MS);
-    expect(out.json).toMatchObject({ success: false, cost: 0, error: 'summary: the LLM did not answer within 1000 ms' });
+    expect(out.json).toMatchObject({
+      success: false,
+      cost: 0,
+      error: 'summary: the LLM did not answer within 1000 ms',
+    });
     expect(rows).toEqual([]);
   });
 });
@@ -121,8 +177,17 @@ describe('summary on POST /v1/scrape/batch', () => {
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ total: 4, successful: 2, failed: 2, cost: 0.006 });
     const [article, notes, missing, failed] = out.json.results;
-    expect(article).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: Batch instruction.` });
-    expect(notes).toMatchObject({ success: true, cost: 0.003, markdown: 'Plain text notes.\nSecond line.', content: '"Plain text notes." answers: Own instruction.' });
+    expect(article).toMatchObject({
+      success: true,
+      cost: 0.003,
+      content: `"${TITLE}" answers: Batch instruction.`,
+    });
+    expect(notes).toMatchObject({
+      success: true,
+      cost: 0.003,
+      markdown: 'Plain text notes.\nSecond line.',
+      content: '"Plain text notes." answers: Own instruction.',
+    });
     expect(missing).toMatchObject({ success: false, statusCode: 404, cost: 0 });
     expect(missing.content).toBeUndefined();
     expect(failed).toMatchObject({ success: false, statusCode: 200, cost: 0 });
@@ -146,17 +211,26 @@ describe('summary on POST /v1/scrape/sequence', () => {
         startUrl: `${site.origin}/browser/form`,
         type: 'html',
         summary: { query: 'What is this page for?' },
-        steps: [{ type: 'scrape' }, { type: 'navigate', url: `${site.origin}/browser/second` }, { type: 'scrape' }],
+        steps: [
+          { type: 'scrape' },
+          { type: 'navigate', url: `${site.origin}/browser/second` },
+          { type: 'scrape' },
+        ],
       }),
     );
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
-    expect(out.json.data.map((b: { stepIndex: number; content: string }) => [b.stepIndex, b.content])).toEqual([
+    expect(
+      out.json.data.map((b: { stepIndex: number; content: string }) => [b.stepIndex, b.content]),
+    ).toEqual([
       [0, '"Search the archive" answers: What is this page for?'],
       [2, '"The second page" answers: What is this page for?'],
     ]);
     expect(out.json.data[1].html).toContain('Reached by a navigate step.');
-    expect(llm.map((r) => /^Page URL: (.*)$/m.exec(r.body.input)?.[1]).sort()).toEqual([`${site.origin}/browser/form`, `${site.origin}/browser/second`]);
+    expect(llm.map((r) => /^Page URL: (.*)$/m.exec(r.body.input)?.[1]).sort()).toEqual([
+      `${site.origin}/browser/form`,
+      `${site.origin}/browser/second`,
+    ]);
     expect(rows).toEqual([
       { operation: 'sequence', units: 2, costMicros: 4000 },
       { operation: 'summary', units: 2, costMicros: 2000 },
@@ -165,10 +239,23 @@ describe('summary on POST /v1/scrape/sequence', () => {
 
   it('fails at the first breakpoint whose summary fails, keeping none after it', async () => {
     const { out, rows } = await observed(t, openai, () =>
-      t.api('POST', '/api/v1/scrape/sequence', { startUrl: `${site.origin}/browser/second`, summary: { query: FAIL_WITH_500 }, steps: [{ type: 'wait', milliseconds: 1 }, { type: 'scrape' }] }),
+      t.api('POST', '/api/v1/scrape/sequence', {
+        startUrl: `${site.origin}/browser/second`,
+        summary: { query: FAIL_WITH_500 },
+        steps: [{ type: 'wait', milliseconds: 1 }, { type: 'scrape' }],
+      }),
     );
-    expect(out.json).toMatchObject({ success: false, failedAtStepIndex: 1, totalBreakpoints: 1, completedBreakpoints: 0, data: [], cost: 0 });
-    expect(out.json.error).toMatch(/^steps\[1\] \(scrape\) failed: summary: the LLM failed: HTTP 500/);
+    expect(out.json).toMatchObject({
+      success: false,
+      failedAtStepIndex: 1,
+      totalBreakpoints: 1,
+      completedBreakpoints: 0,
+      data: [],
+      cost: 0,
+    });
+    expect(out.json.error).toMatch(
+      /^steps\[1\] \(scrape\) failed: summary: the LLM failed: HTTP 500/,
+    );
     expect(rows).toEqual([]);
   });
 });
@@ -176,14 +263,25 @@ describe('summary on POST /v1/scrape/sequence', () => {
 describe('summary in async jobs', () => {
   it('summarises every item of an async batch and charges as the sync batch does', async () => {
     const started = await t.api('POST', '/api/v1/scrape/async/batch', {
-      urls: [`${site.origin}/article.html`, { url: `${site.origin}/notes.txt`, summary: { query: 'What is this?' } }],
+      urls: [
+        `${site.origin}/article.html`,
+        { url: `${site.origin}/notes.txt`, summary: { query: 'What is this?' } },
+      ],
       summary: { query: 'Name the zones of the shore.' },
     });
     expect(started.status).toBe(202);
     const job = await waitForJob(t, started.json.url);
     expect(job.status).toBe('completed');
-    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, content: `"${TITLE}" answers: Name the zones of the shore.` });
-    expect(job.data[1]).toMatchObject({ success: true, cost: 0.003, content: '"Plain text notes." answers: What is this?' });
+    expect(job.data[0]).toMatchObject({
+      success: true,
+      cost: 0.003,
+      content: `"${TITLE}" answers: Name the zones of the shore.`,
+    });
+    expect(job.data[1]).toMatchObject({
+      success: true,
+      cost: 0.003,
+      content: '"Plain text notes." answers: What is this?',
+    });
     expect(job.cost).toBe(0.006);
   });
 });
@@ -200,13 +298,18 @@ describe('summary without an LLM configured: extractive', () => {
     const user = (await noLlm.server.keys.authenticate(TEST_KEY))!;
     const before = (await noLlm.server.ledger.forUser(user.userId)).length;
     await call();
-    return (await noLlm.server.ledger.forUser(user.userId)).slice(before).map(({ operation, units, costMicros }) => ({ operation, units, costMicros }));
+    return (await noLlm.server.ledger.forUser(user.userId))
+      .slice(before)
+      .map(({ operation, units, costMicros }) => ({ operation, units, costMicros }));
   }
 
   it('answers a single fetch with the most relevant passages, in page order, at the same price', async () => {
     let out: any;
     const rows = await noLlmRows(async () => {
-      out = await noLlm.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: QUERY } });
+      out = await noLlm.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/article.html`,
+        summary: { query: QUERY },
+      });
     });
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: true, cost: 0.003, summarizer: 'extractive' });
@@ -218,41 +321,70 @@ describe('summary without an LLM configured: extractive', () => {
   });
 
   it('keeps the passages within WEBDATA_SUMMARY_EXTRACTIVE_CHARS', async () => {
-    const { json } = await noLlm.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: `${QUERY} Anemones, zones, residents, tide, pools, trampling.` } });
+    const { json } = await noLlm.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/article.html`,
+      summary: { query: `${QUERY} Anemones, zones, residents, tide, pools, trampling.` },
+    });
     expect(json.summarizer).toBe('extractive');
     expect(json.content.length).toBeLessThanOrEqual(EXTRACTIVE_CHARS);
     expect(json.content.length).toBeGreaterThan(EXTRACTIVE_CHARS / 2);
   });
 
   it('summarises every batch item and sequence breakpoint extractively', async () => {
-    const batch = await noLlm.api('POST', '/api/v1/scrape/batch', { urls: [`${site.origin}/article.html`, `${site.origin}/notes.txt`], summary: { query: QUERY } });
+    const batch = await noLlm.api('POST', '/api/v1/scrape/batch', {
+      urls: [`${site.origin}/article.html`, `${site.origin}/notes.txt`],
+      summary: { query: QUERY },
+    });
     expect(batch.json).toMatchObject({ successful: 2, cost: 0.006 });
-    expect(batch.json.results[0]).toMatchObject({ summarizer: 'extractive', content: CHOSEN.join('\n\n') });
+    expect(batch.json.results[0]).toMatchObject({
+      summarizer: 'extractive',
+      content: CHOSEN.join('\n\n'),
+    });
     // Nothing on the notes holds the query's terms: its opening stands in.
-    expect(batch.json.results[1]).toMatchObject({ summarizer: 'extractive', content: 'Plain text notes. Second line.' });
+    expect(batch.json.results[1]).toMatchObject({
+      summarizer: 'extractive',
+      content: 'Plain text notes. Second line.',
+    });
 
     const seq = await noLlm.api('POST', '/api/v1/scrape/sequence', {
       startUrl: `${site.origin}/browser/form`,
       summary: { query: 'search the archive' },
-      steps: [{ type: 'scrape' }, { type: 'navigate', url: `${site.origin}/browser/second` }, { type: 'scrape' }],
+      steps: [
+        { type: 'scrape' },
+        { type: 'navigate', url: `${site.origin}/browser/second` },
+        { type: 'scrape' },
+      ],
     });
     expect(seq.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
-    expect(seq.json.data.map((b: { content: string; summarizer: string }) => [b.summarizer, b.content])).toEqual([
+    expect(
+      seq.json.data.map((b: { content: string; summarizer: string }) => [b.summarizer, b.content]),
+    ).toEqual([
       ['extractive', 'Type a word and press Enter to search the tide archive.'],
       ['extractive', 'Reached by a navigate step.'],
     ]);
   });
 
   it('summarises extractively in an async job', async () => {
-    const started = await noLlm.api('POST', '/api/v1/scrape/async/single', { url: `${site.origin}/article.html`, summary: { query: QUERY } });
+    const started = await noLlm.api('POST', '/api/v1/scrape/async/single', {
+      url: `${site.origin}/article.html`,
+      summary: { query: QUERY },
+    });
     expect(started.status).toBe(202);
     const job = await waitForJob(noLlm, started.json.url);
     expect(job.status).toBe('completed');
-    expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, summarizer: 'extractive', content: CHOSEN.join('\n\n') });
+    expect(job.data[0]).toMatchObject({
+      success: true,
+      cost: 0.003,
+      summarizer: 'extractive',
+      content: CHOSEN.join('\n\n'),
+    });
   });
 
   it('refuses a blank instruction', async () => {
-    const { status, json } = await noLlm.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html`, summary: { query: '   ' } });
+    const { status, json } = await noLlm.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/article.html`,
+      summary: { query: '   ' },
+    });
     expect(status).toBe(400);
     expect(json.error).toBe('summary.query: must not be blank');
   });

@@ -28,22 +28,41 @@ const t = useServer({ settings: () => ({ WEBDATA_TEST_RESOLVE: toLoopback(site.h
 function verifies(secret: string, d: { headers: Record<string, unknown>; body: string }): boolean {
   const timestamp = String(d.headers['webdata-timestamp']);
   const expected = `v1=${createHmac('sha256', secret).update(`${timestamp}.${d.body}`).digest('hex')}`;
-  return d.headers['webdata-signature'] === expected && Math.abs(Date.now() / 1000 - Number(timestamp)) < 300;
+  return (
+    d.headers['webdata-signature'] === expected &&
+    Math.abs(Date.now() / 1000 - Number(timestamp)) < 300
+  );
 }
 
-const eventsOf = (jobId: string) => receiver.received.map((d) => ({ ...d, json: JSON.parse(d.body) })).filter((d) => d.json.jobId === jobId);
+const eventsOf = (jobId: string) =>
+  receiver.received
+    .map((d) => ({ ...d, json: JSON.parse(d.body) }))
+    .filter((d) => d.json.jobId === jobId);
 
 describe('webhooks', () => {
   it('delivers started, one item per page and completed, signed with the secret shown once', async () => {
     receiver.respond = () => 200;
-    const started = await t.api('POST', '/api/v1/crawl', { url: site.url('hooks.test'), sitemap: 'skip', webhook: { url: receiver.url, headers: { 'x-team': 'crawlers' } } });
+    const started = await t.api('POST', '/api/v1/crawl', {
+      url: site.url('hooks.test'),
+      sitemap: 'skip',
+      webhook: { url: receiver.url, headers: { 'x-team': 'crawlers' } },
+    });
     expect(started.status).toBe(202);
     const secret = started.json.webhookSecret as string;
     expect(secret).toMatch(/^whsec_/);
     const job = await waitForJob(t, started.json.url);
     expect(job.total).toBe(3);
-    const got = await waitFor(() => (eventsOf(job.id).length >= 5 ? eventsOf(job.id) : undefined), { what: 'five events', timeoutMs: 30_000 });
-    expect(got.map((d) => d.json.type).sort()).toEqual(['completed', 'item', 'item', 'item', 'started']);
+    const got = await waitFor(() => (eventsOf(job.id).length >= 5 ? eventsOf(job.id) : undefined), {
+      what: 'five events',
+      timeoutMs: 30_000,
+    });
+    expect(got.map((d) => d.json.type).sort()).toEqual([
+      'completed',
+      'item',
+      'item',
+      'item',
+      'started',
+    ]);
     for (const d of got) {
       expect(verifies(secret, d)).toBe(true);
       expect(verifies('whsec_not-the-secret', d)).toBe(false);
@@ -54,17 +73,34 @@ describe('webhooks', () => {
     }
     const items = got.filter((d) => d.json.type === 'item').map((d) => d.json.data);
     expect(items.map((i) => i.index).sort()).toEqual([0, 1, 2]);
-    expect(items.find((i) => i.index === 0).result).toMatchObject({ url: site.url('hooks.test'), depth: 0, success: true });
-    expect(got.find((d) => d.json.type === 'completed')!.json.data).toMatchObject({ status: 'completed', total: 3, completed: 3, cost: 0.006 });
+    expect(items.find((i) => i.index === 0).result).toMatchObject({
+      url: site.url('hooks.test'),
+      depth: 0,
+      success: true,
+    });
+    expect(got.find((d) => d.json.type === 'completed')!.json.data).toMatchObject({
+      status: 'completed',
+      total: 3,
+      completed: 3,
+      cost: 0.006,
+    });
     // A tampered body no longer matches its signature.
     const one = got[0]!;
-    expect(verifies(secret, { headers: one.headers, body: one.body.replace(job.id, 'another-job') })).toBe(false);
+    expect(
+      verifies(secret, { headers: one.headers, body: one.body.replace(job.id, 'another-job') }),
+    ).toBe(false);
 
     // The secret is shown once: a second job does not repeat it; rotating makes a new one that signs from then on.
-    const again = await t.api('POST', '/api/v1/scrape/async/batch', { urls: [site.url('hooks.test', '/a')], webhook: { url: receiver.url, events: ['completed'] } });
+    const again = await t.api('POST', '/api/v1/scrape/async/batch', {
+      urls: [site.url('hooks.test', '/a')],
+      webhook: { url: receiver.url, events: ['completed'] },
+    });
     expect(again.status).toBe(202);
     expect(again.json.webhookSecret).toBeUndefined();
-    const batchDone = await waitFor(() => eventsOf(again.json.id)[0], { what: 'the batch completed event', timeoutMs: 30_000 });
+    const batchDone = await waitFor(() => eventsOf(again.json.id)[0], {
+      what: 'the batch completed event',
+      timeoutMs: 30_000,
+    });
     expect(verifies(secret, batchDone)).toBe(true);
     // Only the events asked for.
     await waitForJob(t, again.json.url);
@@ -74,22 +110,39 @@ describe('webhooks', () => {
     const rotated = await t.api('POST', '/api/v1/webhooks/secret');
     expect(rotated.status).toBe(200);
     expect(rotated.json.secret).not.toBe(secret);
-    const third = await t.api('POST', '/api/v1/scrape/async/single', { url: site.url('hooks.test', '/b'), webhook: { url: receiver.url, events: ['completed'] } });
-    const thirdDone = await waitFor(() => eventsOf(third.json.id)[0], { what: 'the single completed event', timeoutMs: 30_000 });
+    const third = await t.api('POST', '/api/v1/scrape/async/single', {
+      url: site.url('hooks.test', '/b'),
+      webhook: { url: receiver.url, events: ['completed'] },
+    });
+    const thirdDone = await waitFor(() => eventsOf(third.json.id)[0], {
+      what: 'the single completed event',
+      timeoutMs: 30_000,
+    });
     expect(verifies(rotated.json.secret, thirdDone)).toBe(true);
     expect(verifies(secret, thirdDone)).toBe(false);
 
     // Each key has its own secret.
-    const other = await t.api('POST', '/api/v1/scrape/async/single', { url: site.url('hooks.test', '/b'), webhook: { url: receiver.url, events: ['completed'] } }, TEST_KEY_2);
+    const other = await t.api(
+      'POST',
+      '/api/v1/scrape/async/single',
+      { url: site.url('hooks.test', '/b'), webhook: { url: receiver.url, events: ['completed'] } },
+      TEST_KEY_2,
+    );
     expect(other.json.webhookSecret).toMatch(/^whsec_/);
-    const otherDone = await waitFor(() => eventsOf(other.json.id)[0], { what: "the other key's event", timeoutMs: 30_000 });
+    const otherDone = await waitFor(() => eventsOf(other.json.id)[0], {
+      what: "the other key's event",
+      timeoutMs: 30_000,
+    });
     expect(verifies(other.json.webhookSecret, otherDone)).toBe(true);
     expect(verifies(rotated.json.secret, otherDone)).toBe(false);
   });
 
   it('retries a delivery the receiver failed twice, with backoff, and shows every attempt', async () => {
     receiver.respond = ({ seen }) => (seen <= 2 ? 500 : 200);
-    const started = await t.api('POST', '/api/v1/scrape/async/single', { url: site.url('hooks.test', '/a'), webhook: { url: receiver.url, events: ['completed'] } });
+    const started = await t.api('POST', '/api/v1/scrape/async/single', {
+      url: site.url('hooks.test', '/a'),
+      webhook: { url: receiver.url, events: ['completed'] },
+    });
     expect(started.status).toBe(202);
     const deliveries = await waitFor(
       () => {
@@ -110,7 +163,11 @@ describe('webhooks', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(attempts).toMatchObject({ success: true, id: started.json.id, total: 1 });
-    expect(attempts.events[0]).toMatchObject({ event: 'completed', url: receiver.url, state: 'delivered' });
+    expect(attempts.events[0]).toMatchObject({
+      event: 'completed',
+      url: receiver.url,
+      state: 'delivered',
+    });
     expect(attempts.events[0].attempts.map((a: any) => [a.attempt, a.statusCode])).toEqual([
       [1, 500],
       [2, 500],
@@ -123,16 +180,28 @@ describe('webhooks', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-webhooks-'));
     try {
       receiver.respond = () => 503;
-      const first = await startTestServer({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_DATA_DIR: dataDir });
-      const started = await first.api('POST', '/api/v1/scrape/async/batch', { urls: [site.url('hooks.test', '/a'), site.url('hooks.test', '/b')], webhook: { url: receiver.url } });
+      const first = await startTestServer({
+        WEBDATA_TEST_RESOLVE: toLoopback(site.hosts),
+        WEBDATA_DATA_DIR: dataDir,
+      });
+      const started = await first.api('POST', '/api/v1/scrape/async/batch', {
+        urls: [site.url('hooks.test', '/a'), site.url('hooks.test', '/b')],
+        webhook: { url: receiver.url },
+      });
       expect(started.status).toBe(202);
       await waitForJob(first, started.json.url);
-      await waitFor(() => eventsOf(started.json.id).length > 0, { what: 'a refused delivery', timeoutMs: 30_000 });
+      await waitFor(() => eventsOf(started.json.id).length > 0, {
+        what: 'a refused delivery',
+        timeoutMs: 30_000,
+      });
       await first.close();
       const refusedBefore = eventsOf(started.json.id).length;
 
       receiver.respond = () => 200;
-      const second = await startTestServer({ WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_DATA_DIR: dataDir });
+      const second = await startTestServer({
+        WEBDATA_TEST_RESOLVE: toLoopback(site.hosts),
+        WEBDATA_DATA_DIR: dataDir,
+      });
       try {
         // started, two items, completed: each delivered once the receiver answers, by the new process.
         const delivered = await waitFor(
@@ -142,7 +211,12 @@ describe('webhooks', () => {
           },
           { what: 'every event delivered', timeoutMs: 30_000 },
         );
-        expect(delivered.map((d) => d.json.type).sort()).toEqual(['completed', 'item', 'item', 'started']);
+        expect(delivered.map((d) => d.json.type).sort()).toEqual([
+          'completed',
+          'item',
+          'item',
+          'started',
+        ]);
         expect(refusedBefore).toBeGreaterThan(0);
         const view = (await second.api('GET', `${started.json.url}/webhooks`)).json;
         expect(view.total).toBe(4);
@@ -157,16 +231,30 @@ describe('webhooks', () => {
 
   it('refuses at start, naming webhook.url, a webhook the SSRF guard refuses', async () => {
     const jobsBefore = (await t.api('GET', '/api/v1/scrape/async/jobs?limit=1')).json.total;
-    for (const url of ['http://169.254.169.254/latest/hook', 'http://metadata.google.internal/hook', 'ftp://127.0.0.1/hook']) {
-      for (const path of ['/api/v1/crawl', '/api/v1/scrape/async/single', '/api/v1/scrape/async/batch']) {
-        const body = path === '/api/v1/scrape/async/batch' ? { urls: [site.url('hooks.test')], webhook: { url } } : { url: site.url('hooks.test'), webhook: { url } };
+    for (const url of [
+      'http://169.254.169.254/latest/hook',
+      'http://metadata.google.internal/hook',
+      'ftp://127.0.0.1/hook',
+    ]) {
+      for (const path of [
+        '/api/v1/crawl',
+        '/api/v1/scrape/async/single',
+        '/api/v1/scrape/async/batch',
+      ]) {
+        const body =
+          path === '/api/v1/scrape/async/batch'
+            ? { urls: [site.url('hooks.test')], webhook: { url } }
+            : { url: site.url('hooks.test'), webhook: { url } };
         const { status, json } = await t.api('POST', path, body);
         expect(status, `${path} ${url}`).toBe(400);
         expect(json.success).toBe(false);
         expect(json.details[0].field).toBe('webhook.url');
       }
     }
-    const reserved = await t.api('POST', '/api/v1/crawl', { url: site.url('hooks.test'), webhook: { url: receiver.url, headers: { 'webdata-signature': 'v1=forged' } } });
+    const reserved = await t.api('POST', '/api/v1/crawl', {
+      url: site.url('hooks.test'),
+      webhook: { url: receiver.url, headers: { 'webdata-signature': 'v1=forged' } },
+    });
     expect(reserved.status).toBe(400);
     expect(reserved.json.details[0].field).toBe('webhook.headers.webdata-signature');
     // Refused before anything was stored: no job appeared.

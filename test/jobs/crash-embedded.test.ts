@@ -9,8 +9,13 @@ const data = useFixture(() => tempDir('webdata-crash-'));
 const site = useFixture(() => startFixtureSite());
 const running = useCliProcesses();
 
-it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', { timeout: 150_000 }, async () => {
-  const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: data.path, WEBDATA_JOB_CONCURRENCY: '2' });
+it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', {
+  timeout: 150_000,
+}, async () => {
+  const { serve, client } = await embeddedServe(running, {
+    WEBDATA_DATA_DIR: data.path,
+    WEBDATA_JOB_CONCURRENCY: '2',
+  });
   const first = await serve();
 
   const urls = Array.from({ length: 6 }, (_, n) => `${site.origin}/slow?ms=1000&n=${n}`);
@@ -18,7 +23,9 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
   expect(created.status).toBe(202);
   // Some items done, two more in flight: the worst moment to lose the process.
   const inFlight = () => site.hits.filter((h) => h.startsWith('/slow')).length;
-  await waitForJob(client, created.json.url, { until: (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2 });
+  await waitForJob(client, created.json.url, {
+    until: (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2,
+  });
   await first.kill9();
   expect(first.proc.signalCode).toBe('SIGKILL');
 
@@ -32,9 +39,18 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
 
   const database = await openDatabase({ databaseUrl: '', dataDir: data.path });
   try {
-    const charges = await database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+    const charges = await database.db
+      .selectFrom('usage_ledger')
+      .selectAll()
+      .where('ref', '=', job.id)
+      .execute();
     expect(charges.length).toBe(6);
-    const items = await database.db.selectFrom('job_items').select(['idx', 'state']).where('job_id', '=', job.id).orderBy('idx').execute();
+    const items = await database.db
+      .selectFrom('job_items')
+      .select(['idx', 'state'])
+      .where('job_id', '=', job.id)
+      .orderBy('idx')
+      .execute();
     expect(items.map((i) => i.state)).toEqual(Array(6).fill('done'));
   } finally {
     await database.close();

@@ -20,11 +20,17 @@ const site = useFixture(() =>
 );
 const running = useCliProcesses();
 
-const pageHits = (host: string) => site.hits.filter((h) => h.path.startsWith(`${host}/`) && !h.path.endsWith('/robots.txt'));
+const pageHits = (host: string) =>
+  site.hits.filter((h) => h.path.startsWith(`${host}/`) && !h.path.endsWith('/robots.txt'));
 
 /** Every page once in the results, each charged once, the limit reached and never passed. */
 function expectExactlyOnce(job: any, data: any[], charges: number) {
-  expect(job).toMatchObject({ status: 'completed', total: LIMIT, completed: LIMIT, cost: LIMIT * 0.002 });
+  expect(job).toMatchObject({
+    status: 'completed',
+    total: LIMIT,
+    completed: LIMIT,
+    cost: LIMIT * 0.002,
+  });
   expect(data.length).toBe(LIMIT);
   expect(data.every((d) => d.success)).toBe(true);
   expect(new Set(data.map((d) => d.url)).size).toBe(LIMIT);
@@ -32,16 +38,28 @@ function expectExactlyOnce(job: any, data: any[], charges: number) {
 }
 
 describe('crawl durability', () => {
-  it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', { timeout: 150_000 }, async () => {
+  it('resumes a crawl after kill -9 of the embedded server: limit kept, each page recorded and charged once', {
+    timeout: 150_000,
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
-      const { serve, client } = await embeddedServe(running, { WEBDATA_DATA_DIR: dataDir, WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '4' });
+      const { serve, client } = await embeddedServe(running, {
+        WEBDATA_DATA_DIR: dataDir,
+        WEBDATA_TEST_RESOLVE: toLoopback(site.hosts),
+        WEBDATA_JOB_CONCURRENCY: '4',
+      });
       const first = await serve();
-      const created = await client.api('POST', '/api/v1/crawl', { url: site.url('embedded.test'), limit: LIMIT, sitemap: 'skip' });
+      const created = await client.api('POST', '/api/v1/crawl', {
+        url: site.url('embedded.test'),
+        limit: LIMIT,
+        sitemap: 'skip',
+      });
       expect(created.status).toBe(202);
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
       const hits = () => pageHits('embedded.test').length;
-      await waitForJob(client, created.json.url, { until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2 });
+      await waitForJob(client, created.json.url, {
+        until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
+      });
       await first.kill9();
       expect(first.proc.signalCode).toBe('SIGKILL');
 
@@ -52,9 +70,17 @@ describe('crawl durability', () => {
 
       const database = await openDatabase({ databaseUrl: '', dataDir });
       try {
-        const charges = await database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+        const charges = await database.db
+          .selectFrom('usage_ledger')
+          .selectAll()
+          .where('ref', '=', job.id)
+          .execute();
         expectExactlyOnce(job, data, charges.length);
-        const items = await database.db.selectFrom('job_items').select('state').where('job_id', '=', job.id).execute();
+        const items = await database.db
+          .selectFrom('job_items')
+          .select('state')
+          .where('job_id', '=', job.id)
+          .execute();
         expect(items.length).toBe(LIMIT);
         expect(items.every((i) => i.state === 'done')).toBe(true);
       } finally {
@@ -70,20 +96,40 @@ describe('crawl durability', () => {
   });
 
   describe('on Postgres with two workers', () => {
-    const t = useServer({ backend: 'postgres', settings: () => ({ WEBDATA_WORKER: 'false', WEBDATA_TEST_RESOLVE: toLoopback(site.hosts) }) });
+    const t = useServer({
+      backend: 'postgres',
+      settings: () => ({ WEBDATA_WORKER: 'false', WEBDATA_TEST_RESOLVE: toLoopback(site.hosts) }),
+    });
 
-    it('completes a crawl after kill -9 of one worker: limit kept, each page recorded and charged once', { timeout: 120_000 }, async () => {
-      const startWorker = () => spawnWorker(running, t, { WEBDATA_TEST_RESOLVE: toLoopback(site.hosts), WEBDATA_JOB_CONCURRENCY: '3', WEBDATA_JOB_HEARTBEAT_SECONDS: '10' });
+    it('completes a crawl after kill -9 of one worker: limit kept, each page recorded and charged once', {
+      timeout: 120_000,
+    }, async () => {
+      const startWorker = () =>
+        spawnWorker(running, t, {
+          WEBDATA_TEST_RESOLVE: toLoopback(site.hosts),
+          WEBDATA_JOB_CONCURRENCY: '3',
+          WEBDATA_JOB_HEARTBEAT_SECONDS: '10',
+        });
       const doomed = await startWorker();
       await startWorker();
-      const created = await t.api('POST', '/api/v1/crawl', { url: site.url('workers.test'), limit: LIMIT, sitemap: 'skip' });
+      const created = await t.api('POST', '/api/v1/crawl', {
+        url: site.url('workers.test'),
+        limit: LIMIT,
+        sitemap: 'skip',
+      });
       expect(created.status).toBe(202);
       const hits = () => pageHits('workers.test').length;
-      await waitForJob(t, created.json.url, { until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2 });
+      await waitForJob(t, created.json.url, {
+        until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
+      });
       await doomed.kill9();
       const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
       const { data } = await allPages(t, created.json.url, 100);
-      const charges = await t.server.database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+      const charges = await t.server.database.db
+        .selectFrom('usage_ledger')
+        .selectAll()
+        .where('ref', '=', job.id)
+        .execute();
       expectExactlyOnce(job, data, charges.length);
       const fetched = pageHits('workers.test').map((h) => h.path);
       expect(new Set(fetched).size).toBe(LIMIT);

@@ -1,8 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { waitFor } from '../helpers/poll.ts';
-import { apiAt, freePort, TEST_KEY, type ApiAnswer, type Settings, type TestServer } from '../helpers/server.ts';
+import {
+  type ApiAnswer,
+  apiAt,
+  freePort,
+  type Settings,
+  TEST_KEY,
+  type TestServer,
+} from '../helpers/server.ts';
 
 /** Polls a job until it reaches a terminal status (or the deadline), returning the last answer. */
 export async function waitForJob(
@@ -10,7 +17,8 @@ export async function waitForJob(
   url: string,
   opts: { key?: string; timeoutMs?: number; until?: (job: any) => boolean } = {},
 ): Promise<any> {
-  const until = opts.until ?? ((job: any) => ['completed', 'failed', 'cancelled'].includes(job.status));
+  const until =
+    opts.until ?? ((job: any) => ['completed', 'failed', 'cancelled'].includes(job.status));
   let last: unknown;
   return waitFor(
     async () => {
@@ -19,12 +27,20 @@ export async function waitForJob(
       last = json;
       return until(json) && json;
     },
-    { timeoutMs: opts.timeoutMs ?? 20_000, everyMs: 100, what: () => `the job to get there: ${JSON.stringify(last).slice(0, 500)}` },
+    {
+      timeoutMs: opts.timeoutMs ?? 20_000,
+      everyMs: 100,
+      what: () => `the job to get there: ${JSON.stringify(last).slice(0, 500)}`,
+    },
   );
 }
 
 /** Every page of a job's results, following `next` from the first. */
-export async function allPages(t: Pick<TestServer, 'api'>, url: string, limit: number): Promise<{ pages: any[]; data: any[] }> {
+export async function allPages(
+  t: Pick<TestServer, 'api'>,
+  url: string,
+  limit: number,
+): Promise<{ pages: any[]; data: any[] }> {
   const pages: any[] = [];
   let next: string | undefined = `${url}?limit=${limit}`;
   while (next) {
@@ -80,7 +96,8 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
         }, timeoutMs);
         listeners.add(check);
         proc.once('exit', (code) => {
-          if (!pattern.test(out)) reject(new Error(`process exited (${code}) before ${pattern}:\n${out.slice(-2000)}`));
+          if (!pattern.test(out))
+            reject(new Error(`process exited (${code}) before ${pattern}:\n${out.slice(-2000)}`));
         });
         check();
       });
@@ -105,9 +122,18 @@ export function useCliProcesses(): CliProcess[] {
 }
 
 /** A `webdata worker` process on the Postgres database of a server, once it runs items; `running` keeps it for cleanup. */
-export async function spawnWorker(running: CliProcess[], server: Pick<TestServer, 'databaseUrl'>, env: Settings): Promise<CliProcess> {
+export async function spawnWorker(
+  running: CliProcess[],
+  server: Pick<TestServer, 'databaseUrl'>,
+  env: Settings,
+): Promise<CliProcess> {
   if (!server.databaseUrl) throw new Error('a worker needs a server on Postgres');
-  const worker = spawnCli(['worker'], { DATABASE_URL: server.databaseUrl, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_CONTENT_WORKERS: '0', ...env });
+  const worker = spawnCli(['worker'], {
+    DATABASE_URL: server.databaseUrl,
+    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+    WEBDATA_CONTENT_WORKERS: '0',
+    ...env,
+  });
   running.push(worker);
   await worker.waitFor(/webdata worker running job items/);
   return worker;
@@ -118,7 +144,10 @@ export async function spawnWorker(running: CliProcess[], server: Pick<TestServer
  * started again on the same data: `serve()` starts one (recorded in `running` for cleanup) and
  * resolves once it listens.
  */
-export async function embeddedServe(running: CliProcess[], env: Record<string, string>): Promise<{ serve(): Promise<CliProcess>; client: Pick<TestServer, 'api'> }> {
+export async function embeddedServe(
+  running: CliProcess[],
+  env: Record<string, string>,
+): Promise<{ serve(): Promise<CliProcess>; client: Pick<TestServer, 'api'> }> {
   const port = await freePort();
   const settings = {
     PORT: String(port),

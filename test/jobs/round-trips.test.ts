@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
 import { countPgRoundTrips } from '../helpers/pg-round-trips.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -33,7 +33,10 @@ afterAll(async () => {
 async function waitDone(ids: string[]): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const { rows } = await watcher.query(`select count(*)::int as n from jobs where id = any($1) and status in ('completed', 'failed', 'cancelled')`, [ids]);
+    const { rows } = await watcher.query(
+      `select count(*)::int as n from jobs where id = any($1) and status in ('completed', 'failed', 'cancelled')`,
+      [ids],
+    );
     if (rows[0].n === ids.length) return;
     if (Date.now() > deadline) throw new Error('jobs did not end in time');
     await new Promise((r) => setTimeout(r, 100));
@@ -41,14 +44,21 @@ async function waitDone(ids: string[]): Promise<void> {
 }
 
 describe('database round trips per job item on Postgres', () => {
-  it('are at most 3 per item over jobs started and run through the API: everything the service sends, background work included', { timeout: 180_000 }, async () => {
+  it('are at most 3 per item over jobs started and run through the API: everything the service sends, background work included', {
+    timeout: 180_000,
+  }, async () => {
     const counter = countPgRoundTrips([watcher]);
     let counted;
     let created;
     try {
       created = await Promise.all(
         Array.from({ length: BATCHES }, (_, b) =>
-          t.api('POST', '/api/v1/scrape/async/batch', { urls: Array.from({ length: PER_BATCH }, (_, i) => `${site.origin}/notes.txt?rt=${b}-${i}`) }),
+          t.api('POST', '/api/v1/scrape/async/batch', {
+            urls: Array.from(
+              { length: PER_BATCH },
+              (_, i) => `${site.origin}/notes.txt?rt=${b}-${i}`,
+            ),
+          }),
         ),
       );
       expect(created.map((c) => c.status)).toEqual(Array(BATCHES).fill(202));
@@ -60,10 +70,16 @@ describe('database round trips per job item on Postgres', () => {
       const { data } = await allPages(t, c.json.url, 100);
       expect(data.length).toBe(PER_BATCH);
       expect(data.every((d: any) => d.success)).toBe(true);
-      expect((await t.api('GET', c.json.url)).json).toMatchObject({ status: 'completed', completed: PER_BATCH });
+      expect((await t.api('GET', c.json.url)).json).toMatchObject({
+        status: 'completed',
+        completed: PER_BATCH,
+      });
     }
     const perItem = counted.total / ITEMS;
     const worst = [...counted.byStatement].sort((a, b) => b[1] - a[1]).slice(0, 12);
-    expect(perItem, `round trips per item ${perItem.toFixed(2)}; most sent: ${JSON.stringify(worst, null, 1)}`).toBeLessThanOrEqual(3);
+    expect(
+      perItem,
+      `round trips per item ${perItem.toFixed(2)}; most sent: ${JSON.stringify(worst, null, 1)}`,
+    ).toBeLessThanOrEqual(3);
   });
 });

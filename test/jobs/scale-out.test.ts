@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
 import { overlap, slowTextRoute, type Window } from '../fixtures/slow-origin.ts';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { allPages, spawnCli, waitForJob, type CliProcess } from './helpers.ts';
+import { allPages, type CliProcess, spawnCli, waitForJob } from './helpers.ts';
 
 const ITEMS = 16;
 const PAGE_MS = 300;
@@ -41,9 +41,14 @@ const startWorker = async () => {
 };
 
 describe('scale-out on Postgres', () => {
-  it('two `webdata worker` processes of one slot each run an I/O-bound job side by side, in clearly less time than one', { timeout: 180_000 }, async () => {
+  it('two `webdata worker` processes of one slot each run an I/O-bound job side by side, in clearly less time than one', {
+    timeout: 180_000,
+  }, async () => {
     await Promise.all([startWorker(), startWorker()]);
-    const urls = Array.from({ length: ITEMS }, (_, i) => `${site.origin}/slow-origin/page-${i}?ms=${PAGE_MS}`);
+    const urls = Array.from(
+      { length: ITEMS },
+      (_, i) => `${site.origin}/slow-origin/page-${i}?ms=${PAGE_MS}`,
+    );
     const created = await t.api('POST', '/api/v1/scrape/async/batch', { urls });
     expect(created.status).toBe(202);
     const job = await waitForJob(t, created.json.url, { timeoutMs: 120_000 });

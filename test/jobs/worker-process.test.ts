@@ -21,7 +21,8 @@ async function listeningPorts(pid: number): Promise<number[]> {
     for (const line of lines) {
       const cols = line.trim().split(/\s+/);
       // cols: sl local_address rem_address st ... inode (10th column)
-      if (cols[3] === '0A' && inodes.has(cols[9]!)) ports.push(parseInt(cols[1]!.split(':')[1]!, 16));
+      if (cols[3] === '0A' && inodes.has(cols[9]!))
+        ports.push(parseInt(cols[1]!.split(':')[1]!, 16));
     }
   }
   return ports;
@@ -43,16 +44,32 @@ const site = useFixture(() => startFixtureSite());
 const t = useServer({ backend: 'postgres', settings: { WEBDATA_WORKER: 'false' } });
 const running = useCliProcesses();
 
-const startWorker = () => spawnWorker(running, t, { WEBDATA_JOB_CONCURRENCY: '2', WEBDATA_JOB_HEARTBEAT_SECONDS: '10', WEBDATA_BROWSER_POOL_SIZE: '1' });
+const startWorker = () =>
+  spawnWorker(running, t, {
+    WEBDATA_JOB_CONCURRENCY: '2',
+    WEBDATA_JOB_HEARTBEAT_SECONDS: '10',
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+  });
 
 describe('a `webdata worker` process on Postgres', () => {
-  it('completes a job whose queue gave up on one item: that item fails with the reason and costs nothing', { timeout: 120_000 }, async () => {
-    const urls = [`${site.origin}/article.html?giveup=0`, `${site.origin}/notes.txt?giveup=1`, `${site.origin}/notes.txt?giveup=2`];
+  it('completes a job whose queue gave up on one item: that item fails with the reason and costs nothing', {
+    timeout: 120_000,
+  }, async () => {
+    const urls = [
+      `${site.origin}/article.html?giveup=0`,
+      `${site.origin}/notes.txt?giveup=1`,
+      `${site.origin}/notes.txt?giveup=2`,
+    ];
     const created = await t.api('POST', '/api/v1/scrape/async/batch', { urls });
     expect(created.status).toBe(202);
     // Handling item 1 now fails below its operation on every attempt (its stored input cannot be
     // read), as it would while the database kept failing: pg-boss retries it, then gives up.
-    await t.server.database.db.updateTable('job_items').set({ input: '{not json' }).where('job_id', '=', created.json.id).where('idx', '=', 1).execute();
+    await t.server.database.db
+      .updateTable('job_items')
+      .set({ input: '{not json' })
+      .where('job_id', '=', created.json.id)
+      .where('idx', '=', 1)
+      .execute();
     await startWorker();
 
     const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
@@ -60,20 +77,30 @@ describe('a `webdata worker` process on Postgres', () => {
     const { data } = await allPages(t, created.json.url, 10);
     expect(data.map((d: any) => d.success)).toEqual([true, false, true]);
     expect(data[1]).toMatchObject({ success: false, cost: 0 });
-    expect(data[1].error).toMatch(/job queue gave up on this item after 11 attempts \(last: .*JSON/);
+    expect(data[1].error).toMatch(
+      /job queue gave up on this item after 11 attempts \(last: .*JSON/,
+    );
     expect(job.cost).toBeCloseTo(data[0].cost + data[2].cost, 6);
-    const charges = await t.server.database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', job.id).execute();
+    const charges = await t.server.database.db
+      .selectFrom('usage_ledger')
+      .selectAll()
+      .where('ref', '=', job.id)
+      .execute();
     expect(charges.length).toBe(2);
   });
 
-  it('runs no session manager and no egress proxy until a browser item needs one, and still runs browser items', { timeout: 120_000 }, async () => {
+  it('runs no session manager and no egress proxy until a browser item needs one, and still runs browser items', {
+    timeout: 120_000,
+  }, async () => {
     const w = running[0] ?? (await startWorker());
     const pid = w.proc.pid!;
     // It has run plain items (above) yet listens on nothing and owns no session runtime folder.
     expect(await listeningPorts(pid)).toEqual([]);
     expect(await sessionFoldersOf(pid)).toEqual([]);
 
-    const created = await t.api('POST', '/api/v1/scrape/async/batch', { urls: [`${site.origin}/browser/js-only?worker=1`] });
+    const created = await t.api('POST', '/api/v1/scrape/async/batch', {
+      urls: [`${site.origin}/browser/js-only?worker=1`],
+    });
     const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
     expect(job).toMatchObject({ status: 'completed', completed: 1 });
     const { data } = await allPages(t, created.json.url, 10);

@@ -11,10 +11,21 @@ afterAll(async () => {
   await t?.close();
 });
 
-const HEADERS = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const HEADERS = {
+  authorization: `Bearer ${TEST_KEY}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
 
-async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${t.base}/mcp`, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
+async function post(
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${t.base}/mcp`, {
+    method: 'POST',
+    headers: { ...HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -22,13 +33,35 @@ async function post(body: unknown, headers: Record<string, string> = {}): Promis
 // The SDK client only sends well-formed traffic; these are the JSON-RPC and HTTP edges of /mcp a hand-written client meets.
 describe('/mcp exchanges at the protocol edges', () => {
   it('negotiates the protocol version on initialize, offering only tools', async () => {
-    const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+    const params = {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    };
     const ok = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
     expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'webdata' } } });
-    const future = await post({ jsonrpc: '2.0', id: 'a', method: 'initialize', params: { ...params, protocolVersion: '2099-01-01' } });
+    expect(ok.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'webdata' },
+      },
+    });
+    const future = await post({
+      jsonrpc: '2.0',
+      id: 'a',
+      method: 'initialize',
+      params: { ...params, protocolVersion: '2099-01-01' },
+    });
     expect(future.json.result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
-    const bad = await post({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { capabilities: {} } });
+    const bad = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: { capabilities: {} },
+    });
     expect(bad.json).toMatchObject({ id: 2, error: { code: -32602 } });
   });
 
@@ -37,7 +70,12 @@ describe('/mcp exchanges at the protocol edges', () => {
     const batch = await post([
       { jsonrpc: '2.0', id: 7, method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'job_list', arguments: { limit: 1 } } },
+      {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'job_list', arguments: { limit: 1 } },
+      },
     ]);
     expect(batch.status).toBe(200);
     expect(batch.json).toHaveLength(2);
@@ -46,15 +84,34 @@ describe('/mcp exchanges at the protocol edges', () => {
   });
 
   it('names what is wrong: unknown method, bad params, unknown tool, malformed message', async () => {
-    expect((await post({ jsonrpc: '2.0', id: 1, method: 'resources/list' })).json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } });
-    const params = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } });
+    expect((await post({ jsonrpc: '2.0', id: 1, method: 'resources/list' })).json).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32601, message: 'Method not found' },
+    });
+    const params = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { arguments: {} },
+    });
     expect(params.json.error.code).toBe(-32602);
     expect(params.json.error.message).toContain('name');
-    const tool = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'teleport', arguments: {} } });
-    expect(tool.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'unknown tool "teleport"' }] });
+    const tool = await post({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'teleport', arguments: {} },
+    });
+    expect(tool.json.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'unknown tool "teleport"' }],
+    });
     const malformed = await post({ jsonrpc: '1.0', id: 4, method: 'ping' });
     expect(malformed).toMatchObject({ status: 400, json: { error: { code: -32700 } } });
-    const tooMany = await post(Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
+    const tooMany = await post(
+      Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+    );
     expect(tooMany).toMatchObject({ status: 400, json: { error: { code: -32600 } } });
   });
 

@@ -1,9 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOB_TEXT_LIMITS } from '../../src/mcp/render.ts';
@@ -20,9 +20,19 @@ const NODE = join(ROOT, 'node_modules/.bin/node');
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
-const searx = useFixture(() => startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]));
-const web = useFixture(() => startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }));
-const t = useServer({ settings: () => ({ SEARXNG_URL: searx.origin, WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_TEST_RESOLVE: `tree.test=127.0.0.1` }) });
+const searx = useFixture(() =>
+  startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]),
+);
+const web = useFixture(() =>
+  startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }),
+);
+const t = useServer({
+  settings: () => ({
+    SEARXNG_URL: searx.origin,
+    WEBDATA_BROWSER_POOL_SIZE: '1',
+    WEBDATA_TEST_RESOLVE: `tree.test=127.0.0.1`,
+  }),
+});
 const clients: Client[] = [];
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
@@ -30,22 +40,40 @@ afterAll(async () => {
 
 async function httpClient(key: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
   clients.push(client);
   return client;
 }
 
 async function stdioClient(env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
-  const transport = new StdioClientTransport({ command: NODE, args: [join(ROOT, 'src/cli/main.ts'), 'mcp'], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: NODE,
+    args: [join(ROOT, 'src/cli/main.ts'), 'mcp'],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'ignore',
+  });
   await client.connect(transport);
   clients.push(client);
   return client;
 }
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>; structuredContent?: any };
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
-const textOf = (r: ToolResult) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  structuredContent?: any;
+};
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
+const textOf = (r: ToolResult) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 /** The job_status answer once the job completed. */
 const completedJob = (client: Client, args: Record<string, unknown>) =>
   waitFor(
@@ -62,20 +90,49 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(['search', 'scrape', 'batch_scrape', 'map', 'crawl', 'screenshot', 'pdf_from_url', 'pdf_from_html', 'sequence', 'job_status', 'job_list', 'job_cancel', 'session_create', 'session_close']),
+      expect.arrayContaining([
+        'search',
+        'scrape',
+        'batch_scrape',
+        'map',
+        'crawl',
+        'screenshot',
+        'pdf_from_url',
+        'pdf_from_html',
+        'sequence',
+        'job_status',
+        'job_list',
+        'job_cancel',
+        'session_create',
+        'session_close',
+      ]),
     );
     const openapi = (await t.api('GET', '/openapi.json')).json;
     const scrape = tools.find((tool) => tool.name === 'scrape')!;
-    const body = openapi.paths['/api/v1/scrape/single'].post.requestBody.content['application/json'].schema;
+    const body =
+      openapi.paths['/api/v1/scrape/single'].post.requestBody.content['application/json'].schema;
     expect(scrape.inputSchema.properties).toEqual(body.properties);
     expect(scrape.inputSchema.required).toEqual(['url']);
     expect(scrape.outputSchema?.properties).toHaveProperty('markdown');
     const crawl = tools.find((tool) => tool.name === 'crawl')!;
-    expect(crawl.inputSchema.properties).toEqual(openapi.paths['/api/v1/crawl'].post.requestBody.content['application/json'].schema.properties);
-    expect(Object.keys(crawl.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['url', 'limit', 'maxDepth', 'includePaths', 'excludePaths', 'sitemap']));
+    expect(crawl.inputSchema.properties).toEqual(
+      openapi.paths['/api/v1/crawl'].post.requestBody.content['application/json'].schema.properties,
+    );
+    expect(Object.keys(crawl.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining([
+        'url',
+        'limit',
+        'maxDepth',
+        'includePaths',
+        'excludePaths',
+        'sitemap',
+      ]),
+    );
     const job = tools.find((tool) => tool.name === 'job_status')!;
     expect(job.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(job.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'offset', 'limit']));
+    expect(Object.keys(job.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['id', 'offset', 'limit']),
+    );
   });
 
   it('scrapes a page: markdown as text, the API result as structuredContent, charged to the key', async () => {
@@ -98,7 +155,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const bad = await call(client, 'scrape', { url: `${site.origin}/article.html`, type: 'pdf' });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^HTTP 400: type: /);
-    const unknown = await call(client, 'scrape', { url: `${site.origin}/article.html`, colour: 'red' });
+    const unknown = await call(client, 'scrape', {
+      url: `${site.origin}/article.html`,
+      colour: 'red',
+    });
     expect(textOf(unknown)).toContain('colour: is not a known field');
     const relative = await call(client, 'scrape', { url: '/article.html' });
     expect(textOf(relative)).toContain('- url:');
@@ -117,8 +177,15 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(search.structuredContent.results[0].results[0].url).toBe(`${site.origin}/article.html`);
     expect(textOf(search)).toContain(`- [Result 0](${site.origin}/article.html)`);
 
-    const batch = await call(client, 'batch_scrape', { urls: [`${site.origin}/article.html`, `${site.origin}/status/500`] });
-    expect(batch.structuredContent).toMatchObject({ total: 2, successful: 1, failed: 1, cost: 0.002 });
+    const batch = await call(client, 'batch_scrape', {
+      urls: [`${site.origin}/article.html`, `${site.origin}/status/500`],
+    });
+    expect(batch.structuredContent).toMatchObject({
+      total: 2,
+      successful: 1,
+      failed: 1,
+      cost: 0.002,
+    });
     expect(textOf(batch)).toContain(`## ${site.origin}/article.html`);
     expect(textOf(batch)).toContain('Twice a day the ocean pulls back');
 
@@ -129,35 +196,58 @@ describe('MCP over Streamable HTTP at /mcp', () => {
 
     const sequence = await call(client, 'sequence', {
       startUrl: `${site.origin}/browser/form`,
-      steps: [{ type: 'type', selector: '#q', text: 'anemone' }, { type: 'press', key: 'Enter' }, { type: 'waitForSelector', selector: 'h1' }, { type: 'scrape' }],
+      steps: [
+        { type: 'type', selector: '#q', text: 'anemone' },
+        { type: 'press', key: 'Enter' },
+        { type: 'waitForSelector', selector: 'h1' },
+        { type: 'scrape' },
+      ],
     });
     expect(sequence.structuredContent).toMatchObject({ success: true, completedBreakpoints: 1 });
     expect(textOf(sequence)).toContain('Results for anemone');
 
-    const pdf = await call(client, 'pdf_from_html', { html: '<h1>Tide table</h1>', title: 'tides' });
+    const pdf = await call(client, 'pdf_from_html', {
+      html: '<h1>Tide table</h1>',
+      title: 'tides',
+    });
     expect(pdf.structuredContent).toMatchObject({ success: true });
     expect(pdf.structuredContent.url).toMatch(/\/files\/.+\.pdf$/);
   });
 
   it('returns a screenshot as an image content block', async () => {
     const client = await httpClient(TEST_KEY);
-    const shot = await call(client, 'screenshot', { url: `${site.origin}/browser/tall`, fullPage: false, width: 800, height: 600 });
+    const shot = await call(client, 'screenshot', {
+      url: `${site.origin}/browser/tall`,
+      fullPage: false,
+      width: 800,
+      height: 600,
+    });
     expect(shot.isError).toBeFalsy();
     const image = shot.content.find((c) => c.type === 'image')!;
     expect(image.mimeType).toBe('image/png');
     const png = PNG.sync.read(Buffer.from(image.data!, 'base64'));
     expect([png.width, png.height]).toEqual([800, 600]);
-    expect(shot.structuredContent).toMatchObject({ success: true, width: 800, height: 600, cost: 0.003 });
+    expect(shot.structuredContent).toMatchObject({
+      success: true,
+      width: 800,
+      height: 600,
+      cost: 0.003,
+    });
   });
 
   it('starts a job and shows it to its owner only: another key can neither read nor cancel it', async () => {
     const mine = await httpClient(TEST_KEY);
     const theirs = await httpClient(TEST_KEY_2);
-    const started = await call(mine, 'start_batch_scrape', { urls: [`${site.origin}/article.html`] });
+    const started = await call(mine, 'start_batch_scrape', {
+      urls: [`${site.origin}/article.html`],
+    });
     const id = started.structuredContent.id as string;
     expect(id).toBeTruthy();
     const status = await completedJob(mine, { id });
-    expect(status.structuredContent.data[0]).toMatchObject({ url: `${site.origin}/article.html`, success: true });
+    expect(status.structuredContent.data[0]).toMatchObject({
+      url: `${site.origin}/article.html`,
+      success: true,
+    });
     expect(textOf(status)).toContain(`job ${id}: completed (1/1)`);
     const list = await call(mine, 'job_list', { limit: 5 });
     expect(list.structuredContent.jobs.map((j: { id: string }) => j.id)).toContain(id);
@@ -173,7 +263,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const client = await httpClient(TEST_KEY);
     const { pageChars, totalChars } = JOB_TEXT_LIMITS;
     const shownPages = Math.ceil(totalChars / pageChars);
-    const urls = Array.from({ length: shownPages + 2 }, (_, i) => `${site.origin}/long-article?paragraphs=${40 + i}`);
+    const urls = Array.from(
+      { length: shownPages + 2 },
+      (_, i) => `${site.origin}/long-article?paragraphs=${40 + i}`,
+    );
     const id = (await call(client, 'start_batch_scrape', { urls })).structuredContent.id as string;
     let status: ToolResult;
     for (;;) {
@@ -188,7 +281,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const text = textOf(status);
     expect(text.length).toBeLessThan(totalChars + 10_000);
     expect(text.match(/^## /gm)).toHaveLength(shownPages);
-    expect(text).toContain(`[… first ${pageChars} of ${pages[0]!.markdown.length} characters; the whole page is in structuredContent.data, under this URL]`);
+    expect(text).toContain(
+      `[… first ${pageChars} of ${pages[0]!.markdown.length} characters; the whole page is in structuredContent.data, under this URL]`,
+    );
     expect(text).not.toContain('Paragraph 40 of');
     for (const page of pages.slice(shownPages)) expect(text).toContain(`\n- ${page.url}`);
     expect(text).toContain('2 more pages listed by URL only');
@@ -197,16 +292,31 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   it('crawls a site as a job whose pages job_status reads, to its owner only', async () => {
     const mine = await httpClient(TEST_KEY);
     const theirs = await httpClient(TEST_KEY_2);
-    const started = await call(mine, 'crawl', { url: web.url('tree.test', '/'), limit: 5, maxDepth: 1, excludePaths: ['^/p/2$'] });
+    const started = await call(mine, 'crawl', {
+      url: web.url('tree.test', '/'),
+      limit: 5,
+      maxDepth: 1,
+      excludePaths: ['^/p/2$'],
+    });
     expect(started.isError).toBeFalsy();
     const id = started.structuredContent.id as string;
     expect(textOf(started)).toContain(`job ${id} started: call job_status with id "${id}"`);
     const status = await completedJob(mine, { id, limit: '10' });
     // Depth 1 from the home page: its three children, less the excluded one.
     const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
-    expect(status.structuredContent).toMatchObject({ type: 'crawl', status: 'completed', total: 3, completed: 3, cost: 0.006 });
-    expect(status.structuredContent.data.map((d: { url: string }) => d.url).sort()).toEqual(urls.sort());
-    expect(status.structuredContent.data.find((d: { url: string }) => d.url === urls[0])).toMatchObject({ depth: 0, foundOn: null, success: true });
+    expect(status.structuredContent).toMatchObject({
+      type: 'crawl',
+      status: 'completed',
+      total: 3,
+      completed: 3,
+      cost: 0.006,
+    });
+    expect(status.structuredContent.data.map((d: { url: string }) => d.url).sort()).toEqual(
+      urls.sort(),
+    );
+    expect(
+      status.structuredContent.data.find((d: { url: string }) => d.url === urls[0]),
+    ).toMatchObject({ depth: 0, foundOn: null, success: true });
     const text = textOf(status);
     expect(text).toContain(`job ${id}: completed (3/3)`);
     for (const url of urls) expect(text).toContain(`## ${url}\n\n`);
@@ -216,7 +326,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(second.structuredContent.data).toHaveLength(1);
 
     expect((await call(theirs, 'job_status', { id })).isError).toBe(true);
-    const bad = await call(mine, 'crawl', { url: web.url('tree.test', '/'), includePaths: ['(?=x)'] });
+    const bad = await call(mine, 'crawl', {
+      url: web.url('tree.test', '/'),
+      includePaths: ['(?=x)'],
+    });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('- includePaths[0]:');
   });
@@ -228,21 +341,33 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const id = created.structuredContent.sessionId as string;
     expect(created.structuredContent.wsUrl).toContain(id);
     const closed = await call(client, 'session_close', { id });
-    expect(closed.structuredContent).toMatchObject({ sessionId: id, status: 'closed', closeReason: 'manual' });
+    expect(closed.structuredContent).toMatchObject({
+      sessionId: id,
+      status: 'closed',
+      closeReason: 'manual',
+    });
   });
 
   it('refuses a made-up delegation header: only the tool calls of an authenticated /mcp request are delegated', async () => {
     const forged = await fetch(`${t.base}/api/v1/scrape/single`, {
       method: 'POST',
-      headers: { authorization: `Delegate ${crypto.randomUUID()}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Delegate ${crypto.randomUUID()}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ url: `${site.origin}/article.html` }),
     });
     expect(forged.status).toBe(401);
   });
 
   it('refuses a wrong key, and a GET stream it does not offer', async () => {
-    await expect(httpClient('wd_not_a_real_key_000000000000')).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid or revoked API key') });
-    const get = await fetch(`${t.base}/mcp`, { headers: { authorization: `Bearer ${TEST_KEY}`, accept: 'text/event-stream' } });
+    await expect(httpClient('wd_not_a_real_key_000000000000')).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('invalid or revoked API key'),
+    });
+    const get = await fetch(`${t.base}/mcp`, {
+      headers: { authorization: `Bearer ${TEST_KEY}`, accept: 'text/event-stream' },
+    });
     expect(get.status).toBe(405);
   });
 });
@@ -255,12 +380,20 @@ describe('MCP over stdio (webdata mcp)', { timeout: 120_000 }, () => {
     expect(names).toContain('scrape');
     const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
     expect(res.structuredContent).toMatchObject({ success: true, cost: 0.002 });
-    const shot = await call(client, 'screenshot', { url: `${site.origin}/browser/tall`, fullPage: false, width: 640, height: 480 });
+    const shot = await call(client, 'screenshot', {
+      url: `${site.origin}/browser/tall`,
+      fullPage: false,
+      width: 640,
+      height: 480,
+    });
     expect(shot.content.some((c) => c.type === 'image')).toBe(true);
   });
 
   it('refuses a wrong key over stdio as a tool error', async () => {
-    const client = await stdioClient({ WEBDATA_URL: t.base, WEBDATA_API_KEY: 'wd_wrong_key_0000000000000000' });
+    const client = await stdioClient({
+      WEBDATA_URL: t.base,
+      WEBDATA_API_KEY: 'wd_wrong_key_0000000000000000',
+    });
     const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
     expect(res.isError).toBe(true);
     expect(textOf(res)).toContain('HTTP 401');
@@ -269,7 +402,13 @@ describe('MCP over stdio (webdata mcp)', { timeout: 120_000 }, () => {
   it('runs an embedded server when neither is set', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-mcp-embedded-'));
     try {
-      const client = await stdioClient({ WEBDATA_DATA_DIR: dataDir, WEBDATA_ALLOW_PRIVATE_NETWORK: 'true', WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_SESSION_WARM_SPARES: '0', PORT: '1' });
+      const client = await stdioClient({
+        WEBDATA_DATA_DIR: dataDir,
+        WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
+        WEBDATA_BROWSER_POOL_SIZE: '1',
+        WEBDATA_SESSION_WARM_SPARES: '0',
+        PORT: '1',
+      });
       const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
       expect(res.structuredContent).toMatchObject({ success: true, cost: 0.002 });
       expect(textOf(res)).toContain('Twice a day the ocean pulls back');

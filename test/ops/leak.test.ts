@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.ts';
+import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
 import { freePort, TEST_KEY, TEST_KEY_2 } from '../helpers/server.ts';
 
 /**
@@ -35,10 +35,17 @@ let xLocksBefore: Set<string>;
 const xLocks = async () => new Set((await readdir('/tmp')).filter((n) => /^\.X\d+-lock$/.test(n)));
 
 /** Lines a child writes, until one matches. */
-function waitForLine(stream: NodeJS.ReadableStream, re: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+function waitForLine(
+  stream: NodeJS.ReadableStream,
+  re: RegExp,
+  timeoutMs = 60_000,
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no line matching ${re} in time; got: ${buffer.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no line matching ${re} in time; got: ${buffer.slice(-2000)}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       buffer += chunk.toString();
       const m = buffer.match(re);
@@ -77,10 +84,18 @@ async function settledRss(): Promise<number> {
   return Number(status.match(/^VmRSS:\s+(\d+) kB/m)![1]) * 1024;
 }
 
-async function api(method: string, path: string, body?: unknown, key = TEST_KEY): Promise<{ status: number; json: any }> {
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = TEST_KEY,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(90_000),
   });
@@ -93,12 +108,16 @@ async function scrapeWave(wave: number): Promise<void> {
     Array.from({ length: SCRAPES_PER_WAVE }, (_, i) =>
       limit(async () => {
         // Every tenth page needs JavaScript, so the browser pool takes part too.
-        const url = i < BROWSER_SCRAPES_PER_WAVE ? `${site.origin}/browser/js-only?w=${wave}&i=${i}` : `${site.origin}/article.html?w=${wave}&i=${i}`;
+        const url =
+          i < BROWSER_SCRAPES_PER_WAVE
+            ? `${site.origin}/browser/js-only?w=${wave}&i=${i}`
+            : `${site.origin}/article.html?w=${wave}&i=${i}`;
         return api('POST', '/api/v1/scrape/single', { url });
       }),
     ),
   );
-  for (const r of results) expect(r.status === 200 && r.json.success, JSON.stringify(r.json).slice(0, 300)).toBe(true);
+  for (const r of results)
+    expect(r.status === 200 && r.json.success, JSON.stringify(r.json).slice(0, 300)).toBe(true);
 }
 
 /** A session from create to close: a CDP client loads a page; a visible one also serves its live view over VNC. */
@@ -125,25 +144,31 @@ async function sessionLife(headless: boolean, key: string): Promise<void> {
           resolve(data.toString('latin1'));
         });
         vnc.once('error', reject);
-        vnc.once('close', (code) => reject(new Error(`the live view closed (${code}) before its RFB banner`)));
+        vnc.once('close', (code) =>
+          reject(new Error(`the live view closed (${code}) before its RFB banner`)),
+        );
       });
       expect(banner).toMatch(/^RFB \d{3}\.\d{3}\n/);
       vnc.close();
     }
   } finally {
-    expect((await api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`, undefined, key)).status).toBe(200);
+    expect(
+      (await api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`, undefined, key)).status,
+    ).toBe(200);
   }
 }
 
 const started = Date.now();
 /** Progress on stderr, so a run that stalls shows where. */
-const progress = (what: string) => process.stderr.write(`leak test ${((Date.now() - started) / 1000).toFixed(0)} s: ${what}\n`);
+const progress = (what: string) =>
+  process.stderr.write(`leak test ${((Date.now() - started) / 1000).toFixed(0)} s: ${what}\n`);
 
 async function wave(n: number): Promise<void> {
   progress(`wave ${n}`);
   const sessions = async () => {
     // One visible session a wave (Xvfb, x11vnc), the rest headless; two users so no per-user cap interferes.
-    for (let i = 0; i < SESSIONS_PER_WAVE; i++) await sessionLife(i !== 0, i % 2 ? TEST_KEY_2 : TEST_KEY);
+    for (let i = 0; i < SESSIONS_PER_WAVE; i++)
+      await sessionLife(i !== 0, i % 2 ? TEST_KEY_2 : TEST_KEY);
   };
   await Promise.all([scrapeWave(n), sessions()]);
 }
@@ -155,7 +180,8 @@ async function processesOf(folder: string): Promise<string[]> {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     const environ = await readFile(`/proc/${name}/environ`, 'latin1').catch(() => '');
     const cmdline = await readFile(`/proc/${name}/cmdline`, 'latin1').catch(() => '');
-    if (environ.split('\0').includes(`TMPDIR=${folder}`) || cmdline.includes(folder)) found.push(`${name} ${cmdline.split('\0').join(' ').slice(0, 200)}`);
+    if (environ.split('\0').includes(`TMPDIR=${folder}`) || cmdline.includes(folder))
+      found.push(`${name} ${cmdline.split('\0').join(' ').slice(0, 200)}`);
   }
   return found;
 }
@@ -187,7 +213,10 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const [inspectorLine] = await Promise.all([waitForLine(server.stderr!, /Debugger listening on (ws:\/\/\S+)/), waitForLine(server.stdout!, /webdata listening on/)]);
+  const [inspectorLine] = await Promise.all([
+    waitForLine(server.stderr!, /Debugger listening on (ws:\/\/\S+)/),
+    waitForLine(server.stdout!, /webdata listening on/),
+  ]);
   server.stdout!.resume();
   server.stderr!.resume();
   inspector = new WebSocket(inspectorLine[1]!);
@@ -232,7 +261,14 @@ describe('leaks', () => {
     for (const name of await xLocks()) {
       if (xLocksBefore.has(name)) continue;
       const pid = Number((await readFile(`/tmp/${name}`, 'latin1').catch(() => '')).trim());
-      if (!pid || !(await readFile(`/proc/${pid}/stat`).then(() => true, () => false))) staleLocks.push(name);
+      if (
+        !pid ||
+        !(await readFile(`/proc/${pid}/stat`).then(
+          () => true,
+          () => false,
+        ))
+      )
+        staleLocks.push(name);
     }
     expect(staleLocks).toEqual([]);
   }, 600_000);

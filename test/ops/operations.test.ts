@@ -8,15 +8,24 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const m = line.match(/^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/);
     if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
+    const have = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
   }
   return 0;
 }
 
-async function metrics(base: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; text: string }> {
+async function metrics(
+  base: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string; text: string }> {
   const res = await fetch(`${base}/metrics`, { headers });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text: await res.text(),
+  };
 }
 
 const site = useFixture(() => startFixtureSite());
@@ -25,7 +34,11 @@ const t = useServer();
 describe('GET /metrics', () => {
   it('counts requests by route template and status, with latency, and the charges they made', async () => {
     const before = (await metrics(t.base)).text;
-    for (let i = 0; i < 3; i++) expect((await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/article.html` }))
+          .status,
+      ).toBe(200);
     expect((await t.api('POST', '/api/v1/scrape/single', { url: 42 })).status).toBe(400);
     expect((await t.api('GET', '/api/v1/scrape/async/job/no-such-job')).status).toBe(404);
 
@@ -33,11 +46,18 @@ describe('GET /metrics', () => {
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
     const route = { method: 'POST', route: '/api/v1/scrape/single' };
-    const delta = (name: string, labels: Record<string, string>) => sample(text, name, labels) - sample(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      sample(text, name, labels) - sample(before, name, labels);
     expect(delta('webdata_http_requests_total', { ...route, status: '200' })).toBe(3);
     expect(delta('webdata_http_requests_total', { ...route, status: '400' })).toBe(1);
     // The template, never the raw path with its id.
-    expect(delta('webdata_http_requests_total', { method: 'GET', route: '/api/v1/scrape/async/job/:id', status: '404' })).toBe(1);
+    expect(
+      delta('webdata_http_requests_total', {
+        method: 'GET',
+        route: '/api/v1/scrape/async/job/:id',
+        status: '404',
+      }),
+    ).toBe(1);
     expect(text).not.toContain('no-such-job');
     expect(delta('webdata_http_request_duration_seconds_count', route)).toBe(4);
     expect(delta('webdata_http_request_duration_seconds_sum', route)).toBeGreaterThan(0);
@@ -60,9 +80,13 @@ describe('GET /metrics', () => {
 
   it('counts job items waiting in the queue while a job is pending', async () => {
     // Items of a page that answers slowly: running or pending for seconds.
-    const created = await t.api('POST', '/api/v1/scrape/async/batch', { urls: Array.from({ length: 20 }, (_, i) => `${site.origin}/slow?ms=5000&i=${i}`) });
+    const created = await t.api('POST', '/api/v1/scrape/async/batch', {
+      urls: Array.from({ length: 20 }, (_, i) => `${site.origin}/slow?ms=5000&i=${i}`),
+    });
     expect(created.status).toBe(202);
-    const waiting = (text: string) => sample(text, 'webdata_job_items', { state: 'pending' }) + sample(text, 'webdata_job_items', { state: 'running' });
+    const waiting = (text: string) =>
+      sample(text, 'webdata_job_items', { state: 'pending' }) +
+      sample(text, 'webdata_job_items', { state: 'running' });
     expect(waiting((await metrics(t.base)).text)).toBe(20);
     expect((await t.api('DELETE', `/api/v1/scrape/async/job/${created.json.id}`)).status).toBe(200);
     // A cancelled job's items no longer count as queued.
@@ -71,19 +95,27 @@ describe('GET /metrics', () => {
 
   it('counts block verdicts by method, kind and rule, never by page text', async () => {
     const before = (await metrics(t.base)).text;
-    const res = await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/browser/always-blocked` });
+    const res = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/browser/always-blocked`,
+    });
     expect(res.json.success).toBe(false);
     const { text } = await metrics(t.base);
     for (const method of ['http', 'browser', 'browser-stealth']) {
       const labels = { method, kind: 'blocked', reason: 'captcha wall' };
-      expect(sample(text, 'webdata_block_verdicts_total', labels) - sample(before, 'webdata_block_verdicts_total', labels), method).toBe(1);
+      expect(
+        sample(text, 'webdata_block_verdicts_total', labels) -
+          sample(before, 'webdata_block_verdicts_total', labels),
+        method,
+      ).toBe(1);
     }
   }, 90_000);
 
   it('answers only loopback clients when no token is set', async () => {
     const behindProxy = await startTestServer({ WEBDATA_TRUST_PROXY: 'true' });
     try {
-      expect((await metrics(behindProxy.base, { 'x-forwarded-for': '127.0.0.1' })).status).toBe(200);
+      expect((await metrics(behindProxy.base, { 'x-forwarded-for': '127.0.0.1' })).status).toBe(
+        200,
+      );
       const remote = await metrics(behindProxy.base, { 'x-forwarded-for': '203.0.113.9' });
       expect(remote.status).toBe(404);
       expect(remote.text).not.toContain('webdata_');
@@ -97,7 +129,10 @@ describe('GET /metrics', () => {
     const guarded = await startTestServer({ WEBDATA_METRICS_TOKEN: token });
     try {
       expect((await metrics(guarded.base)).status).toBe(401);
-      expect((await metrics(guarded.base, { authorization: 'Bearer wd_test_key_user_one_0123456789' })).status).toBe(401);
+      expect(
+        (await metrics(guarded.base, { authorization: 'Bearer wd_test_key_user_one_0123456789' }))
+          .status,
+      ).toBe(401);
       expect((await metrics(guarded.base, { authorization: `Bearer ${token}x` })).status).toBe(401);
       const ok = await metrics(guarded.base, { authorization: `Bearer ${token}` });
       expect(ok.status).toBe(200);
@@ -117,10 +152,14 @@ describe('GET /v1/usage', () => {
     expect(mine.json.success).toBe(true);
     expect(mine.json.to).toBe(today());
     expect(Date.parse(mine.json.to) - Date.parse(mine.json.from)).toBe(29 * 86_400_000);
-    const scrape = mine.json.operations.find((o: { operation: string }) => o.operation === 'scrape');
+    const scrape = mine.json.operations.find(
+      (o: { operation: string }) => o.operation === 'scrape',
+    );
     // The three article scrapes above, and nothing for failures (which cost 0).
     expect(scrape).toEqual({ operation: 'scrape', units: 3, cost: 0.006, charges: 3 });
-    expect(mine.json.totalCost).toBe(mine.json.operations.reduce((n: number, o: { cost: number }) => n + o.cost, 0));
+    expect(mine.json.totalCost).toBe(
+      mine.json.operations.reduce((n: number, o: { cost: number }) => n + o.cost, 0),
+    );
     expect(mine.json.days).toHaveLength(1);
     expect(mine.json.days[0].date).toBe(today());
     expect(mine.json.days[0].operations).toContainEqual(scrape);
@@ -133,7 +172,12 @@ describe('GET /v1/usage', () => {
   it('limits the answer to from..to, inclusive', async () => {
     const past = await t.api('GET', '/api/v1/usage?from=2020-01-01&to=2020-12-31');
     expect(past.status).toBe(200);
-    expect(past.json).toMatchObject({ from: '2020-01-01', to: '2020-12-31', totalCost: 0, days: [] });
+    expect(past.json).toMatchObject({
+      from: '2020-01-01',
+      to: '2020-12-31',
+      totalCost: 0,
+      days: [],
+    });
     const justToday = await t.api('GET', `/api/v1/usage?from=${today()}&to=${today()}`);
     expect(justToday.json.totalCost).toBeGreaterThanOrEqual(0.006);
   });
@@ -177,7 +221,9 @@ describe('load shedding', () => {
       expect(health.status).toBe(200);
       const m = await metrics(pressed.base);
       expect(m.status).toBe(200);
-      expect(sample(m.text, 'webdata_shed_requests_total', { reason: 'heapUsedBytes' })).toBeGreaterThanOrEqual(2);
+      expect(
+        sample(m.text, 'webdata_shed_requests_total', { reason: 'heapUsedBytes' }),
+      ).toBeGreaterThanOrEqual(2);
     } finally {
       await pressed.close();
     }

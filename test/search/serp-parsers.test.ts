@@ -1,9 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  bingNoResults,
+  bingRefusal,
+  decodeBingHref,
+  googleNoResults,
+  googleRefusal,
+  parseBingSerp,
+  parseGoogleSerp,
+} from '../../src/search/index.ts';
 import { BING_NO_RESULTS } from '../fixtures/bing-serp-server.ts';
 import { GOOGLE_NO_RESULTS } from '../fixtures/google-serp-server.ts';
-import { bingNoResults, bingRefusal, decodeBingHref, googleNoResults, googleRefusal, parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
 
 /** Real saved results pages (see SOURCES.md there), shared beside the repository. */
 const SERP = resolve(import.meta.dirname, '../..', '../shared/data/serp');
@@ -29,19 +37,26 @@ describe('Google results page parser', () => {
     expect(hits[0]).toEqual({
       url: 'https://www.synthesia.io/post/ai-tools',
       title: 'The 50 Best AI Tools in 2025 (Tried & Tested)',
-      description: 'há 7 dias — Explore 50 top AI tools across 21 categories, with insights on use cases, features, and pricing.',
+      description:
+        'há 7 dias — Explore 50 top AI tools across 21 categories, with insights on use cases, features, and pricing.',
     });
     expect(hits[2]).toEqual({
       url: 'https://zapier.com/blog/best-ai-productivity-tools/',
       title: 'The best AI productivity tools in 2025',
-      description: "The list you're about to see contains a collection of great AI productivity tools tested by Zapier's app review team, myself included.",
+      description:
+        "The list you're about to see contains a collection of great AI productivity tools tested by Zapier's app review team, myself included.",
     });
     expect(hits[9]!.title).toBe('Making AI helpful for everyone - Google AI - Google AI');
-    expect(hits.some((h) => h.url.includes('translate.google') || h.url.includes('youtube.com'))).toBe(false);
+    expect(
+      hits.some((h) => h.url.includes('translate.google') || h.url.includes('youtube.com')),
+    ).toBe(false);
   });
 
   it('reads the re-indented 2025 page (en-BE, "react github") with whitespace collapsed', () => {
-    const hits = parseGoogleSerp(page('google/js-2025-10_enBE_react-github_prettyprinted.html'), GOOGLE);
+    const hits = parseGoogleSerp(
+      page('google/js-2025-10_enBE_react-github_prettyprinted.html'),
+      GOOGLE,
+    );
     expect(hits).toHaveLength(8);
     expect(hits[0]).toEqual({
       url: 'https://github.com/facebook/react',
@@ -52,7 +67,8 @@ describe('Google results page parser', () => {
     expect(hits[4]).toEqual({
       url: 'https://react.dev/',
       title: 'React',
-      description: 'React lets you build user interfaces out of individual pieces called components. Create your own React components like Thumbnail, LikeButton, and Video.',
+      description:
+        'React lets you build user interfaces out of individual pieces called components. Create your own React components like Thumbnail, LikeButton, and Video.',
     });
     expect(hits[7]!.url).toBe('https://www.reddit.com/r/reactjs/comments/1baeflq/react_on_github/');
     expect(hits[7]!.title).toBe('React on Github : r/reactjs');
@@ -71,7 +87,9 @@ describe('Google results page parser', () => {
       'https://maps.google.com/',
       'https://images.google.com/',
     ]);
-    expect(hits[2]!.description).toBe('In your Google Account, you can see and manage your info, activity, ...');
+    expect(hits[2]!.description).toBe(
+      'In your Google Account, you can see and manage your info, activity, ...',
+    );
   });
 
   it('reads the mobile page, whose titles are role=heading elements', () => {
@@ -85,15 +103,23 @@ describe('Google results page parser', () => {
   });
 
   it('decodes the /url?q= redirects of the basic (no-JS) page and keeps the snippet apart from the sitelinks', () => {
-    const hits = parseGoogleSerp(page('google/nojs-2023-06_basic_en_google_url-q-redirects.html'), GOOGLE);
+    const hits = parseGoogleSerp(
+      page('google/nojs-2023-06_basic_en_google_url-q-redirects.html'),
+      GOOGLE,
+    );
     expect(hits).toHaveLength(10);
     expect(hits[0]).toEqual({
       url: 'https://www.google.com/',
       title: 'Google',
-      description: "Search the world's information, including webpages, images, videos and more. Google has many special features to help you find exactly what you're looking for.",
+      description:
+        "Search the world's information, including webpages, images, videos and more. Google has many special features to help you find exactly what you're looking for.",
     });
     // `/url?q=https://www.google.com/imghp%3Fhl%3DEN` decodes to the query string it carries.
-    expect(hits[4]).toEqual({ url: 'https://www.google.com/imghp?hl=EN', title: 'Images - Google', description: 'Google Images. The most comprehensive image search on the web.' });
+    expect(hits[4]).toEqual({
+      url: 'https://www.google.com/imghp?hl=EN',
+      title: 'Images - Google',
+      description: 'Google Images. The most comprehensive image search on the web.',
+    });
     expect(hits[9]).toEqual({
       url: 'https://edu.google.com/workspace-for-education/classroom/',
       title: 'Classroom Management Tools & Resources - Google for Education',
@@ -108,34 +134,53 @@ describe('Google results page parser', () => {
     expect(hits.at(-1)).toEqual({
       url: 'https://store.google.com/category/connected_home?hl=en-US',
       title: 'Google Nest, Your Smart Home Starts Here',
-      description: 'Build a smarter home, one device at a time with Google Nest home automation ...',
+      description:
+        'Build a smarter home, one device at a time with Google Nest home automation ...',
     });
   });
 
   it('recognises the "unusual traffic" captcha and the enable-JavaScript shell as refusals, and real pages as answers', () => {
     const sorry = page('google/sorry-2026-07_unusual-traffic_recaptcha.html');
     expect(parseGoogleSerp(sorry, GOOGLE)).toEqual([]);
-    expect(googleRefusal({ url: 'https://www.google.com/sorry/index?continue=x', statusCode: 429, html: sorry }, [])).toMatch(/unusual traffic/);
+    expect(
+      googleRefusal(
+        { url: 'https://www.google.com/sorry/index?continue=x', statusCode: 429, html: sorry },
+        [],
+      ),
+    ).toMatch(/unusual traffic/);
     // Recognised by its form even when served without the redirect or the status.
     expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: sorry }, [])).toMatch(/captcha/);
 
     const shell = page('google/enablejs-2026-07_ru_js-challenge-shell_truncated30000B.html');
     const shellHits = parseGoogleSerp(shell, GOOGLE);
     expect(shellHits).toEqual([]);
-    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: shell }, shellHits)).toMatch(/requires JavaScript/);
+    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: shell }, shellHits)).toMatch(
+      /requires JavaScript/,
+    );
 
-    const consent = '<html><body><form action="https://consent.google.com/save" method="post"><button>Accept all</button></form></body></html>';
-    expect(googleRefusal({ url: 'https://consent.google.com/ml?continue=x', statusCode: 200, html: consent }, [])).toMatch(/consent/);
+    const consent =
+      '<html><body><form action="https://consent.google.com/save" method="post"><button>Accept all</button></form></body></html>';
+    expect(
+      googleRefusal(
+        { url: 'https://consent.google.com/ml?continue=x', statusCode: 200, html: consent },
+        [],
+      ),
+    ).toMatch(/consent/);
 
     // A real results page also mentions the enable-JS retry in its noscript: not a refusal.
     const real = page('google/js-2025-10_enBE_react-github_prettyprinted.html');
-    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: real }, parseGoogleSerp(real, GOOGLE))).toBeUndefined();
+    expect(
+      googleRefusal({ url: GOOGLE, statusCode: 200, html: real }, parseGoogleSerp(real, GOOGLE)),
+    ).toBeUndefined();
   });
 });
 
 describe('Bing results page parser', () => {
   it('decodes every ck/a redirect of the 2026 page', () => {
-    const hits = parseBingSerp(page('bing/www-2026-10_en_trimmed_10results_ckA-redirects.html'), BING);
+    const hits = parseBingSerp(
+      page('bing/www-2026-10_en_trimmed_10results_ckA-redirects.html'),
+      BING,
+    );
     expect(hits.map((h) => h.url)).toEqual([
       'https://pypi.org/project/searchts/',
       'https://github.com/capad-xyz/searchts',
@@ -151,12 +196,14 @@ describe('Bing results page parser', () => {
     expect(hits[0]).toEqual({
       url: 'https://pypi.org/project/searchts/',
       title: 'searchts · PyPI',
-      description: 'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
+      description:
+        'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
     });
     expect(hits[7]).toEqual({
       url: 'https://en.wikipedia.org/wiki/Search_engine',
       title: 'Search engine - Wikipedia',
-      description: 'The first internet search engines predate the debut of the Web in December 1990: WHOIS user search dates back to 1982, [7] and …',
+      description:
+        'The first internet search engines predate the debut of the Web in December 1990: WHOIS user search dates back to 1982, [7] and …',
     });
   });
 
@@ -166,14 +213,18 @@ describe('Bing results page parser', () => {
     expect(hits[2]).toEqual({
       url: 'https://www.rtve.es/infantil/series/bing/',
       title: 'Bing - Vídeos y juegos de Clan TV - RTVE.es',
-      description: '6/10/2016 · Bing, serie online en Clan TV, RTVE.es. Todos los capítulos online de Bing completos y gratis',
+      description:
+        '6/10/2016 · Bing, serie online en Clan TV, RTVE.es. Todos los capítulos online de Bing completos y gratis',
     });
     expect(hits[6]!.url).toBe('https://es.wikipedia.org/wiki/Bing');
     expect(hits[6]!.title).toBe('Microsoft Bing - Wikipedia, la enciclopedia libre');
   });
 
   it('reads the 2021 browser-saved page and drops the result that points into Bing News', () => {
-    const hits = parseBingSerp(page('bing/desktop-js-2021-01_en-GB_bing_saved-from-browser.html'), BING);
+    const hits = parseBingSerp(
+      page('bing/desktop-js-2021-01_en-GB_bing_saved-from-browser.html'),
+      BING,
+    );
     expect(hits.map((h) => h.url)).toEqual([
       'https://www.bing.com/',
       'https://www.microsoft.com/en-us/p/microsoft-bing/9nnhpwj0r912',
@@ -182,15 +233,23 @@ describe('Bing results page parser', () => {
       'https://www.microsoft.com/en-us/bing/bing-wallpaper',
       'https://www.msn.com/',
     ]);
-    expect(hits[2]).toEqual({ url: 'https://twitter.com/Bing', title: 'Bing (@Bing) | Twitter', description: 'The latest tweets from @Bing' });
+    expect(hits[2]).toEqual({
+      url: 'https://twitter.com/Bing',
+      title: 'Bing (@Bing) | Twitter',
+      description: 'The latest tweets from @Bing',
+    });
     expect(bingRefusal({ url: BING, statusCode: 200, html: '' }, hits)).toBeUndefined();
   });
 
-  it('drops ck/a links whose target is relative (Bing\'s own pages)', () => {
+  it("drops ck/a links whose target is relative (Bing's own pages)", () => {
     const relative = Buffer.from('/images/search?q=cats').toString('base64url');
-    expect(decodeBingHref(`https://www.bing.com/ck/a?!&&p=abc&u=a1${relative}&ntb=1`, BING)).toBeUndefined();
+    expect(
+      decodeBingHref(`https://www.bing.com/ck/a?!&&p=abc&u=a1${relative}&ntb=1`, BING),
+    ).toBeUndefined();
     const absolute = Buffer.from('https://example.org/a?b=1').toString('base64url');
-    expect(decodeBingHref(`/ck/a?!&&p=abc&u=a1${absolute}&ntb=1`, BING)?.href).toBe('https://example.org/a?b=1');
+    expect(decodeBingHref(`/ck/a?!&&p=abc&u=a1${absolute}&ntb=1`, BING)?.href).toBe(
+      'https://example.org/a?b=1',
+    );
   });
 });
 
@@ -209,18 +268,27 @@ describe('telling a page with no results from a page the parser cannot read', ()
     'bing/nojs-2021-01_en_bing.html',
   ];
   /** Result titles that are no longer headings, as a redesign would leave them. */
-  const unheaded = (html: string) => html.replace(/<h3\b/g, '<div').replace(/<\/h3>/g, '</div>').replace(/role="heading"/g, 'role="note"');
+  const unheaded = (html: string) =>
+    html
+      .replace(/<h3\b/g, '<div')
+      .replace(/<\/h3>/g, '</div>')
+      .replace(/role="heading"/g, 'role="note"');
   const UNRELATED = `<!doctype html><html><head><title>Results</title></head><body><main class="serp"><article class="hit">
 <a href="https://react.dev/">React</a><p>The library for web and native user interfaces.</p></article></main></body></html>`;
 
-  it.each(googlePages)('does not take the real Google page %s for a no-results page, even with its titles renamed', (path) => {
-    const html = page(path);
-    expect(googleNoResults(html, GOOGLE)).toBe(false);
-    expect(parseGoogleSerp(unheaded(html), GOOGLE)).toEqual([]);
-    expect(googleNoResults(unheaded(html), GOOGLE)).toBe(false);
-    // It still carries Google's noscript pointer to the enable-JS retry, but is no JavaScript shell.
-    expect(googleRefusal({ url: GOOGLE, statusCode: 200, html: unheaded(html) }, [])).toBeUndefined();
-  });
+  it.each(googlePages)(
+    'does not take the real Google page %s for a no-results page, even with its titles renamed',
+    (path) => {
+      const html = page(path);
+      expect(googleNoResults(html, GOOGLE)).toBe(false);
+      expect(parseGoogleSerp(unheaded(html), GOOGLE)).toEqual([]);
+      expect(googleNoResults(unheaded(html), GOOGLE)).toBe(false);
+      // It still carries Google's noscript pointer to the enable-JS retry, but is no JavaScript shell.
+      expect(
+        googleRefusal({ url: GOOGLE, statusCode: 200, html: unheaded(html) }, []),
+      ).toBeUndefined();
+    },
+  );
 
   it('recognises Google saying it found nothing: the "did not match" card, or an empty results area in any language', () => {
     expect(googleNoResults(GOOGLE_NO_RESULTS, GOOGLE)).toBe(true);
@@ -233,25 +301,43 @@ describe('telling a page with no results from a page the parser cannot read', ()
 
   it('does not take a page of unfamiliar markup, or a no-results card beside links to results, for a no-results page', () => {
     expect(googleNoResults(UNRELATED, GOOGLE)).toBe(false);
-    expect(googleNoResults('<html><body><p>Something went wrong.</p></body></html>', GOOGLE)).toBe(false);
-    const mixed = GOOGLE_NO_RESULTS.replace('<div id="rso"></div>', '<div id="rso"><a href="https://react.dev/">React</a></div>');
+    expect(googleNoResults('<html><body><p>Something went wrong.</p></body></html>', GOOGLE)).toBe(
+      false,
+    );
+    const mixed = GOOGLE_NO_RESULTS.replace(
+      '<div id="rso"></div>',
+      '<div id="rso"><a href="https://react.dev/">React</a></div>',
+    );
     expect(googleNoResults(mixed, GOOGLE)).toBe(false);
-    expect(googleNoResults(page('google/sorry-2026-07_unusual-traffic_recaptcha.html'), GOOGLE)).toBe(false);
+    expect(
+      googleNoResults(page('google/sorry-2026-07_unusual-traffic_recaptcha.html'), GOOGLE),
+    ).toBe(false);
   });
 
-  it.each(bingPages)('does not take the real Bing page %s for a no-results page, even with its result items renamed', (path) => {
-    const html = page(path);
-    const renamed = html.replace(/\bb_algo\b/g, 'b_result');
-    expect(bingNoResults(html, BING)).toBe(false);
-    expect(parseBingSerp(renamed, BING)).toEqual([]);
-    expect(bingNoResults(renamed, BING)).toBe(false);
-  });
+  it.each(bingPages)(
+    'does not take the real Bing page %s for a no-results page, even with its result items renamed',
+    (path) => {
+      const html = page(path);
+      const renamed = html.replace(/\bb_algo\b/g, 'b_result');
+      expect(bingNoResults(html, BING)).toBe(false);
+      expect(parseBingSerp(renamed, BING)).toEqual([]);
+      expect(bingNoResults(renamed, BING)).toBe(false);
+    },
+  );
 
   it('recognises Bing saying it found nothing, and not a page of unfamiliar markup', () => {
     expect(bingNoResults(BING_NO_RESULTS, BING)).toBe(true);
     const message = `<html><body><main><h1>There are no results for <strong>zzqx</strong></h1><ul><li>Check your spelling</li></ul></main></body></html>`;
     expect(bingNoResults(message, BING)).toBe(true);
     expect(bingNoResults(UNRELATED, BING)).toBe(false);
-    expect(bingNoResults(BING_NO_RESULTS.replace('</ol>', '<li class="b_ans"><a href="https://react.dev/">React</a></li></ol>'), BING)).toBe(false);
+    expect(
+      bingNoResults(
+        BING_NO_RESULTS.replace(
+          '</ol>',
+          '<li class="b_ans"><a href="https://react.dev/">React</a></li></ol>',
+        ),
+        BING,
+      ),
+    ).toBe(false);
   });
 });

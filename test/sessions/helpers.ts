@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import { markedGroups } from '../../src/sessions/index.ts';
-import { afterAll, expect } from 'vitest';
-import { type TestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 /** Status code of a WebSocket upgrade attempt: 101 when it opened, else the HTTP refusal. */
 export function upgradeStatus(url: string): Promise<number> {
@@ -60,6 +60,8 @@ export async function leftoverSessionProcesses(runtimeRoot: string): Promise<str
  */
 export function expectNoSessionProcessesLeft(server: () => TestServer): void {
   afterAll(async () => {
-    expect(await leftoverSessionProcesses(server().server.services.sessions.runtimeRoot)).toEqual([]);
+    expect(await leftoverSessionProcesses(server().server.services.sessions.runtimeRoot)).toEqual(
+      [],
+    );
   });
 }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { waitFor } from '../helpers/poll.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -23,10 +23,16 @@ it('reaps at start the session folders and processes of instances that are gone,
   const gone = spawn(process.execPath, ['-e', '']);
   await once(gone, 'exit');
   const dead = await runtimeFolder(`${gone.pid} 12345`);
-  const straggler = spawn('sleep', ['60'], { detached: true, stdio: 'ignore', env: { ...process.env, [MARKER]: dead } });
+  const straggler = spawn('sleep', ['60'], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, [MARKER]: dead },
+  });
   // A folder another live instance (this process) owns.
   const stat = await readFile('/proc/self/stat', 'utf8');
-  const live = await runtimeFolder(`${process.pid} ${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`);
+  const live = await runtimeFolder(
+    `${process.pid} ${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`,
+  );
   // Folders with no owner recorded: one old and idle, one just made (an instance starting up).
   const unownedOld = await runtimeFolder();
   await utimes(unownedOld, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
@@ -46,6 +52,7 @@ it('reaps at start the session folders and processes of instances that are gone,
   } finally {
     straggler.kill('SIGKILL');
     await t.close();
-    for (const root of [dead, live, unownedOld, unownedNew]) await rm(root, { recursive: true, force: true });
+    for (const root of [dead, live, unownedOld, unownedNew])
+      await rm(root, { recursive: true, force: true });
   }
 });

@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, readlink, readdir } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { useServer } from '../helpers/server.ts';
-import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoSessionProcessesLeft } from './helpers.ts';
 
 expectNoSessionProcessesLeft(() => t);
@@ -30,8 +30,15 @@ async function sessionBrowser(sessionId: string): Promise<SessionBrowser> {
   for (const pid of pids) {
     const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
     const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
-    if (!comm.startsWith('chrom') || args.some((a) => a.startsWith('--type=')) || !args.includes('--remote-debugging-pipe')) continue;
-    const profile = args.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+    if (
+      !comm.startsWith('chrom') ||
+      args.some((a) => a.startsWith('--type=')) ||
+      !args.includes('--remote-debugging-pipe')
+    )
+      continue;
+    const profile = args
+      .find((a) => a.startsWith('--user-data-dir='))!
+      .slice('--user-data-dir='.length);
     const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
     const display = environ.find((e) => e.startsWith('DISPLAY='))?.slice('DISPLAY='.length);
     return { pid, pids, dir: join(profile, '..'), display };
@@ -64,7 +71,12 @@ async function socketInodes(pid: number): Promise<string[]> {
 
 function xdotool(display: string, ...args: string[]): string {
   try {
-    return execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('xdotool', args, {
+      env: { ...process.env, DISPLAY: display },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
   } catch {
     // `search` exits 1 when nothing matches.
     return '';
@@ -73,7 +85,9 @@ function xdotool(display: string, ...args: string[]): string {
 
 /** The display's visible windows, by id and name: a file chooser or Save As dialog would add one. */
 function visibleWindows(display: string): Map<string, string> {
-  const ids = xdotool(display, 'search', '--onlyvisible', '--name', '.*').split('\n').filter(Boolean);
+  const ids = xdotool(display, 'search', '--onlyvisible', '--name', '.*')
+    .split('\n')
+    .filter(Boolean);
   return new Map(ids.map((id) => [id, xdotool(display, 'getwindowname', id)]));
 }
 
@@ -91,7 +105,9 @@ describe('session sandbox', () => {
       const a = await sessionBrowser(visible.sessionId);
       const b = await sessionBrowser(headless.sessionId);
       // The database the red team read through a file chooser lives in the data folder.
-      expect(existsSync(join(t.dataDir, 'webdata.db')) || (await readdir(t.dataDir)).length > 0).toBe(true);
+      expect(
+        existsSync(join(t.dataDir, 'webdata.db')) || (await readdir(t.dataDir)).length > 0,
+      ).toBe(true);
       for (const [own, other] of [
         [a, b],
         [b, a],
@@ -116,13 +132,23 @@ describe('session sandbox', () => {
           .trim()
           .split('\n')
           .map((line) => line.split(' '))
-          .filter((f) => f[5]!.split(',').includes('rw') && !['tmpfs', 'proc', 'devtmpfs', 'mqueue', 'devpts'].includes(f[f.indexOf('-') + 1]!))
+          .filter(
+            (f) =>
+              f[5]!.split(',').includes('rw') &&
+              !['tmpfs', 'proc', 'devtmpfs', 'mqueue', 'devpts'].includes(f[f.indexOf('-') + 1]!),
+          )
           .map((f) => f[4]);
-        for (const mount of writable) expect(mount === own.dir || mount!.startsWith('/dev/')).toBe(true);
+        for (const mount of writable)
+          expect(mount === own.dir || mount!.startsWith('/dev/')).toBe(true);
         expect(writable).toContain(own.dir);
         // The managed policy is there, read-only, in this browser's view only.
-        const policy = JSON.parse(await readFile(`${root}/etc/chromium/policies/managed/webdata-session.json`, 'utf8'));
-        expect(policy).toMatchObject({ AllowFileSelectionDialogs: false, DownloadDirectory: join(own.dir, 'downloads') });
+        const policy = JSON.parse(
+          await readFile(`${root}/etc/chromium/policies/managed/webdata-session.json`, 'utf8'),
+        );
+        expect(policy).toMatchObject({
+          AllowFileSelectionDialogs: false,
+          DownloadDirectory: join(own.dir, 'downloads'),
+        });
         expect(policy.URLBlocklist).toContain('file://*');
       }
       expect(existsSync('/etc/chromium/policies/managed/webdata-session.json')).toBe(false);
@@ -142,7 +168,9 @@ describe('session sandbox', () => {
       const page: Page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${site.origin}/session/files`);
       await page.bringToFront();
-      await waitFor(async () => [...visibleWindows(display!).values()].some((name) => name.includes('Files')));
+      await waitFor(async () =>
+        [...visibleWindows(display!).values()].some((name) => name.includes('Files')),
+      );
       const windows = [...visibleWindows(display!).keys()].sort();
 
       // Real input reaches the page: typed text lands in the text box.
@@ -163,10 +191,15 @@ describe('session sandbox', () => {
       // A dialog takes well under a second to map; give it several.
       await sleep(3000);
       const after = visibleWindows(display!);
-      expect([...after.keys()].sort(), `windows now: ${JSON.stringify([...after.values()])}`).toEqual(windows);
+      expect(
+        [...after.keys()].sort(),
+        `windows now: ${JSON.stringify([...after.values()])}`,
+      ).toEqual(windows);
       expect(await page.$eval('#f', (f) => (f as HTMLInputElement).files!.length)).toBe(0);
       const cdp = await remote.newBrowserCDPSession();
-      const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ url: string }> };
+      const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+        targetInfos: Array<{ url: string }>;
+      };
       expect(targetInfos.filter((i) => !/^(https?|about|chrome):/.test(i.url))).toEqual([]);
     } finally {
       await remote.close();
@@ -185,7 +218,8 @@ describe('session sandbox', () => {
         for (const pid of pids) {
           const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
           if (/^(Xvfb|x11vnc)/.test(comm)) continue;
-          for (const inode of await socketInodes(pid)) expect(listening.has(inode), `${comm} (${pid}) listens on TCP`).toBe(false);
+          for (const inode of await socketInodes(pid))
+            expect(listening.has(inode), `${comm} (${pid}) listens on TCP`).toBe(false);
         }
       }
       // Two clients of one session each have their own view: one's discovery and pages do not disturb the other.
@@ -193,7 +227,12 @@ describe('session sandbox', () => {
       const second = await chromium.connectOverCDP(headless.wsUrl);
       const page = await first.contexts()[0]!.newPage();
       await page.goto(`${site.origin}/session/app`);
-      await waitFor(async () => second.contexts()[0]!.pages().some((p) => p.url().endsWith('/session/app')));
+      await waitFor(async () =>
+        second
+          .contexts()[0]!
+          .pages()
+          .some((p) => p.url().endsWith('/session/app')),
+      );
       expect(await page.textContent('#h')).toBe('Hello session');
       await second.close();
       expect(await page.evaluate(() => 1 + 1)).toBe(2);

@@ -1,19 +1,21 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import WebSocket from 'ws';
-import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { SessionStore } from '../../src/store/index.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoSessionProcessesLeft, upgradeStatus } from './helpers.ts';
 
 expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
-const t = useServer({ settings: { WEBDATA_SESSIONS_MAX_PER_USER: '2', WEBDATA_SESSION_WARM_SPARES: '1' } });
+const t = useServer({
+  settings: { WEBDATA_SESSIONS_MAX_PER_USER: '2', WEBDATA_SESSION_WARM_SPARES: '1' },
+});
 
 describe('browser sessions over CDP', () => {
   let sessionId: string;
@@ -21,8 +23,16 @@ describe('browser sessions over CDP', () => {
   it('Playwright drives a page through wsUrl; close saves cookies and localStorage and stops billing', async () => {
     const created = await t.api('POST', '/api/v1/browser-sandbox/session', {});
     expect(created.status).toBe(200);
-    expect(created.json).toMatchObject({ browser: 'chromium', width: 1280, height: 720, costPerMin: 0.002, liveViewUrl: null });
-    expect(created.json.wsUrl).toMatch(/^ws:\/\/localhost:\d+\/browser-sandbox-ws\?sessionId=[\w-]+&token=[\w-]{40,}$/);
+    expect(created.json).toMatchObject({
+      browser: 'chromium',
+      width: 1280,
+      height: 720,
+      costPerMin: 0.002,
+      liveViewUrl: null,
+    });
+    expect(created.json.wsUrl).toMatch(
+      /^ws:\/\/localhost:\d+\/browser-sandbox-ws\?sessionId=[\w-]+&token=[\w-]{40,}$/,
+    );
     sessionId = created.json.sessionId;
 
     const browser = await chromium.connectOverCDP(created.json.wsUrl);
@@ -48,12 +58,23 @@ describe('browser sessions over CDP', () => {
     await browser.close();
 
     const details = await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`);
-    expect(details.json).toMatchObject({ status: 'active', headless: true, proxy: false, lastUrl: `http://localhost:${site.port}/session/app`, closeReason: null, hasStorageState: false });
+    expect(details.json).toMatchObject({
+      status: 'active',
+      headless: true,
+      proxy: false,
+      lastUrl: `http://localhost:${site.port}/session/app`,
+      closeReason: null,
+      hasStorageState: false,
+    });
     expect(details.json.wsUrl).toBe(created.json.wsUrl);
 
     const closed = await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`);
     expect(closed.status).toBe(200);
-    expect(closed.json).toMatchObject({ status: 'closed', closeReason: 'manual', hasStorageState: true });
+    expect(closed.json).toMatchObject({
+      status: 'closed',
+      closeReason: 'manual',
+      hasStorageState: true,
+    });
     expect(closed.json.totalCost).toBeGreaterThan(0);
     // Per started second at 0.002/min: a few seconds cost a few hundredths of a cent at most.
     expect(closed.json.totalCost).toBeLessThan(0.002);
@@ -74,18 +95,25 @@ describe('browser sessions over CDP', () => {
     expect(resumed.status).toBe(200);
     expect(resumed.json.sessionId).toBe(sessionId);
     expect(resumed.json.wsUrl).not.toBe(first.json.wsUrl);
-    expect((await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`)).json).toMatchObject({ status: 'active', closeReason: null, closedAt: null });
+    expect((await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`)).json).toMatchObject(
+      { status: 'active', closeReason: null, closedAt: null },
+    );
 
     const browser = await puppeteer.connect({ browserWSEndpoint: resumed.json.wsUrl });
     const page = await browser.newPage();
     await page.goto(`${site.origin}/session/app`);
     expect(await page.$eval('#h', (e) => e.textContent)).toBe('Hello session');
-    const seen = await page.evaluate(() => ({ cookie: document.cookie, greeting: localStorage.getItem('greeting') }));
+    const seen = await page.evaluate(() => ({
+      cookie: document.cookie,
+      greeting: localStorage.getItem('greeting'),
+    }));
     expect(seen.greeting).toBe('hello again');
     expect(seen.cookie).toContain('flavour=oatmeal');
     expect(seen.cookie).toContain('tab=only-this-session');
     await page.goto(`http://localhost:${site.port}/session/app`);
-    expect(await page.evaluate(() => [localStorage.getItem('other'), localStorage.getItem('greeting')])).toEqual(['origin', null]);
+    expect(
+      await page.evaluate(() => [localStorage.getItem('other'), localStorage.getItem('greeting')]),
+    ).toEqual(['origin', null]);
     await page.evaluate(() => localStorage.setItem('other', 'changed'));
     // Puppeteer's browser.close() ends the session like DELETE: state saved, closeReason manual.
     await browser.close();
@@ -93,16 +121,29 @@ describe('browser sessions over CDP', () => {
       const d = (await t.api('GET', `/api/v1/browser-sandbox/session/${sessionId}`)).json;
       return d.status === 'closed' && d;
     });
-    expect(closed).toMatchObject({ status: 'closed', closeReason: 'manual', hasStorageState: true });
-    expect((await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`)).json).toEqual(closed);
-    const saved = JSON.parse((await new SessionStore(t.server.database.db).get(sessionId))!.storage_state!);
-    expect(saved.origins).toContainEqual({ origin: `http://localhost:${site.port}`, localStorage: [{ name: 'other', value: 'changed' }] });
+    expect(closed).toMatchObject({
+      status: 'closed',
+      closeReason: 'manual',
+      hasStorageState: true,
+    });
+    expect((await t.api('DELETE', `/api/v1/browser-sandbox/session/${sessionId}`)).json).toEqual(
+      closed,
+    );
+    const saved = JSON.parse(
+      (await new SessionStore(t.server.database.db).get(sessionId))!.storage_state!,
+    );
+    expect(saved.origins).toContainEqual({
+      origin: `http://localhost:${site.port}`,
+      localStorage: [{ name: 'other', value: 'changed' }],
+    });
     // Both active periods are billed, each per started second.
     expect(closed.totalCost).toBeGreaterThan(first.json.totalCost);
   });
 
   it("keeps one user's session from every other user, and refuses wrong tokens at upgrade", async () => {
-    const mine = (await t.api('POST', '/api/v1/browser-sandbox/session', { width: 1024, height: 768 })).json;
+    const mine = (
+      await t.api('POST', '/api/v1/browser-sandbox/session', { width: 1024, height: 768 })
+    ).json;
     const theirs = (await t.api('POST', '/api/v1/browser-sandbox/session', {}, TEST_KEY_2)).json;
     try {
       for (const [method, path] of [
@@ -127,7 +168,9 @@ describe('browser sessions over CDP', () => {
       const mineToken = base.searchParams.get('token')!;
       expect(await upgradeStatus(`${withToken(mineToken)}&token=${mineToken}`)).toBe(401);
       expect(await upgradeStatus(`${withToken(mineToken)}&sessionId=${mine.sessionId}`)).toBe(404);
-      expect(await upgradeStatus(`ws://127.0.0.1:${t.port}/browser-sandbox-ws?sessionId=nope&token=x`)).toBe(404);
+      expect(
+        await upgradeStatus(`ws://127.0.0.1:${t.port}/browser-sandbox-ws?sessionId=nope&token=x`),
+      ).toBe(404);
       expect(await upgradeStatus(mine.wsUrl)).toBe(101);
 
       // The public list shows the sessions but nothing that opens them.
@@ -148,7 +191,12 @@ describe('browser sessions over CDP', () => {
       await t.api('DELETE', `/api/v1/browser-sandbox/session/${third.json.sessionId}`);
     } finally {
       await t.api('DELETE', `/api/v1/browser-sandbox/session/${mine.sessionId}`);
-      await t.api('DELETE', `/api/v1/browser-sandbox/session/${theirs.sessionId}`, undefined, TEST_KEY_2);
+      await t.api(
+        'DELETE',
+        `/api/v1/browser-sandbox/session/${theirs.sessionId}`,
+        undefined,
+        TEST_KEY_2,
+      );
     }
   });
 
@@ -160,19 +208,33 @@ describe('browser sessions over CDP', () => {
       const page = context.pages()[0] ?? (await context.newPage());
       await expect(page.goto('file:///etc/hostname')).rejects.toThrow(/only http, https/);
       const cdp = await browser.newBrowserCDPSession();
-      await expect(cdp.send('Target.createTarget', { url: 'file:///etc/hostname' })).rejects.toThrow(/only http, https/);
-      await expect(cdp.send('Target.createBrowserContext', { proxyServer: 'http://203.0.113.9:8080' })).rejects.toThrow(/proxyServer/);
-      await expect(cdp.send('Target.setRemoteLocations', { locations: [{ host: '127.0.0.1', port: 9222 }] })).rejects.toThrow(/debugging endpoints/);
+      await expect(
+        cdp.send('Target.createTarget', { url: 'file:///etc/hostname' }),
+      ).rejects.toThrow(/only http, https/);
+      await expect(
+        cdp.send('Target.createBrowserContext', { proxyServer: 'http://203.0.113.9:8080' }),
+      ).rejects.toThrow(/proxyServer/);
+      await expect(
+        cdp.send('Target.setRemoteLocations', { locations: [{ host: '127.0.0.1', port: 9222 }] }),
+      ).rejects.toThrow(/debugging endpoints/);
       const pageCdp = await context.newCDPSession(page);
-      await expect(pageCdp.send('DOM.setFileInputFiles', { files: ['/etc/hostname'], backendNodeId: 1 })).rejects.toThrow(/not allowed/);
+      await expect(
+        pageCdp.send('DOM.setFileInputFiles', { files: ['/etc/hostname'], backendNodeId: 1 }),
+      ).rejects.toThrow(/not allowed/);
       // Dropping files onto a page is the other way host files reach a page's scripts.
       await page.setContent(`<div id="drop" style="width:400px;height:400px"></div><script>
         drop.ondragover = (e) => e.preventDefault();
         drop.ondrop = async (e) => { e.preventDefault(); drop.textContent = 'read:' + await e.dataTransfer.files[0].text(); };
       </script>`);
-      const drag = { x: 50, y: 50, data: { items: [], files: ['/etc/hostname'], dragOperationsMask: 1 } };
+      const drag = {
+        x: 50,
+        y: 50,
+        data: { items: [], files: ['/etc/hostname'], dragOperationsMask: 1 },
+      };
       for (const type of ['dragEnter', 'dragOver', 'drop']) {
-        await expect(pageCdp.send('Input.dispatchDragEvent', { type: type as 'drop', ...drag })).rejects.toThrow(/not allowed/);
+        await expect(
+          pageCdp.send('Input.dispatchDragEvent', { type: type as 'drop', ...drag }),
+        ).rejects.toThrow(/not allowed/);
       }
       expect(await page.textContent('#drop')).toBe('');
       // The session still works for everything else.
@@ -194,10 +256,14 @@ describe('browser sessions over CDP', () => {
     const narrow = await t.api('POST', '/api/v1/browser-sandbox/session', { width: 640 });
     expect(narrow.status).toBe(400);
     expect(narrow.json.details[0].field).toBe('width');
-    const camoufox = await t.api('POST', '/api/v1/browser-sandbox/session', { browser: 'camoufox' });
+    const camoufox = await t.api('POST', '/api/v1/browser-sandbox/session', {
+      browser: 'camoufox',
+    });
     expect(camoufox.status).toBe(400);
     expect(camoufox.json.error).toMatch(/^browser: .*available: chromium/);
-    expect((await t.api('POST', '/api/v1/browser-sandbox/session', { colour: 'red' })).status).toBe(400);
+    expect((await t.api('POST', '/api/v1/browser-sandbox/session', { colour: 'red' })).status).toBe(
+      400,
+    );
     expect((await t.api('POST', '/api/v1/browser-sandbox/session', {}, null)).status).toBe(401);
     expect((await t.api('GET', '/api/v1/browser-sandbox/session/does-not-exist')).status).toBe(404);
   });
@@ -210,7 +276,12 @@ describe('browser sessions over CDP', () => {
       const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
       const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
       // The browser itself, not its sandbox (bwrap) or Debian's launcher script (sh).
-      if (cmdline.includes('--remote-debugging-pipe') && !cmdline.includes('--type=') && comm.startsWith('chrom')) main = pid;
+      if (
+        cmdline.includes('--remote-debugging-pipe') &&
+        !cmdline.includes('--type=') &&
+        comm.startsWith('chrom')
+      )
+        main = pid;
     }
     expect(main).toBeGreaterThan(0);
     process.kill(main, 'SIGKILL');
@@ -243,14 +314,17 @@ describe('live view', () => {
         const rgba = await view.evaluate(() => {
           const canvas = document.querySelector('#screen canvas') as HTMLCanvasElement | null;
           if (!canvas?.width) return null;
-          return Array.from(canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data);
+          return Array.from(
+            canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data,
+          );
         });
         return rgba && rgba[0] === 255 && rgba[1] === 0 && rgba[2] === 170 && rgba;
       });
       expect(pixel!.slice(0, 3)).toEqual([255, 0, 170]);
       const vncRunning = async () => {
         for (const pid of await t.server.services.sessions.processIds(created.sessionId)) {
-          if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).startsWith('x11vnc')) return true;
+          if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).startsWith('x11vnc'))
+            return true;
         }
         return false;
       };
@@ -279,7 +353,9 @@ describe('restart', () => {
     await t.start();
     const after = (await t.api('GET', `/api/v1/browser-sandbox/session/${created.sessionId}`)).json;
     expect(after).toMatchObject({ status: 'closed', closeReason: 'error', hasStorageState: true });
-    const resumed = (await t.api('POST', `/api/v1/browser-sandbox/session/${created.sessionId}/resume`)).json;
+    const resumed = (
+      await t.api('POST', `/api/v1/browser-sandbox/session/${created.sessionId}/resume`)
+    ).json;
     const again = await puppeteer.connect({ browserWSEndpoint: resumed.wsUrl });
     const p2 = await again.newPage();
     await p2.goto(`${site.origin}/session/app`);

@@ -7,7 +7,8 @@ import { useServer } from '../helpers/server.ts';
 // The embedded defaults: a warm spare wanted, the scraping pool launched on first use.
 const t = useServer({ settings: { WEBDATA_SESSION_WARM_SPARES: '1' } });
 
-const warmSpares = async () => (await t.api('GET', '/api/v1/browser-sandbox/sessions')).json.warmSpares as number;
+const warmSpares = async () =>
+  (await t.api('GET', '/api/v1/browser-sandbox/sessions')).json.warmSpares as number;
 
 describe('start-up', () => {
   it('runs no browser until one is needed; the first session starts the warm spare', async () => {
@@ -22,7 +23,10 @@ describe('start-up', () => {
     const created = await t.api('POST', '/api/v1/browser-sandbox/session', {});
     expect(created.status).toBe(200);
     await waitFor(async () => (await warmSpares()) === 1);
-    const closed = await t.api('DELETE', `/api/v1/browser-sandbox/session/${created.json.sessionId}`);
+    const closed = await t.api(
+      'DELETE',
+      `/api/v1/browser-sandbox/session/${created.json.sessionId}`,
+    );
     expect(closed.status).toBe(200);
   });
 });

@@ -14,7 +14,9 @@ describe.each(storeBackends)('store on %s', (_name, open) => {
     expect(await keys.authenticate(`${key}x`)).toBeUndefined();
     const listed = await keys.list();
     expect(listed.map((k) => k.name)).toContain('alice');
-    expect(JSON.stringify(await database.db.selectFrom('api_keys').selectAll().execute())).not.toContain(key);
+    expect(
+      JSON.stringify(await database.db.selectFrom('api_keys').selectAll().execute()),
+    ).not.toContain(key);
     expect(await keys.revoke(info.prefix)).toBe(1);
     expect(await keys.authenticate(key)).toBeUndefined();
   });
@@ -43,11 +45,17 @@ describe.each(storeBackends)('store on %s', (_name, open) => {
     expect(typeof rows[0]!.createdAt).toBe('number');
   });
 
-  it('adds a user\'s charges up by UTC day and operation, within [from, to)', async () => {
+  it("adds a user's charges up by UTC day and operation, within [from, to)", async () => {
     const ledger = new LedgerStore(database.db);
     const day = 86_400_000;
     const d0 = Date.UTC(2026, 0, 10);
-    const row = (userId: string, operation: string, units: number, costMicros: number, at: number) => ({
+    const row = (
+      userId: string,
+      operation: string,
+      units: number,
+      costMicros: number,
+      at: number,
+    ) => ({
       id: `${userId}-${operation}-${at}`,
       user_id: userId,
       operation,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionStore, type SessionRow } from '../../src/store/index.ts';
+import { type SessionRow, SessionStore } from '../../src/store/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
 import { useFixture } from '../helpers/fixture.ts';
 
@@ -36,11 +36,23 @@ describe.each(storeBackends)('session store on %s', (_name, open) => {
     await store.insert(row('s2', { instance_url: 'http://b' }));
     expect((await store.activeOn('http://a')).map((r) => r.id)).toEqual(['s1']);
 
-    const patch = { close_reason: 'manual', closed_at: 1_795_000_060_000, billed_micros: 2_000, storage_state: '{"cookies":[],"origins":[]}' };
+    const patch = {
+      close_reason: 'manual',
+      closed_at: 1_795_000_060_000,
+      billed_micros: 2_000,
+      storage_state: '{"cookies":[],"origins":[]}',
+    };
     expect(await store.closeIfActive('s1', patch)).toBe(true);
     expect(await store.closeIfActive('s1', patch)).toBe(false);
     const closed = (await store.get('s1'))!;
-    expect(closed).toMatchObject({ status: 'closed', close_reason: 'manual', billed_micros: 2_000, headless: 1, proxy: 0, closed_at: 1_795_000_060_000 });
+    expect(closed).toMatchObject({
+      status: 'closed',
+      close_reason: 'manual',
+      billed_micros: 2_000,
+      headless: 1,
+      proxy: 0,
+      closed_at: 1_795_000_060_000,
+    });
     expect(await store.activeOn('http://a')).toEqual([]);
 
     expect(await store.reopenIfClosed('s1', { close_reason: null, closed_at: null })).toBe(true);

@@ -22,7 +22,9 @@ describe('SQLite driver statement reuse', () => {
       expect([...iteration]).toEqual([{ n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }]);
       // A statement kept prepared sees a schema change made after it.
       db.prepare('ALTER TABLE t ADD COLUMN label TEXT').run([]);
-      expect(db.prepare('SELECT * FROM t WHERE n >= ? ORDER BY n').all([5])).toEqual([{ n: 5, label: null }]);
+      expect(db.prepare('SELECT * FROM t WHERE n >= ? ORDER BY n').all([5])).toEqual([
+        { n: 5, label: null },
+      ]);
     } finally {
       db.close();
       await rm(dir, { recursive: true, force: true });

@@ -14,7 +14,12 @@ export class WebdataError extends Error {
   readonly details?: Array<{ field: string; message: string }>;
   readonly retryAfterSeconds?: number;
 
-  constructor(status: number, message: string, details?: Array<{ field: string; message: string }>, retryAfterSeconds?: number) {
+  constructor(
+    status: number,
+    message: string,
+    details?: Array<{ field: string; message: string }>,
+    retryAfterSeconds?: number,
+  ) {
     super(message);
     this.name = 'WebdataError';
     this.status = status;
@@ -39,14 +44,22 @@ export class WebdataClient {
   async #call<R>(method: string, path: string, body?: unknown): Promise<R> {
     const res = await this.#fetch(`${this.#base}${path.startsWith('/api/') ? '' : '/api'}${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.#key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.#key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
     const json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     if (!res.ok && res.status !== 202) {
       const retry = res.headers.get('retry-after');
-      throw new WebdataError(res.status, String(json.error ?? res.statusText), json.details as WebdataError['details'], retry ? Number(retry) : undefined);
+      throw new WebdataError(
+        res.status,
+        String(json.error ?? res.statusText),
+        json.details as WebdataError['details'],
+        retry ? Number(retry) : undefined,
+      );
     }
     return json as R;
   }
@@ -79,7 +92,13 @@ export class WebdataClient {
     return this.#call('POST', '/v1/scrape/async/sequence', request);
   }
 
-  startSequenceBatch(request: { sequences: T.SequenceRequest[]; type?: T.OutputFormat; proxy?: T.Proxy } & T.AsyncOptions): Promise<T.JobCreated> {
+  startSequenceBatch(
+    request: {
+      sequences: T.SequenceRequest[];
+      type?: T.OutputFormat;
+      proxy?: T.Proxy;
+    } & T.AsyncOptions,
+  ): Promise<T.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/sequence/batch', request);
   }
 
@@ -92,21 +111,33 @@ export class WebdataClient {
     return this.#call('POST', '/v1/extract', request);
   }
 
-  job<Item = unknown>(id: string, page: { offset?: number; limit?: number } = {}): Promise<T.Job<Item>> {
+  job<Item = unknown>(
+    id: string,
+    page: { offset?: number; limit?: number } = {},
+  ): Promise<T.Job<Item>> {
     const q = new URLSearchParams();
     if (page.offset !== undefined) q.set('offset', String(page.offset));
     if (page.limit !== undefined) q.set('limit', String(page.limit));
-    return this.#call('GET', `/v1/scrape/async/job/${encodeURIComponent(id)}${q.size ? `?${q}` : ''}`);
+    return this.#call(
+      'GET',
+      `/v1/scrape/async/job/${encodeURIComponent(id)}${q.size ? `?${q}` : ''}`,
+    );
   }
 
   jobs(filter: { page?: number; limit?: number; type?: T.JobType } = {}): Promise<T.JobList> {
-    const q = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const q = new URLSearchParams(
+      Object.entries(filter)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     return this.#call('GET', `/v1/scrape/async/jobs${q.size ? `?${q}` : ''}`);
   }
 
   /** Your own charges by UTC day and operation; `from`/`to` are YYYY-MM-DD, inclusive (default: the last 30 days). */
   usage(span: { from?: string; to?: string } = {}): Promise<T.Usage> {
-    const q = new URLSearchParams(Object.entries(span).filter(([, v]) => v !== undefined) as Array<[string, string]>);
+    const q = new URLSearchParams(
+      Object.entries(span).filter(([, v]) => v !== undefined) as Array<[string, string]>,
+    );
     return this.#call('GET', `/v1/usage${q.size ? `?${q}` : ''}`);
   }
 
@@ -118,7 +149,10 @@ export class WebdataClient {
    * Polls a job until it is completed, failed or cancelled, then returns it with every item
    * (following `next` through all pages).
    */
-  async waitForJob<Item = unknown>(id: string, opts: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T.Job<Item>> {
+  async waitForJob<Item = unknown>(
+    id: string,
+    opts: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<T.Job<Item>> {
     const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
     let interval = opts.intervalMs ?? 500;
     for (;;) {
@@ -134,7 +168,8 @@ export class WebdataClient {
         }
         return { ...first, data, next: undefined };
       }
-      if (Date.now() + interval > deadline) throw new WebdataError(408, `job ${id} still ${first.status} after the wait`);
+      if (Date.now() + interval > deadline)
+        throw new WebdataError(408, `job ${id} still ${first.status} after the wait`);
       await new Promise((r) => setTimeout(r, interval));
       interval = Math.min(interval * 1.5, 5_000);
     }

@@ -1,2 +1,2 @@
-export { WebdataClient, WebdataError, type ClientOptions } from './client.ts';
+export { type ClientOptions, WebdataClient, WebdataError } from './client.ts';
 export type * from './types.ts';

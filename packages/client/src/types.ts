@@ -6,7 +6,14 @@
 
 export type OutputFormat = 'markdown' | 'html';
 export type SearchEngine = 'google' | 'bing' | 'chatgpt' | 'perplexity' | 'searxng' | 'brave';
-export type JobType = 'scrape-single' | 'scrape-batch' | 'sequence' | 'sequence-batch' | 'search-batch' | 'crawl' | 'extract';
+export type JobType =
+  | 'scrape-single'
+  | 'scrape-batch'
+  | 'sequence'
+  | 'sequence-batch'
+  | 'search-batch'
+  | 'crawl'
+  | 'extract';
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface Proxy {
@@ -20,7 +27,9 @@ export interface Summary {
 export type SelectorSpec = string | { selector: string; attribute?: string; all?: boolean };
 
 /** Structured extraction: a JSON Schema for the LLM (with an optional instruction), or CSS selectors (no LLM). */
-export type Extract = { schema: Record<string, unknown>; prompt?: string } | { selectors: Record<string, SelectorSpec> };
+export type Extract =
+  | { schema: Record<string, unknown>; prompt?: string }
+  | { selectors: Record<string, SelectorSpec> };
 
 /** What a summary and an extraction add to a page result. */
 export interface PageExtras {
@@ -149,7 +158,15 @@ export interface SequenceRequest {
 
 export interface SequenceResponse {
   success: boolean;
-  data: Array<PageExtras & { url: string; markdown?: string; html?: string; stepIndex: number; metadata?: Metadata }>;
+  data: Array<
+    PageExtras & {
+      url: string;
+      markdown?: string;
+      html?: string;
+      stepIndex: number;
+      metadata?: Metadata;
+    }
+  >;
   totalBreakpoints: number;
   completedBreakpoints: number;
   method: 'browser' | 'browser-stealth';
@@ -227,7 +244,15 @@ export interface JobCancelled {
 }
 
 export interface JobList {
-  jobs: Array<{ id: string; type: JobType; status: JobStatus; total: number; completed: number; createdAt: string; expiresAt: string }>;
+  jobs: Array<{
+    id: string;
+    type: JobType;
+    status: JobStatus;
+    total: number;
+    completed: number;
+    createdAt: string;
+    expiresAt: string;
+  }>;
   total: number;
   page: number;
   limit: number;
@@ -271,7 +296,12 @@ export interface PdfOptions {
   pageSize?: 'A4' | 'Letter' | 'Legal';
   landscape?: boolean;
   /** Each side a CSS length (`10mm`, `0.5in`) or pixels; sides left out get the default. */
-  margin?: { top?: string | number; right?: string | number; bottom?: string | number; left?: string | number };
+  margin?: {
+    top?: string | number;
+    right?: string | number;
+    bottom?: string | number;
+    left?: string | number;
+  };
   printBackground?: boolean;
   timeoutMs?: number;
 }

@@ -17,11 +17,18 @@ const int = (name: string) => (value: string) => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
   return Number(value);
 };
-const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+const list = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 /** Regular expressions may hold commas, so each one is its own flag. */
 const repeated = (value: string, previous: string[] = []) => [...previous, value];
 const choice = (name: string, allowed: readonly string[]) => (value: string) => {
-  if (!allowed.includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}`);
+  if (!allowed.includes(value))
+    throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}`);
   return value;
 };
 
@@ -31,7 +38,9 @@ function note(body: Body): void {
 }
 
 /** Runs a command against its session and always lets the session go (an embedded server stops). */
-function action<A extends unknown[]>(fn: (session: Session, globals: Globals, ...args: A) => Promise<void>) {
+function action<A extends unknown[]>(
+  fn: (session: Session, globals: Globals, ...args: A) => Promise<void>,
+) {
   return async (...args: unknown[]) => {
     const command = args.at(-1) as Command;
     const globals = command.optsWithGlobals<Globals>();
@@ -49,8 +58,16 @@ function contentOptions(cmd: Command): Command {
     .option('--html', 'HTML instead of markdown')
     .option('-f, --formats <list>', 'several formats: markdown,html,rawHtml,links', list)
     .option('--all', 'the whole page, not only its main content')
-    .option('--include <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', list)
-    .option('--exclude <selectors>', 'drop elements matching these CSS selectors (comma-separated)', list)
+    .option(
+      '--include <selectors>',
+      'keep only elements matching these CSS selectors (comma-separated)',
+      list,
+    )
+    .option(
+      '--exclude <selectors>',
+      'drop elements matching these CSS selectors (comma-separated)',
+      list,
+    )
     .option('--metadata', 'add page metadata');
 }
 
@@ -74,9 +91,15 @@ function contentBody(o: ContentOptions): Body {
 }
 
 async function urlsFrom(args: string[], file?: string): Promise<string[]> {
-  const fromFile = file ? (await readFile(file === '-' ? '/dev/stdin' : file, 'utf8')).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) : [];
+  const fromFile = file
+    ? (await readFile(file === '-' ? '/dev/stdin' : file, 'utf8'))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
+    : [];
   const urls = [...args, ...fromFile];
-  if (urls.length === 0) throw new CliError('give at least one URL (arguments or --input FILE)', EXIT.usage);
+  if (urls.length === 0)
+    throw new CliError('give at least one URL (arguments or --input FILE)', EXIT.usage);
   return urls;
 }
 
@@ -90,37 +113,65 @@ export function addClientCommands(program: Command): void {
     .option('--summary <query>', 'an LLM answer about the page (needs an LLM on the server)')
     .option('-o, --output <file>', 'write the content to a file')
     .action(
-      action(async (s, g, url: string, o: ContentOptions & { summary?: string; output?: string }) => {
-        const page = await s.call('POST', '/api/v1/scrape/single', { url, ...contentBody(o), ...(o.summary ? { summary: { query: o.summary } } : {}) });
-        if (g.json) printJson(page);
-        else if (o.output && page.success) await writeFile(o.output, pageText(page as never));
-        else print(pageText(page as never));
-        note(page);
-        if (!page.success) process.exitCode = EXIT.failed;
-      }),
+      action(
+        async (s, g, url: string, o: ContentOptions & { summary?: string; output?: string }) => {
+          const page = await s.call('POST', '/api/v1/scrape/single', {
+            url,
+            ...contentBody(o),
+            ...(o.summary ? { summary: { query: o.summary } } : {}),
+          });
+          if (g.json) printJson(page);
+          else if (o.output && page.success) await writeFile(o.output, pageText(page as never));
+          else print(pageText(page as never));
+          note(page);
+          if (!page.success) process.exitCode = EXIT.failed;
+        },
+      ),
     );
 
-  contentOptions(program.command('batch').description('fetch many pages as a background job, with progress').argument('[urls...]'))
+  contentOptions(
+    program
+      .command('batch')
+      .description('fetch many pages as a background job, with progress')
+      .argument('[urls...]'),
+  )
     .option('-i, --input <file>', 'read URLs from a file, one per line (- for stdin)')
     .action(
       action(async (s, g, args: string[], o: ContentOptions & { input?: string }) => {
         const urls = await urlsFrom(args, o.input);
-        const created = await s.call<{ id: string }>('POST', '/api/v1/scrape/async/batch', { urls, ...contentBody(o) });
+        const created = await s.call<{ id: string }>('POST', '/api/v1/scrape/async/batch', {
+          urls,
+          ...contentBody(o),
+        });
         const job = await waitForJob(s, created.id);
         const pages = job.data as Array<{ success: boolean } & Body>;
         if (g.json) printJson(job);
         else print(pagesText(pages as never));
         note(job as unknown as Body);
-        if (job.status !== 'completed' || pages.some((p) => !p?.success)) process.exitCode = EXIT.failed;
+        if (job.status !== 'completed' || pages.some((p) => !p?.success))
+          process.exitCode = EXIT.failed;
       }),
     );
 
-  contentOptions(program.command('crawl').description("fetch a site's pages as a background job, with progress").argument('<url>'))
+  contentOptions(
+    program
+      .command('crawl')
+      .description("fetch a site's pages as a background job, with progress")
+      .argument('<url>'),
+  )
     .option('-l, --limit <n>', 'at most this many pages (1-10000, default 100)', int('limit'))
-    .option('-d, --depth <n>', 'at most this many link hops from the start URL (default 10)', int('depth'))
+    .option(
+      '-d, --depth <n>',
+      'at most this many link hops from the start URL (default 10)',
+      int('depth'),
+    )
     .option('--include-paths <regex>', 'only crawl paths matching this (repeatable)', repeated)
     .option('--exclude-paths <regex>', 'do not crawl paths matching this (repeatable)', repeated)
-    .option('--sitemap <mode>', 'include (default), skip or only', choice('sitemap', ['include', 'skip', 'only']))
+    .option(
+      '--sitemap <mode>',
+      'include (default), skip or only',
+      choice('sitemap', ['include', 'skip', 'only']),
+    )
     .option('--under-start-path', "follow only the start URL's path and those below it")
     .option('--subdomains', 'follow other hosts of the same domain')
     .option('--ignore-query', 'treat URLs differing only in their query as one page')
@@ -132,7 +183,18 @@ export function addClientCommands(program: Command): void {
           s,
           g,
           url: string,
-          o: ContentOptions & { limit?: number; depth?: number; includePaths?: string[]; excludePaths?: string[]; sitemap?: string; underStartPath?: boolean; subdomains?: boolean; ignoreQuery?: boolean; delay?: number; ignoreRobots?: boolean },
+          o: ContentOptions & {
+            limit?: number;
+            depth?: number;
+            includePaths?: string[];
+            excludePaths?: string[];
+            sitemap?: string;
+            underStartPath?: boolean;
+            subdomains?: boolean;
+            ignoreQuery?: boolean;
+            delay?: number;
+            ignoreRobots?: boolean;
+          },
         ) => {
           const created = await s.call<{ id: string }>('POST', '/api/v1/crawl', {
             url,
@@ -169,14 +231,21 @@ export function addClientCommands(program: Command): void {
     .option('-s, --search <keyword>', 'rank by a keyword')
     .option('--subdomains', 'include subdomains')
     .action(
-      action(async (s, g, url: string, o: { limit?: number; search?: string; subdomains?: boolean }) => {
-        const res = await s.call('POST', '/api/v1/map', { url, ...(o.limit ? { limit: o.limit } : {}), ...(o.search ? { search: o.search } : {}), ...(o.subdomains ? { includeSubdomains: true } : {}) });
-        if (g.json) printJson(res);
-        else if (res.success) print((res.links as string[]).join('\n'));
-        else print(`failed: ${String(res.error)}`);
-        note(res);
-        if (!res.success) process.exitCode = EXIT.failed;
-      }),
+      action(
+        async (s, g, url: string, o: { limit?: number; search?: string; subdomains?: boolean }) => {
+          const res = await s.call('POST', '/api/v1/map', {
+            url,
+            ...(o.limit ? { limit: o.limit } : {}),
+            ...(o.search ? { search: o.search } : {}),
+            ...(o.subdomains ? { includeSubdomains: true } : {}),
+          });
+          if (g.json) printJson(res);
+          else if (res.success) print((res.links as string[]).join('\n'));
+          else print(`failed: ${String(res.error)}`);
+          note(res);
+          if (!res.success) process.exitCode = EXIT.failed;
+        },
+      ),
     );
 
   program
@@ -188,26 +257,45 @@ export function addClientCommands(program: Command): void {
     .option('--location <country>', 'ISO country code')
     .option('--scrape', 'also fetch every result page as markdown')
     .action(
-      action(async (s, g, queries: string[], o: { limit?: number; engine?: string; location?: string; scrape?: boolean }) => {
-        const res = await s.call<{ results: Array<{ query: string; success: boolean; error?: string; results: Array<{ url: string; title: string; description: string; page?: never }> }> } & Body>('POST', '/api/v1/search', {
-          queries,
-          ...(o.limit ? { limit: o.limit } : {}),
-          ...(o.engine ? { engine: o.engine } : {}),
-          ...(o.location ? { location: o.location } : {}),
-          ...(o.scrape ? { scrape: {} } : {}),
-        });
-        if (g.json) printJson(res);
-        else {
-          const blocks = res.results.map((q) => {
-            if (!q.success) return `## ${q.query}\n\nfailed: ${q.error}`;
-            const hits = q.results.map((h, i) => `${i + 1}. ${h.title}\n   ${h.url}\n   ${h.description}${h.page ? `\n\n${pageText(h.page)}\n` : ''}`);
-            return `## ${q.query}\n\n${hits.join('\n')}`;
+      action(
+        async (
+          s,
+          g,
+          queries: string[],
+          o: { limit?: number; engine?: string; location?: string; scrape?: boolean },
+        ) => {
+          const res = await s.call<
+            {
+              results: Array<{
+                query: string;
+                success: boolean;
+                error?: string;
+                results: Array<{ url: string; title: string; description: string; page?: never }>;
+              }>;
+            } & Body
+          >('POST', '/api/v1/search', {
+            queries,
+            ...(o.limit ? { limit: o.limit } : {}),
+            ...(o.engine ? { engine: o.engine } : {}),
+            ...(o.location ? { location: o.location } : {}),
+            ...(o.scrape ? { scrape: {} } : {}),
           });
-          print(blocks.join('\n\n'));
-        }
-        note(res);
-        if (res.results.some((q) => !q.success)) process.exitCode = EXIT.failed;
-      }),
+          if (g.json) printJson(res);
+          else {
+            const blocks = res.results.map((q) => {
+              if (!q.success) return `## ${q.query}\n\nfailed: ${q.error}`;
+              const hits = q.results.map(
+                (h, i) =>
+                  `${i + 1}. ${h.title}\n   ${h.url}\n   ${h.description}${h.page ? `\n\n${pageText(h.page)}\n` : ''}`,
+              );
+              return `## ${q.query}\n\n${hits.join('\n')}`;
+            });
+            print(blocks.join('\n\n'));
+          }
+          note(res);
+          if (res.results.some((q) => !q.success)) process.exitCode = EXIT.failed;
+        },
+      ),
     );
 
   program
@@ -221,22 +309,41 @@ export function addClientCommands(program: Command): void {
     .option('--selector <css>', 'capture one element')
     .option('--wait <ms>', 'extra wait after load', int('wait'))
     .action(
-      action(async (s, g, url: string, o: { output?: string; viewport?: boolean; width?: number; height?: number; selector?: string; wait?: number }) => {
-        const res = await s.call('POST', '/api/v1/screenshot', {
-          url,
-          ...(o.viewport ? { fullPage: false } : {}),
-          ...(o.width ? { width: o.width } : {}),
-          ...(o.height ? { height: o.height } : {}),
-          ...(o.selector ? { selector: o.selector } : {}),
-          ...(o.wait ? { waitFor: o.wait } : {}),
-        });
-        if (res.success && o.output) await saveArtifact(s, res.url as string, o.output);
-        if (g.json) printJson(res);
-        else if (!res.success) print(`failed: ${String(res.error)}`);
-        else print(o.output ? `${o.output} (${String(res.width)}x${String(res.height)})` : String(res.url));
-        note(res);
-        if (!res.success) process.exitCode = EXIT.failed;
-      }),
+      action(
+        async (
+          s,
+          g,
+          url: string,
+          o: {
+            output?: string;
+            viewport?: boolean;
+            width?: number;
+            height?: number;
+            selector?: string;
+            wait?: number;
+          },
+        ) => {
+          const res = await s.call('POST', '/api/v1/screenshot', {
+            url,
+            ...(o.viewport ? { fullPage: false } : {}),
+            ...(o.width ? { width: o.width } : {}),
+            ...(o.height ? { height: o.height } : {}),
+            ...(o.selector ? { selector: o.selector } : {}),
+            ...(o.wait ? { waitFor: o.wait } : {}),
+          });
+          if (res.success && o.output) await saveArtifact(s, res.url as string, o.output);
+          if (g.json) printJson(res);
+          else if (!res.success) print(`failed: ${String(res.error)}`);
+          else
+            print(
+              o.output
+                ? `${o.output} (${String(res.width)}x${String(res.height)})`
+                : String(res.url),
+            );
+          note(res);
+          if (!res.success) process.exitCode = EXIT.failed;
+        },
+      ),
     );
 
   program
@@ -248,31 +355,65 @@ export function addClientCommands(program: Command): void {
     .option('--page-size <size>', 'A4, Letter or Legal')
     .option('--landscape', 'landscape orientation')
     .action(
-      action(async (s, g, url: string | undefined, o: { htmlFile?: string; output?: string; pageSize?: string; landscape?: boolean }) => {
-        if (!url === !o.htmlFile) throw new CliError('give a URL or --html-file, one of them', EXIT.usage);
-        const shared = { ...(o.pageSize ? { pageSize: o.pageSize } : {}), ...(o.landscape ? { landscape: true } : {}) };
-        const res = o.htmlFile
-          ? await s.call('POST', '/api/v1/pdf/html', { html: await readFile(o.htmlFile, 'utf8'), ...shared })
-          : await s.call('POST', '/api/v1/pdf/url', { url, ...shared });
-        if (res.success && o.output) await saveArtifact(s, res.url as string, o.output);
-        if (g.json) printJson(res);
-        else print(!res.success ? `failed: ${String(res.error)}` : o.output ? o.output : String(res.url));
-        note(res);
-        if (!res.success) process.exitCode = EXIT.failed;
-      }),
+      action(
+        async (
+          s,
+          g,
+          url: string | undefined,
+          o: { htmlFile?: string; output?: string; pageSize?: string; landscape?: boolean },
+        ) => {
+          if (!url === !o.htmlFile)
+            throw new CliError('give a URL or --html-file, one of them', EXIT.usage);
+          const shared = {
+            ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+            ...(o.landscape ? { landscape: true } : {}),
+          };
+          const res = o.htmlFile
+            ? await s.call('POST', '/api/v1/pdf/html', {
+                html: await readFile(o.htmlFile, 'utf8'),
+                ...shared,
+              })
+            : await s.call('POST', '/api/v1/pdf/url', { url, ...shared });
+          if (res.success && o.output) await saveArtifact(s, res.url as string, o.output);
+          if (g.json) printJson(res);
+          else
+            print(
+              !res.success ? `failed: ${String(res.error)}` : o.output ? o.output : String(res.url),
+            );
+          note(res);
+          if (!res.success) process.exitCode = EXIT.failed;
+        },
+      ),
     );
 
   const jobs = program.command('jobs').description('background jobs');
   jobs
     .command('list')
-    .option('--type <type>', 'scrape-single, scrape-batch, sequence, sequence-batch, search-batch, crawl, extract')
+    .option(
+      '--type <type>',
+      'scrape-single, scrape-batch, sequence, sequence-batch, search-batch, crawl, extract',
+    )
     .option('-l, --limit <n>', 'how many', int('limit'))
     .action(
       action(async (s, g, o: { type?: string; limit?: number }) => {
-        const q = new URLSearchParams({ ...(o.type ? { type: o.type } : {}), ...(o.limit ? { limit: String(o.limit) } : {}) });
-        const res = await s.call<{ jobs: Array<Body> }>('GET', `/api/v1/scrape/async/jobs${q.size ? `?${q}` : ''}`);
+        const q = new URLSearchParams({
+          ...(o.type ? { type: o.type } : {}),
+          ...(o.limit ? { limit: String(o.limit) } : {}),
+        });
+        const res = await s.call<{ jobs: Array<Body> }>(
+          'GET',
+          `/api/v1/scrape/async/jobs${q.size ? `?${q}` : ''}`,
+        );
         if (g.json) printJson(res);
-        else print(res.jobs.map((j) => `${String(j.id)}  ${String(j.type)}  ${String(j.status)}  ${String(j.completed)}/${String(j.total)}  ${String(j.createdAt)}`).join('\n') || 'no jobs');
+        else
+          print(
+            res.jobs
+              .map(
+                (j) =>
+                  `${String(j.id)}  ${String(j.type)}  ${String(j.status)}  ${String(j.completed)}/${String(j.total)}  ${String(j.createdAt)}`,
+              )
+              .join('\n') || 'no jobs',
+          );
       }),
     );
   jobs
@@ -284,8 +425,12 @@ export function addClientCommands(program: Command): void {
         const job = o.wait ? await waitForJob(s, id) : await readJob(s, id);
         if (g.json) printJson(job);
         else {
-          print(`job ${job.id}: ${job.type} ${job.status} (${job.completed}/${job.total})${job.error ? ` ${job.error}` : ''}`);
-          const pages = job.data.filter((d): d is Body => d !== null && typeof d === 'object' && 'url' in d && !('query' in d));
+          print(
+            `job ${job.id}: ${job.type} ${job.status} (${job.completed}/${job.total})${job.error ? ` ${job.error}` : ''}`,
+          );
+          const pages = job.data.filter(
+            (d): d is Body => d !== null && typeof d === 'object' && 'url' in d && !('query' in d),
+          );
           if (pages.length) print(pagesText(pages as never));
         }
         note(job as unknown as Body);
@@ -311,16 +456,25 @@ export function addClientCommands(program: Command): void {
     .option('--visible', 'a visible browser with a live view')
     .option('--browser <engine>', 'chromium, camoufox, lightpanda')
     .action(
-      action(async (s, g, o: { width?: number; height?: number; visible?: boolean; browser?: string }) => {
-        const res = await s.call('POST', '/api/v1/browser-sandbox/session', {
-          ...(o.width ? { width: o.width } : {}),
-          ...(o.height ? { height: o.height } : {}),
-          ...(o.visible ? { headless: false } : {}),
-          ...(o.browser ? { browser: o.browser } : {}),
-        });
-        if (g.json) printJson(res);
-        else print(`session ${String(res.sessionId)}\nwsUrl: ${String(res.wsUrl)}${res.liveViewUrl ? `\nlive view: ${String(res.liveViewUrl)}` : ''}\ncost per minute: $${String(res.costPerMin)}`);
-      }),
+      action(
+        async (
+          s,
+          g,
+          o: { width?: number; height?: number; visible?: boolean; browser?: string },
+        ) => {
+          const res = await s.call('POST', '/api/v1/browser-sandbox/session', {
+            ...(o.width ? { width: o.width } : {}),
+            ...(o.height ? { height: o.height } : {}),
+            ...(o.visible ? { headless: false } : {}),
+            ...(o.browser ? { browser: o.browser } : {}),
+          });
+          if (g.json) printJson(res);
+          else
+            print(
+              `session ${String(res.sessionId)}\nwsUrl: ${String(res.wsUrl)}${res.liveViewUrl ? `\nlive view: ${String(res.liveViewUrl)}` : ''}\ncost per minute: $${String(res.costPerMin)}`,
+            );
+        },
+      ),
     );
   for (const [name, method] of [
     ['get', 'GET'],
@@ -331,9 +485,15 @@ export function addClientCommands(program: Command): void {
       .argument('<id>')
       .action(
         action(async (s, g, id: string) => {
-          const res = await s.call(method, `/api/v1/browser-sandbox/session/${encodeURIComponent(id)}`);
+          const res = await s.call(
+            method,
+            `/api/v1/browser-sandbox/session/${encodeURIComponent(id)}`,
+          );
           if (g.json) printJson(res);
-          else print(`session ${String(res.sessionId)}: ${String(res.status)}${res.closeReason ? ` (${String(res.closeReason)})` : ''}, total cost $${String(res.totalCost)}`);
+          else
+            print(
+              `session ${String(res.sessionId)}: ${String(res.status)}${res.closeReason ? ` (${String(res.closeReason)})` : ''}, total cost $${String(res.totalCost)}`,
+            );
         }),
       );
   }

@@ -28,8 +28,25 @@ export class CliError extends Error {
 
 /** An API error answer as a CliError: the message with each named field, and the exit code of its status. */
 export function apiError(status: number, body: unknown): CliError {
-  const b = (body && typeof body === 'object' ? body : {}) as { error?: string; details?: Array<{ field: string; message: string }> };
-  const lines = [b.error ?? `HTTP ${status}`, ...(b.details ?? []).map((d) => `  ${d.field}: ${d.message}`)];
-  const code = status === 400 || status === 413 ? EXIT.usage : status === 401 || status === 403 ? EXIT.auth : status === 404 ? EXIT.notFound : status === 429 ? EXIT.busy : status === 409 ? EXIT.failed : EXIT.unavailable;
+  const b = (body && typeof body === 'object' ? body : {}) as {
+    error?: string;
+    details?: Array<{ field: string; message: string }>;
+  };
+  const lines = [
+    b.error ?? `HTTP ${status}`,
+    ...(b.details ?? []).map((d) => `  ${d.field}: ${d.message}`),
+  ];
+  const code =
+    status === 400 || status === 413
+      ? EXIT.usage
+      : status === 401 || status === 403
+        ? EXIT.auth
+        : status === 404
+          ? EXIT.notFound
+          : status === 429
+            ? EXIT.busy
+            : status === 409
+              ? EXIT.failed
+              : EXIT.unavailable;
   return new CliError(lines.join('\n'), code);
 }

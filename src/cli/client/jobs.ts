@@ -22,7 +22,10 @@ export async function waitForJob(session: Session, id: string, pollMs = 500): Pr
   const bar = progress(`job ${id.slice(0, 8)}`);
   try {
     for (;;) {
-      const job = await session.call<Job>('GET', `/api/v1/scrape/async/job/${encodeURIComponent(id)}?limit=1`);
+      const job = await session.call<Job>(
+        'GET',
+        `/api/v1/scrape/async/job/${encodeURIComponent(id)}?limit=1`,
+      );
       bar.update(job.completed, job.total);
       if (TERMINAL.has(job.status)) break;
       await sleep(pollMs);
@@ -35,10 +38,16 @@ export async function waitForJob(session: Session, id: string, pollMs = 500): Pr
 
 /** A job with every page of its results. */
 export async function readJob(session: Session, id: string): Promise<Job> {
-  const first = await session.call<Job>('GET', `/api/v1/scrape/async/job/${encodeURIComponent(id)}?limit=${PAGE}`);
+  const first = await session.call<Job>(
+    'GET',
+    `/api/v1/scrape/async/job/${encodeURIComponent(id)}?limit=${PAGE}`,
+  );
   const data = [...first.data];
   for (let offset = PAGE; offset < first.total; offset += PAGE) {
-    const page = await session.call<Job>('GET', `/api/v1/scrape/async/job/${encodeURIComponent(id)}?offset=${offset}&limit=${PAGE}`);
+    const page = await session.call<Job>(
+      'GET',
+      `/api/v1/scrape/async/job/${encodeURIComponent(id)}?offset=${offset}&limit=${PAGE}`,
+    );
     data.push(...page.data);
   }
   return { ...first, data, next: undefined };

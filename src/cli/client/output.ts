@@ -2,7 +2,17 @@ import { writeFile } from 'node:fs/promises';
 import type { Session } from './api.ts';
 import { CliError, EXIT } from './errors.ts';
 
-type Page = { url: string; success: boolean; markdown?: string; html?: string; rawHtml?: string; links?: string[]; content?: string; error?: string; statusCode?: number };
+type Page = {
+  url: string;
+  success: boolean;
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  content?: string;
+  error?: string;
+  statusCode?: number;
+};
 
 export function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -14,8 +24,13 @@ export function printJson(value: unknown): void {
 
 /** A page for a reader: its content (summary first), or why it failed. */
 export function pageText(page: Page): string {
-  if (!page.success) return `failed (HTTP ${page.statusCode ?? 0}): ${page.error ?? 'unknown error'}`;
-  const parts = [page.content, page.markdown ?? page.html ?? page.rawHtml, page.links?.join('\n')].filter((p): p is string => p !== undefined && p !== '');
+  if (!page.success)
+    return `failed (HTTP ${page.statusCode ?? 0}): ${page.error ?? 'unknown error'}`;
+  const parts = [
+    page.content,
+    page.markdown ?? page.html ?? page.rawHtml,
+    page.links?.join('\n'),
+  ].filter((p): p is string => p !== undefined && p !== '');
   return parts.join('\n\n');
 }
 

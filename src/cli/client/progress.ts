@@ -8,7 +8,12 @@ export interface Progress {
 
 export function progress(label: string): Progress {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
-  const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total}`, stream: process.stderr, hideCursor: true, clearOnComplete: true });
+  const bar = new SingleBar({
+    format: `${label} [{bar}] {value}/{total}`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
   let started = false;
   return {
     update(done, total) {

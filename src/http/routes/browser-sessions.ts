@@ -3,7 +3,13 @@ import { DEFAULT_HEIGHT, DEFAULT_WIDTH, SessionError } from '../../sessions/inde
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest, notFound, tooMany } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { SessionCreateBody, SessionCreated, SessionDetails, SessionList, SessionParams } from '../schemas/sessions.ts';
+import {
+  SessionCreateBody,
+  SessionCreated,
+  SessionDetails,
+  SessionList,
+  SessionParams,
+} from '../schemas/sessions.ts';
 
 function toApiError(err: unknown): unknown {
   if (!(err instanceof SessionError)) return err;
@@ -29,14 +35,28 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  429: ErrorResponse,
+  503: ErrorResponse,
+};
 
 export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const sessions = deps.services.sessions;
 
   app.post(
     '/v1/browser-sandbox/session',
-    { schema: { tags: ['browser sessions'], summary: 'Start a remote browser session', body: SessionCreateBody, response: { 200: SessionCreated, ...errors } } },
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'Start a remote browser session',
+        body: SessionCreateBody,
+        response: { 200: SessionCreated, ...errors },
+      },
+    },
     async (request) => {
       const body = request.body ?? {};
       return mapped(() =>
@@ -54,7 +74,14 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
 
   app.get(
     '/v1/browser-sandbox/session/:id',
-    { schema: { tags: ['browser sessions'], summary: 'Session details', params: SessionParams, response: { 200: SessionDetails, ...errors } } },
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'Session details',
+        params: SessionParams,
+        response: { 200: SessionDetails, ...errors },
+      },
+    },
     async (request) => mapped(() => sessions.get(request.user.userId, request.params.id)),
   );
 
@@ -88,7 +115,12 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
     '/v1/browser-sandbox/sessions',
     {
       config: { public: true },
-      schema: { tags: ['browser sessions'], summary: "This instance's active sessions (no credentials in it)", security: [], response: { 200: SessionList } },
+      schema: {
+        tags: ['browser sessions'],
+        summary: "This instance's active sessions (no credentials in it)",
+        security: [],
+        response: { 200: SessionList },
+      },
     },
     async () => sessions.listPublic(),
   );

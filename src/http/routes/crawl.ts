@@ -9,10 +9,18 @@ import type { WebhookBody } from '../schemas/webhooks.ts';
 import { startJob } from './jobs-start.ts';
 
 /** Stores and queues a crawl: its start page is the job's first item. Shared with Firecrawl's /v2/crawl. */
-export async function startCrawl(deps: RouteDeps, userId: string, body: Omit<CrawlBody, 'webhook'>, webhook?: WebhookBody) {
+export async function startCrawl(
+  deps: RouteDeps,
+  userId: string,
+  body: Omit<CrawlBody, 'webhook'>,
+  webhook?: WebhookBody,
+) {
   const { settings, startKey } = crawlSettings(body, deps.services.config);
   const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
-  return startJob(deps, userId, 'crawl', [start], webhook, { keys: [startKey], maxItems: settings.limit });
+  return startJob(deps, userId, 'crawl', [start], webhook, {
+    keys: [startKey],
+    maxItems: settings.limit,
+  });
 }
 
 export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {

@@ -4,13 +4,31 @@ import type { JobSummary } from '../../jobs/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { AsyncJob, intParam, JOB_PAGE_MAX, JobCancelled, JobIdParams, JobList, JobListQuery, jobPageParams, JobQuery } from '../schemas/jobs.ts';
+import {
+  AsyncJob,
+  intParam,
+  JOB_PAGE_MAX,
+  JobCancelled,
+  JobIdParams,
+  JobList,
+  JobListQuery,
+  JobQuery,
+  jobPageParams,
+} from '../schemas/jobs.ts';
 import { jobUrl } from './jobs-start.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function summary(job: JobSummary) {
-  return { id: job.id, type: job.type, status: job.status, total: job.total, completed: job.completed, createdAt: iso(job.createdAt), expiresAt: iso(job.expiresAt) };
+  return {
+    id: job.id,
+    type: job.type,
+    status: job.status,
+    total: job.total,
+    completed: job.completed,
+    createdAt: iso(job.createdAt),
+    expiresAt: iso(job.expiresAt),
+  };
 }
 
 /** Polling, listing and cancelling jobs. A job that is not the caller's is 404 whatever the verb. */
@@ -38,7 +56,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps)
         cost: microsToUsd(job.costMicros),
         ...(job.error ? { error: job.error } : {}),
         data,
-        ...(nextOffset < job.total ? { next: `${jobUrl(job.id)}?offset=${nextOffset}&limit=${limit}` } : {}),
+        ...(nextOffset < job.total
+          ? { next: `${jobUrl(job.id)}?offset=${nextOffset}&limit=${limit}` }
+          : {}),
       };
     },
   );
@@ -56,7 +76,11 @@ export const jobRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps)
     async (request) => {
       const page = intParam(request.query.page, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
       const limit = intParam(request.query.limit, 'limit', 20, 1, JOB_PAGE_MAX);
-      const { jobs, total } = await deps.jobs.list(request.user.userId, { page, limit, type: request.query.type });
+      const { jobs, total } = await deps.jobs.list(request.user.userId, {
+        page,
+        limit,
+        type: request.query.type,
+      });
       return { jobs: jobs.map(summary), total, page, limit };
     },
   );
@@ -75,10 +99,19 @@ export const jobRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps)
       const outcome = await deps.jobs.cancel(request.user.userId, request.params.id);
       if (outcome.kind === 'missing') throw notFound('job');
       if (outcome.kind === 'finished') {
-        throw new ApiError(409, `job is already ${outcome.job.status}; only pending or processing jobs can be cancelled`);
+        throw new ApiError(
+          409,
+          `job is already ${outcome.job.status}; only pending or processing jobs can be cancelled`,
+        );
       }
       const { job } = outcome;
-      return { success: true as const, id: job.id, status: 'cancelled' as const, total: job.total, completed: job.completed };
+      return {
+        success: true as const,
+        id: job.id,
+        status: 'cancelled' as const,
+        total: job.total,
+        completed: job.completed,
+      };
     },
   );
 };

@@ -13,7 +13,9 @@ function isLoopback(address: string): boolean {
 }
 
 function tokenMatches(request: FastifyRequest, token: string): boolean {
-  const given = Buffer.from(request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? '');
+  const given = Buffer.from(
+    request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? '',
+  );
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
@@ -26,14 +28,22 @@ function tokenMatches(request: FastifyRequest, token: string): boolean {
  * as WEBDATA_TRUST_PROXY defines it, so a reverse proxy on loopback does not open it to the world.
  */
 export const metricsRoutes: FastifyPluginAsync<{ token: string }> = async (app, opts) => {
-  app.get('/metrics', { config: { public: true, servedUnderPressure: true }, schema: { hide: true } }, async (request, reply) => {
-    const allowed = opts.token ? tokenMatches(request, opts.token) : isLoopback(request.ip);
-    if (!allowed) {
-      throw opts.token
-        ? new ApiError(401, 'missing or wrong metrics token: send Authorization: Bearer <WEBDATA_METRICS_TOKEN>', { headers: { 'www-authenticate': 'Bearer' } })
-        : new ApiError(404, 'no route for GET /metrics');
-    }
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { config: { public: true, servedUnderPressure: true }, schema: { hide: true } },
+    async (request, reply) => {
+      const allowed = opts.token ? tokenMatches(request, opts.token) : isLoopback(request.ip);
+      if (!allowed) {
+        throw opts.token
+          ? new ApiError(
+              401,
+              'missing or wrong metrics token: send Authorization: Bearer <WEBDATA_METRICS_TOKEN>',
+              { headers: { 'www-authenticate': 'Bearer' } },
+            )
+          : new ApiError(404, 'no route for GET /metrics');
+      }
+      reply.type(registry.contentType);
+      return registry.metrics();
+    },
+  );
 };

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { BatchResult } from '../../contract/index.ts';
 import { scrapeBatch } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { batchInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { BatchResult } from '../../contract/index.ts';
 import { ScrapeBatchBody } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -20,7 +20,10 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       },
     },
     async (request, reply) => {
-      const input = batchInput(request.body, deps.services.config, { max, what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs' });
+      const input = batchInput(request.body, deps.services.config, {
+        max,
+        what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs',
+      });
       return runOp(deps.services, deps.ledger, request, reply, (ctx) => scrapeBatch(input, ctx));
     },
   );

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SequenceResult } from '../../contract/index.ts';
 import { sequence } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { sequenceInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { SequenceResult } from '../../contract/index.ts';
 import { SequenceBody } from '../schemas/sequence.ts';
 
 export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -15,7 +15,12 @@ export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
         tags: ['scrape'],
         summary: 'Run browser steps on one page; each scrape step captures the page',
         body: SequenceBody,
-        response: { 200: SequenceResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: SequenceResult,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          429: ErrorResponse,
+        },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FetchResult } from '../../contract/index.ts';
 import { scrape } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { scrapeInput } from '../inputs.ts';
 import { runOp } from '../op-context.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { FetchResult } from '../../contract/index.ts';
 import { ScrapeSingleBody } from '../schemas/scrape.ts';
 
 export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {

@@ -23,21 +23,36 @@ export async function sessionSocketRoutes(app: FastifyInstance, deps: RouteDeps)
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config as object), public: true };
   });
-  await app.register(websocket, { options: { maxPayload: 256 * 1024 * 1024, perMessageDeflate: false } });
-  await app.register(fastifyStatic, { root: NOVNC_ROOT, prefix: '/live-view/novnc/', decorateReply: false, index: false, schemaHide: true });
+  await app.register(websocket, {
+    options: { maxPayload: 256 * 1024 * 1024, perMessageDeflate: false },
+  });
+  await app.register(fastifyStatic, {
+    root: NOVNC_ROOT,
+    prefix: '/live-view/novnc/',
+    decorateReply: false,
+    index: false,
+    schemaHide: true,
+  });
 
   const authorize = async (request: FastifyRequest) => {
     // A parameter given twice arrives as an array; only a single value names a session or opens it.
     const { sessionId, token } = request.query as Record<string, unknown>;
-    const result = sessions.authorize(typeof sessionId === 'string' ? sessionId : undefined, typeof token === 'string' ? token : undefined);
+    const result = sessions.authorize(
+      typeof sessionId === 'string' ? sessionId : undefined,
+      typeof token === 'string' ? token : undefined,
+    );
     if (result === 'not-found') throw notFound('session');
     if (result === 'unauthorized') throw new ApiError(401, 'missing or wrong session token');
     authorized.set(request, result);
   };
 
-  app.get('/browser-sandbox-ws', { websocket: true, preValidation: authorize }, (socket, request) => {
-    bridgeCdp(sessions, authorized.get(request)!, socket);
-  });
+  app.get(
+    '/browser-sandbox-ws',
+    { websocket: true, preValidation: authorize },
+    (socket, request) => {
+      bridgeCdp(sessions, authorized.get(request)!, socket);
+    },
+  );
 
   app.get(
     '/vnc-ws',
@@ -45,7 +60,11 @@ export async function sessionSocketRoutes(app: FastifyInstance, deps: RouteDeps)
       websocket: true,
       preValidation: async (request) => {
         await authorize(request);
-        if (authorized.get(request)!.headless) throw badRequest('sessionId', 'live view is only available for visible (headless: false) sessions');
+        if (authorized.get(request)!.headless)
+          throw badRequest(
+            'sessionId',
+            'live view is only available for visible (headless: false) sessions',
+          );
       },
     },
     (socket, request) => {
@@ -55,7 +74,10 @@ export async function sessionSocketRoutes(app: FastifyInstance, deps: RouteDeps)
 
   const page = await readFile(LIVE_VIEW_PAGE, 'utf8');
   app.get('/live-view', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer');
     return page;
   });
 }

@@ -11,7 +11,8 @@ function dayParam(raw: string | undefined, field: string, fallback: number): num
   if (raw === undefined || raw === '') return fallback;
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : NaN;
   // Date.parse rolls 2026-02-30 over to March; a date that does not print back as given is not a date.
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw) throw badRequest(field, `must be a date as YYYY-MM-DD, got "${raw}"`);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw)
+    throw badRequest(field, `must be a date as YYYY-MM-DD, got "${raw}"`);
   return ms / DAY_MS;
 }
 
@@ -27,7 +28,12 @@ interface Sum {
 function addUp(rows: UsageTotal[]): Sum[] {
   const byOp = new Map<string, Sum>();
   for (const r of rows) {
-    const sum = byOp.get(r.operation) ?? { operation: r.operation, units: 0, costMicros: 0, charges: 0 };
+    const sum = byOp.get(r.operation) ?? {
+      operation: r.operation,
+      units: 0,
+      costMicros: 0,
+      charges: 0,
+    };
     sum.units += r.units;
     sum.costMicros += r.costMicros;
     sum.charges += r.charges;
@@ -36,7 +42,12 @@ function addUp(rows: UsageTotal[]): Sum[] {
   return [...byOp.values()].sort((a, b) => a.operation.localeCompare(b.operation));
 }
 
-const view = (s: Sum) => ({ operation: s.operation, units: s.units, cost: microsToUsd(s.costMicros), charges: s.charges });
+const view = (s: Sum) => ({
+  operation: s.operation,
+  units: s.units,
+  cost: microsToUsd(s.costMicros),
+  charges: s.charges,
+});
 const totalMicros = (sums: Sum[]) => sums.reduce((n, s) => n + s.costMicros, 0);
 
 /** The caller's own charges from the usage ledger, by UTC day and operation. */
@@ -56,8 +67,13 @@ export const usageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
       const to = dayParam(request.query.to, 'to', today);
       const from = dayParam(request.query.from, 'from', to - (USAGE_DEFAULT_DAYS - 1));
       if (from > to) throw badRequest('from', `must not be after to (${dateOf(to)})`);
-      if (to - from + 1 > USAGE_MAX_DAYS) throw badRequest('from', `the span from..to is at most ${USAGE_MAX_DAYS} days`);
-      const rows = await deps.ledger.usageByDay(request.user.userId, from * DAY_MS, (to + 1) * DAY_MS);
+      if (to - from + 1 > USAGE_MAX_DAYS)
+        throw badRequest('from', `the span from..to is at most ${USAGE_MAX_DAYS} days`);
+      const rows = await deps.ledger.usageByDay(
+        request.user.userId,
+        from * DAY_MS,
+        (to + 1) * DAY_MS,
+      );
       const byDay = Map.groupBy(rows, (r) => r.day);
       const operations = addUp(rows);
       return {
@@ -68,7 +84,11 @@ export const usageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
         operations: operations.map(view),
         days: [...byDay.entries()].map(([day, dayRows]) => {
           const sums = addUp(dayRows);
-          return { date: dateOf(day), cost: microsToUsd(totalMicros(sums)), operations: sums.map(view) };
+          return {
+            date: dateOf(day),
+            cost: microsToUsd(totalMicros(sums)),
+            operations: sums.map(view),
+          };
         }),
       };
     },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { JobIdParams, jobPageParams, JobQuery } from '../schemas/jobs.ts';
+import { JobIdParams, JobQuery, jobPageParams } from '../schemas/jobs.ts';
 import { WebhookEvents, WebhookSecretCreated } from '../schemas/webhooks.ts';
 import { jobUrl } from './jobs-start.ts';
 
@@ -13,7 +13,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
     {
       schema: {
         tags: ['webhooks'],
-        summary: 'Make a new webhook signing secret for this key (the old one stops signing at once); shown only in this answer',
+        summary:
+          'Make a new webhook signing secret for this key (the old one stops signing at once); shown only in this answer',
         response: { 200: WebhookSecretCreated, 401: ErrorResponse },
       },
     },
@@ -31,12 +32,22 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
         summary: "A job's webhook events, oldest first, each with its delivery attempts",
         params: JobIdParams,
         querystring: JobQuery,
-        response: { 200: WebhookEvents, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        response: {
+          200: WebhookEvents,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          404: ErrorResponse,
+        },
       },
     },
     async (request) => {
       const { offset, limit } = jobPageParams(request.query);
-      const found = await deps.jobs.webhookEvents(request.user.userId, request.params.id, offset, limit);
+      const found = await deps.jobs.webhookEvents(
+        request.user.userId,
+        request.params.id,
+        offset,
+        limit,
+      );
       if (!found) throw notFound('job');
       const nextOffset = offset + limit;
       return {
@@ -44,7 +55,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
         id: found.job.id,
         total: found.total,
         events: found.events,
-        ...(nextOffset < found.total ? { next: `${jobUrl(found.job.id)}/webhooks?offset=${nextOffset}&limit=${limit}` } : {}),
+        ...(nextOffset < found.total
+          ? { next: `${jobUrl(found.job.id)}/webhooks?offset=${nextOffset}&limit=${limit}` }
+          : {}),
       };
     },
   );

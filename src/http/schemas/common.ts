@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
-import { proxyRefusal, type ProxyRequest } from '../../ops/index.ts';
+import { type ProxyRequest, proxyRefusal } from '../../ops/index.ts';
 import { badRequest } from '../errors.ts';
 
 export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')], {
@@ -15,15 +15,33 @@ export const ErrorResponse = Type.Object({
 
 export const SummaryObject = Type.Object(
   { query: Type.String({ minLength: 1 }) },
-  { additionalProperties: false, description: 'Adds `content`: the LLM\'s answer, or without an LLM configured the passages most relevant to the query; `summarizer` says which' },
+  {
+    additionalProperties: false,
+    description:
+      "Adds `content`: the LLM's answer, or without an LLM configured the passages most relevant to the query; `summarizer` says which",
+  },
 );
 export const ProxyObject = Type.Object(
-  { country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code, any case; must have a proxy configured (WEBDATA_PROXY_URLS)' }) },
-  { additionalProperties: false, description: 'Geo-targeted request through an upstream proxy of that country' },
+  {
+    country: Type.String({
+      minLength: 2,
+      maxLength: 2,
+      description:
+        'ISO 3166-1 alpha-2 code, any case; must have a proxy configured (WEBDATA_PROXY_URLS)',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: 'Geo-targeted request through an upstream proxy of that country',
+  },
 );
 
 /** A proxy object this server can serve, or a 400 naming `<prefix>proxy.country` and what is configured. */
-export function requireProxy(config: Config, proxy: ProxyRequest | undefined, prefix = ''): ProxyRequest | undefined {
+export function requireProxy(
+  config: Config,
+  proxy: ProxyRequest | undefined,
+  prefix = '',
+): ProxyRequest | undefined {
   const refusal = proxyRefusal(config, proxy);
   if (refusal) throw badRequest(`${prefix}proxy.country`, refusal);
   return proxy;
@@ -37,7 +55,8 @@ export function requireHttpUrl(value: string, field: string): string {
   } catch {
     throw badRequest(field, `"${value}" is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(field, `scheme ${url.protocol} is not supported; use http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badRequest(field, `scheme ${url.protocol} is not supported; use http or https`);
   return url.href;
 }
 

@@ -1,7 +1,7 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { selectorProblem } from '../../content/index.ts';
-import { MAX_SCHEMA_BYTES, schemaProblem, type ExtractRequest } from '../../extract/index.ts';
+import { type ExtractRequest, MAX_SCHEMA_BYTES, schemaProblem } from '../../extract/index.ts';
 import { llmConfigured } from '../../llm/index.ts';
 import { badRequest } from '../errors.ts';
 import { withWebhook } from './webhooks.ts';
@@ -16,8 +16,17 @@ const SelectorSpec = Type.Union([
   Type.Object(
     {
       selector: Type.String({ minLength: 1 }),
-      attribute: Type.Optional(Type.String({ minLength: 1, description: 'Read this attribute instead of the text; href/src come back absolute' })),
-      all: Type.Optional(Type.Boolean({ description: 'Every match as a list; default false (first match, null without one)' })),
+      attribute: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description: 'Read this attribute instead of the text; href/src come back absolute',
+        }),
+      ),
+      all: Type.Optional(
+        Type.Boolean({
+          description: 'Every match as a list; default false (first match, null without one)',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -25,11 +34,28 @@ const SelectorSpec = Type.Union([
 
 export const ExtractObject = Type.Object(
   {
-    schema: Type.Optional(Type.Unknown({ description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes); needs an LLM` })),
-    prompt: Type.Optional(Type.String({ maxLength: MAX_PROMPT_CHARS, description: 'Instruction for the LLM beside the schema' })),
-    selectors: Type.Optional(Type.Record(Type.String(), SelectorSpec, { description: 'Field name to CSS selector; read without an LLM, never run as code' })),
+    schema: Type.Optional(
+      Type.Unknown({
+        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes); needs an LLM`,
+      }),
+    ),
+    prompt: Type.Optional(
+      Type.String({
+        maxLength: MAX_PROMPT_CHARS,
+        description: 'Instruction for the LLM beside the schema',
+      }),
+    ),
+    selectors: Type.Optional(
+      Type.Record(Type.String(), SelectorSpec, {
+        description: 'Field name to CSS selector; read without an LLM, never run as code',
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'Structured extraction into `json`: `schema` (LLM) or `selectors` (no LLM), not both' },
+  {
+    additionalProperties: false,
+    description:
+      'Structured extraction into `json`: `schema` (LLM) or `selectors` (no LLM), not both',
+  },
 );
 export type ExtractObject = Static<typeof ExtractObject>;
 
@@ -37,39 +63,71 @@ export type ExtractObject = Static<typeof ExtractObject>;
  * An extraction request this server can run, or a 400 naming the field: exactly one mode, a
  * usable schema (and an LLM to fill it), or selectors that parse.
  */
-export function extractRequest(body: ExtractObject | undefined, config: Config, field: string): ExtractRequest | undefined {
+export function extractRequest(
+  body: ExtractObject | undefined,
+  config: Config,
+  field: string,
+): ExtractRequest | undefined {
   if (body === undefined) return undefined;
   const { schema, prompt, selectors } = body;
-  if ((schema === undefined) === (selectors === undefined)) throw badRequest(field, 'give either `schema` (LLM extraction) or `selectors` (CSS selectors), not both or neither');
+  if ((schema === undefined) === (selectors === undefined))
+    throw badRequest(
+      field,
+      'give either `schema` (LLM extraction) or `selectors` (CSS selectors), not both or neither',
+    );
   if (selectors !== undefined) {
-    if (prompt !== undefined) throw badRequest(`${field}.prompt`, 'only applies to `schema` extraction');
+    if (prompt !== undefined)
+      throw badRequest(`${field}.prompt`, 'only applies to `schema` extraction');
     const fields = Object.entries(selectors);
     if (fields.length === 0) throw badRequest(`${field}.selectors`, 'must name at least one field');
-    if (fields.length > MAX_SELECTOR_FIELDS) throw badRequest(`${field}.selectors`, `at most ${MAX_SELECTOR_FIELDS} fields (got ${fields.length})`);
+    if (fields.length > MAX_SELECTOR_FIELDS)
+      throw badRequest(
+        `${field}.selectors`,
+        `at most ${MAX_SELECTOR_FIELDS} fields (got ${fields.length})`,
+      );
     for (const [name, spec] of fields) {
       const problem = selectorProblem(typeof spec === 'string' ? spec : spec.selector);
       if (problem) throw badRequest(`${field}.selectors.${name}`, problem);
     }
     return { selectors };
   }
-  return { schema: usableSchema(schema, config, `${field}.schema`), ...(prompt?.trim() ? { prompt } : {}) };
+  return {
+    schema: usableSchema(schema, config, `${field}.schema`),
+    ...(prompt?.trim() ? { prompt } : {}),
+  };
 }
 
 /** A caller's schema this server can fill, or a 400 naming `field`: checked, and an LLM configured to fill it. */
 export function usableSchema(schema: unknown, config: Config, field: string): object {
   const problem = schemaProblem(schema);
   if (problem) throw badRequest(field, problem);
-  if (!llmConfigured(config.llm)) throw badRequest(field, 'schema extraction needs an LLM and this server has none configured: set OPENAI_API_KEY (or WEBDATA_LLM_API=ollama), or use `selectors`');
+  if (!llmConfigured(config.llm))
+    throw badRequest(
+      field,
+      'schema extraction needs an LLM and this server has none configured: set OPENAI_API_KEY (or WEBDATA_LLM_API=ollama), or use `selectors`',
+    );
   return schema as object;
 }
 
 /** POST /v1/extract. The URL limit is the async batch's: the work runs as a job. */
-export const ExtractBody = withWebhook(Type.Object(
-  {
-    urls: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Pages to read together; one object is drawn from all of them' }),
-    schema: Type.Unknown({ description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes)` }),
-    prompt: Type.Optional(Type.String({ maxLength: MAX_PROMPT_CHARS, description: 'Instruction for the LLM beside the schema' })),
-  },
-  { additionalProperties: false },
-));
+export const ExtractBody = withWebhook(
+  Type.Object(
+    {
+      urls: Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        description: 'Pages to read together; one object is drawn from all of them',
+      }),
+      schema: Type.Unknown({
+        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes)`,
+      }),
+      prompt: Type.Optional(
+        Type.String({
+          maxLength: MAX_PROMPT_CHARS,
+          description: 'Instruction for the LLM beside the schema',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
 export type ExtractBody = Static<typeof ExtractBody>;

@@ -1,7 +1,7 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
+import { Cost, Timestamp } from '../../contract/index.ts';
 import { JOB_STATUSES, JOB_TYPES } from '../../jobs/index.ts';
 import { badRequest } from '../errors.ts';
-import { Cost, Timestamp } from '../../contract/index.ts';
 import { Format, ProxyObject } from './common.ts';
 import { ScrapeBatchBody, ScrapeSingleBody } from './scrape.ts';
 import { searchBody } from './search.ts';
@@ -44,7 +44,12 @@ export const JobCreated = Type.Object({
   success: Type.Literal(true),
   id: Type.String(),
   url: Type.String({ description: 'Relative URL to poll' }),
-  webhookSecret: Type.Optional(Type.String({ description: "The key's webhook signing secret, made by this request because it had none; shown only here" })),
+  webhookSecret: Type.Optional(
+    Type.String({
+      description:
+        "The key's webhook signing secret, made by this request because it had none; shown only here",
+    }),
+  ),
 });
 
 const JobTypeSchema = Type.Enum(JOB_TYPES);
@@ -60,19 +65,29 @@ export const AsyncJob = Type.Object({
   cost: Cost,
   createdAt: Timestamp,
   expiresAt: Timestamp,
-  error: Type.Optional(Type.String({ description: 'Why the job could not run at all (status failed)' })),
-  data: Type.Array(Type.Unknown(), { description: 'Item results of this page in input order; null for an item without a result' }),
-  next: Type.Optional(Type.String({ description: 'Relative URL of the next page, when one exists' })),
+  error: Type.Optional(
+    Type.String({ description: 'Why the job could not run at all (status failed)' }),
+  ),
+  data: Type.Array(Type.Unknown(), {
+    description: 'Item results of this page in input order; null for an item without a result',
+  }),
+  next: Type.Optional(
+    Type.String({ description: 'Relative URL of the next page, when one exists' }),
+  ),
 });
 
 export const JobQuery = Type.Object({
   offset: Type.Optional(Type.String({ description: 'Index of the first item, default 0' })),
-  limit: Type.Optional(Type.String({ description: `Items per page, 1 to ${JOB_PAGE_MAX}, default 10` })),
+  limit: Type.Optional(
+    Type.String({ description: `Items per page, 1 to ${JOB_PAGE_MAX}, default 10` }),
+  ),
 });
 
 export const JobListQuery = Type.Object({
   page: Type.Optional(Type.String({ description: 'Page number from 1, default 1' })),
-  limit: Type.Optional(Type.String({ description: `Jobs per page, 1 to ${JOB_PAGE_MAX}, default 20` })),
+  limit: Type.Optional(
+    Type.String({ description: `Jobs per page, 1 to ${JOB_PAGE_MAX}, default 20` }),
+  ),
   type: Type.Optional(JobTypeSchema),
 });
 
@@ -86,7 +101,12 @@ export const JobSummarySchema = Type.Object({
   expiresAt: Timestamp,
 });
 
-export const JobList = Type.Object({ jobs: Type.Array(JobSummarySchema), total: Type.Number(), page: Type.Number(), limit: Type.Number() });
+export const JobList = Type.Object({
+  jobs: Type.Array(JobSummarySchema),
+  total: Type.Number(),
+  page: Type.Number(),
+  limit: Type.Number(),
+});
 
 export const JobCancelled = Type.Object({
   success: Type.Literal(true),
@@ -99,11 +119,18 @@ export const JobCancelled = Type.Object({
 export const JobIdParams = Type.Object({ id: Type.String({ minLength: 1 }) });
 
 /** A whole-number query parameter within bounds, named in the 400 when it is not. */
-export function intParam(raw: string | undefined, field: string, fallback: number, min: number, max: number): number {
+export function intParam(
+  raw: string | undefined,
+  field: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw badRequest(field, `must be a whole number, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw badRequest(field, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw badRequest(field, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 

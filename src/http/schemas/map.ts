@@ -1,12 +1,22 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 export const MapBody = Type.Object(
   {
     url: Type.String({ minLength: 1, description: 'Base URL of the site' }),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'Most URLs returned; default 100' })),
-    search: Type.Optional(Type.String({ maxLength: 500, description: 'Keyword to filter and rank URLs by relevance' })),
-    includeSubdomains: Type.Optional(Type.Boolean({ description: 'Include other hosts of the same registrable domain; default false' })),
-    ignoreQueryParameters: Type.Optional(Type.Boolean({ description: 'Drop query strings before deduplicating; default true' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 5000, description: 'Most URLs returned; default 100' }),
+    ),
+    search: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Keyword to filter and rank URLs by relevance' }),
+    ),
+    includeSubdomains: Type.Optional(
+      Type.Boolean({
+        description: 'Include other hosts of the same registrable domain; default false',
+      }),
+    ),
+    ignoreQueryParameters: Type.Optional(
+      Type.Boolean({ description: 'Drop query strings before deduplicating; default true' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,21 +1,33 @@
-import { Type, type Static } from 'typebox';
-import { PAGE_FORMATS } from '../../ops/index.ts';
+import { type Static, Type } from 'typebox';
 import { Actions } from '../../contract/index.ts';
+import { PAGE_FORMATS } from '../../ops/index.ts';
 import { Format, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
 
 const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
-  description: 'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
+  description:
+    'ocr: recognise every page; local: text layer only; auto: text layer, OCR for pages without one. Default ocr',
 });
 
 const PageFormatSchema = Type.Enum(PAGE_FORMATS, {
-  description: 'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)',
+  description:
+    'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)',
 });
-const Selectors = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description: `CSS selectors of elements to ${what} before conversion` });
+const Selectors = (what: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+    maxItems: 50,
+    description: `CSS selectors of elements to ${what} before conversion`,
+  });
 
 /** The fields that shape a page's content, shared by single, batch and batch items. */
 const pageFields = {
-  formats: Type.Optional(Type.Array(PageFormatSchema, { minItems: 1, uniqueItems: true, description: 'Several formats in one call, instead of type' })),
+  formats: Type.Optional(
+    Type.Array(PageFormatSchema, {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Several formats in one call, instead of type',
+    }),
+  ),
   includeTags: Type.Optional(Selectors('keep (all others dropped)')),
   excludeTags: Type.Optional(Selectors('drop')),
 };
@@ -24,7 +36,9 @@ const pageFields = {
 export const scrapeFields = {
   type: Type.Optional(Format),
   ...pageFields,
-  onlyMainContent: Type.Optional(Type.Boolean({ description: 'Remove navigation, ads and footers; default true' })),
+  onlyMainContent: Type.Optional(
+    Type.Boolean({ description: 'Remove navigation, ads and footers; default true' }),
+  ),
   extractMetadata: Type.Optional(Type.Boolean({ description: 'Add page metadata; default false' })),
   summary: Type.Optional(SummaryObject),
   extract: Type.Optional(ExtractObject),
@@ -46,12 +60,17 @@ export const PageScrapeOptions = Type.Object(
 );
 export type PageScrapeOptions = Static<typeof PageScrapeOptions>;
 
-export const ScrapeSingleBody = Type.Object({ url: Type.String({ minLength: 1 }), ...scrapeFields }, { additionalProperties: false });
+export const ScrapeSingleBody = Type.Object(
+  { url: Type.String({ minLength: 1 }), ...scrapeFields },
+  { additionalProperties: false },
+);
 export type ScrapeSingleBody = Static<typeof ScrapeSingleBody>;
 
 export const ScrapeBatchBody = Type.Object(
   {
-    urls: Type.Array(Type.Union([Type.String({ minLength: 1 }), ScrapeSingleBody]), { minItems: 1 }),
+    urls: Type.Array(Type.Union([Type.String({ minLength: 1 }), ScrapeSingleBody]), {
+      minItems: 1,
+    }),
     type: Type.Optional(Format),
     onlyMainContent: Type.Optional(Type.Boolean()),
     extractMetadata: Type.Optional(Type.Boolean()),

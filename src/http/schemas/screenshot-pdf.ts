@@ -1,16 +1,32 @@
 import { Type } from 'typebox';
-import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
 import { Actions } from '../../contract/index.ts';
+import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
 import { ProxyObject } from './common.ts';
 
 export const ScreenshotBody = Type.Object(
   {
     url: Type.String({ minLength: 1 }),
     fullPage: Type.Optional(Type.Boolean({ description: 'Whole scrollable page; default true' })),
-    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Capture only the first element matching this CSS selector' })),
-    width: Type.Optional(Type.Integer({ minimum: 320, maximum: 3840, description: 'Viewport width; default 1920' })),
-    height: Type.Optional(Type.Integer({ minimum: 240, maximum: 2160, description: 'Viewport height; default 1080' })),
-    waitFor: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000, description: 'Extra wait in ms after load and actions' })),
+    selector: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'Capture only the first element matching this CSS selector',
+      }),
+    ),
+    width: Type.Optional(
+      Type.Integer({ minimum: 320, maximum: 3840, description: 'Viewport width; default 1920' }),
+    ),
+    height: Type.Optional(
+      Type.Integer({ minimum: 240, maximum: 2160, description: 'Viewport height; default 1080' }),
+    ),
+    waitFor: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 30_000,
+        description: 'Extra wait in ms after load and actions',
+      }),
+    ),
     actions: Type.Optional(Actions),
     proxy: Type.Optional(ProxyObject),
   },
@@ -18,22 +34,47 @@ export const ScreenshotBody = Type.Object(
 );
 
 const MarginValue = Type.Union([
-  Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)$', description: 'CSS length: px, in, cm or mm' }),
+  Type.String({
+    pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)$',
+    description: 'CSS length: px, in, cm or mm',
+  }),
   Type.Number({ minimum: 0, maximum: 2000, description: 'pixels' }),
 ]);
 
 const pdfFields = {
   title: Type.Optional(Type.String({ maxLength: 200, description: 'Names the file' })),
-  pageSize: Type.Optional(Type.Union([Type.Literal('A4'), Type.Literal('Letter'), Type.Literal('Legal')], { description: 'default A4' })),
+  pageSize: Type.Optional(
+    Type.Union([Type.Literal('A4'), Type.Literal('Letter'), Type.Literal('Legal')], {
+      description: 'default A4',
+    }),
+  ),
   landscape: Type.Optional(Type.Boolean({ description: 'default false' })),
   margin: Type.Optional(
-    Type.Object({ top: Type.Optional(MarginValue), right: Type.Optional(MarginValue), bottom: Type.Optional(MarginValue), left: Type.Optional(MarginValue) }, { additionalProperties: false }),
+    Type.Object(
+      {
+        top: Type.Optional(MarginValue),
+        right: Type.Optional(MarginValue),
+        bottom: Type.Optional(MarginValue),
+        left: Type.Optional(MarginValue),
+      },
+      { additionalProperties: false },
+    ),
   ),
   printBackground: Type.Optional(Type.Boolean({ description: 'default true' })),
   timeoutMs: Type.Optional(
-    Type.Integer({ minimum: PDF_TIMEOUT_MS.min, maximum: PDF_TIMEOUT_MS.max, description: `Load deadline in ms; default ${PDF_TIMEOUT_MS.default}` }),
+    Type.Integer({
+      minimum: PDF_TIMEOUT_MS.min,
+      maximum: PDF_TIMEOUT_MS.max,
+      description: `Load deadline in ms; default ${PDF_TIMEOUT_MS.default}`,
+    }),
   ),
 };
 
-export const PdfHtmlBody = Type.Object({ html: Type.String({ minLength: 1 }), ...pdfFields }, { additionalProperties: false });
-export const PdfUrlBody = Type.Object({ url: Type.String({ minLength: 1 }), ...pdfFields }, { additionalProperties: false });
+export const PdfHtmlBody = Type.Object(
+  { html: Type.String({ minLength: 1 }), ...pdfFields },
+  { additionalProperties: false },
+);
+export const PdfUrlBody = Type.Object(
+  { url: Type.String({ minLength: 1 }), ...pdfFields },
+  { additionalProperties: false },
+);

@@ -1,21 +1,40 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ENGINE_NAMES } from '../../search/index.ts';
 import { PageScrapeOptions } from './scrape.ts';
 
 export const Engine = Type.Union(
   ENGINE_NAMES.map((name) => Type.Literal(name)),
-  { description: 'google, bing, chatgpt, perplexity (the spec\'s), searxng or brave; default google' },
+  {
+    description: "google, bing, chatgpt, perplexity (the spec's), searxng or brave; default google",
+  },
 );
 
 /** The search request; the sync route allows 3 queries, the async batch 20. */
 export function searchBody(maxQueries: number) {
   return Type.Object(
     {
-      queries: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: maxQueries }),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Results per query; default 10' })),
-      location: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2 country code, any case' })),
-      includeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Only these domains (and their subdomains)' })),
-      excludeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Never these domains (nor their subdomains)' })),
+      queries: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+        minItems: 1,
+        maxItems: maxQueries,
+      }),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 50, description: 'Results per query; default 10' }),
+      ),
+      location: Type.Optional(
+        Type.String({ description: 'ISO 3166-1 alpha-2 country code, any case' }),
+      ),
+      includeDomains: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), {
+          maxItems: 100,
+          description: 'Only these domains (and their subdomains)',
+        }),
+      ),
+      excludeDomains: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), {
+          maxItems: 100,
+          description: 'Never these domains (nor their subdomains)',
+        }),
+      ),
       engine: Type.Optional(Engine),
     },
     { additionalProperties: false },
@@ -29,7 +48,8 @@ export const SearchBody = Type.Object(
     scrape: Type.Optional(
       Type.Object(PageScrapeOptions.properties, {
         additionalProperties: false,
-        description: "Scrape every hit too: each gets `page` (a fetch result), charged as a scrape and counted in its query's cost",
+        description:
+          "Scrape every hit too: each gets `page` (a fetch result), charged as a scrape and counted in its query's cost",
       }),
     ),
   },

@@ -6,10 +6,18 @@ import { ExtractObject } from './extract.ts';
 export const SequenceBody = Type.Object(
   {
     startUrl: Type.String({ minLength: 1, description: 'Page the sequence starts on' }),
-    steps: Type.Array(SequenceStep, { minItems: 1, maxItems: 100, description: 'Run in order; each `scrape` step is a breakpoint' }),
+    steps: Type.Array(SequenceStep, {
+      minItems: 1,
+      maxItems: 100,
+      description: 'Run in order; each `scrape` step is a breakpoint',
+    }),
     type: Type.Optional(Format),
-    onlyMainContent: Type.Optional(Type.Boolean({ description: 'Main content only at each breakpoint; default true' })),
-    extractMetadata: Type.Optional(Type.Boolean({ description: 'Metadata at each breakpoint; default false' })),
+    onlyMainContent: Type.Optional(
+      Type.Boolean({ description: 'Main content only at each breakpoint; default true' }),
+    ),
+    extractMetadata: Type.Optional(
+      Type.Boolean({ description: 'Metadata at each breakpoint; default false' }),
+    ),
     summary: Type.Optional(SummaryObject),
     extract: Type.Optional(ExtractObject),
     proxy: Type.Optional(ProxyObject),

@@ -3,12 +3,19 @@ import { Timestamp } from '../../contract/index.ts';
 
 export const SessionCreateBody = Type.Object(
   {
-    width: Type.Optional(Type.Integer({ minimum: 800, maximum: 3840, description: 'Viewport width; default 1280' })),
-    height: Type.Optional(Type.Integer({ minimum: 600, maximum: 2160, description: 'Viewport height; default 720' })),
-    headless: Type.Optional(Type.Boolean({ description: 'Default true; false runs a visible browser with a live view' })),
+    width: Type.Optional(
+      Type.Integer({ minimum: 800, maximum: 3840, description: 'Viewport width; default 1280' }),
+    ),
+    height: Type.Optional(
+      Type.Integer({ minimum: 600, maximum: 2160, description: 'Viewport height; default 720' }),
+    ),
+    headless: Type.Optional(
+      Type.Boolean({ description: 'Default true; false runs a visible browser with a live view' }),
+    ),
     browser: Type.Optional(
       Type.Union([Type.Literal('chromium'), Type.Literal('camoufox'), Type.Literal('lightpanda')], {
-        description: 'Engine; default WEBDATA_DEFAULT_BROWSER (chromium). Engines not installed on the server are refused with 400.',
+        description:
+          'Engine; default WEBDATA_DEFAULT_BROWSER (chromium). Engines not installed on the server are refused with 400.',
       }),
     ),
     proxy: Type.Optional(
@@ -47,7 +54,12 @@ export const SessionDetails = Type.Object({
   totalCost: Type.Number(),
   hasStorageState: Type.Boolean(),
   lastUrl: Type.Union([Type.String(), Type.Null()]),
-  closeReason: Type.Union([Type.Literal('manual'), Type.Literal('timeout'), Type.Literal('error'), Type.Null()]),
+  closeReason: Type.Union([
+    Type.Literal('manual'),
+    Type.Literal('timeout'),
+    Type.Literal('error'),
+    Type.Null(),
+  ]),
   closedAt: Type.Union([Timestamp, Type.Null()]),
   createdAt: Timestamp,
   lastActivityAt: Timestamp,

@@ -14,8 +14,14 @@ export const UsageQuery = Type.Object({
 });
 
 const OperationUsage = Type.Object({
-  operation: Type.String({ description: 'What was charged: search, scrape, summary, pdf-ocr, sequence, map, screenshot, pdf, session' }),
-  units: Type.Integer({ description: 'Units charged: pages, queries, breakpoints, documents; billed seconds for sessions' }),
+  operation: Type.String({
+    description:
+      'What was charged: search, scrape, summary, pdf-ocr, sequence, map, screenshot, pdf, session',
+  }),
+  units: Type.Integer({
+    description:
+      'Units charged: pages, queries, breakpoints, documents; billed seconds for sessions',
+  }),
   cost: Cost,
   charges: Type.Integer({ description: 'Ledger entries added up' }),
 });
@@ -26,7 +32,10 @@ export const UsageResponse = Type.Object({
   to: Type.String(),
   totalCost: Cost,
   operations: Type.Array(OperationUsage, { description: 'The whole span, by operation' }),
-  days: Type.Array(Type.Object({ date: Type.String(), cost: Cost, operations: Type.Array(OperationUsage) }), {
-    description: 'Days with charges, oldest first',
-  }),
+  days: Type.Array(
+    Type.Object({ date: Type.String(), cost: Cost, operations: Type.Array(OperationUsage) }),
+    {
+      description: 'Days with charges, oldest first',
+    },
+  ),
 });

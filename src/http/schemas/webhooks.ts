@@ -1,14 +1,28 @@
-import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { WEBHOOK_EVENTS } from '../../webhooks/index.ts';
+import { type Static, type TObject, type TProperties, Type } from 'typebox';
 import { Timestamp } from '../../contract/index.ts';
+import { WEBHOOK_EVENTS } from '../../webhooks/index.ts';
 
 export const WebhookBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'Receives a signed POST per event; checked by the SSRF guard at start and on every delivery' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'Receives a signed POST per event; checked by the SSRF guard at start and on every delivery',
+    }),
     headers: Type.Optional(
-      Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String({ maxLength: 1000 }), { maxProperties: 20, description: 'Extra headers sent with every delivery' }),
+      Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String({ maxLength: 1000 }), {
+        maxProperties: 20,
+        description: 'Extra headers sent with every delivery',
+      }),
     ),
-    events: Type.Optional(Type.Array(Type.Enum(WEBHOOK_EVENTS), { minItems: 1, uniqueItems: true, description: 'Events to deliver; default all' })),
+    events: Type.Optional(
+      Type.Array(Type.Enum(WEBHOOK_EVENTS), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Events to deliver; default all',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -16,12 +30,17 @@ export type WebhookBody = Static<typeof WebhookBody>;
 
 /** An async start body: its sync twin's fields plus an optional webhook. */
 export function withWebhook<P extends TProperties>(body: TObject<P>) {
-  return Type.Object({ ...body.properties, webhook: Type.Optional(WebhookBody) }, { additionalProperties: false });
+  return Type.Object(
+    { ...body.properties, webhook: Type.Optional(WebhookBody) },
+    { additionalProperties: false },
+  );
 }
 
 export const WebhookSecretCreated = Type.Object({
   success: Type.Literal(true),
-  secret: Type.String({ description: 'Signs every webhook delivery of this key; shown only in this answer' }),
+  secret: Type.String({
+    description: 'Signs every webhook delivery of this key; shown only in this answer',
+  }),
   createdAt: Timestamp,
 });
 
@@ -34,7 +53,11 @@ export const WebhookEvents = Type.Object({
       id: Type.String(),
       event: Type.Enum(WEBHOOK_EVENTS),
       url: Type.String(),
-      state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+      state: Type.Union([
+        Type.Literal('pending'),
+        Type.Literal('delivered'),
+        Type.Literal('failed'),
+      ]),
       attempts: Type.Array(
         Type.Object({
           attempt: Type.Number(),

@@ -1,5 +1,10 @@
-import { Type, type Static } from 'typebox';
-import { CRAWL_MAX_DELAY_MS, CRAWL_MAX_DEPTH, CRAWL_MAX_LIMIT, Patterns } from '../../schemas/crawl.ts';
+import { type Static, Type } from 'typebox';
+import {
+  CRAWL_MAX_DELAY_MS,
+  CRAWL_MAX_DEPTH,
+  CRAWL_MAX_LIMIT,
+  Patterns,
+} from '../../schemas/crawl.ts';
 
 /**
  * Firecrawl v2's request bodies, as far as this server serves them. Format and action entries are
@@ -17,7 +22,9 @@ const NoEffect = {
   storeInCache: Type.Optional(Type.Boolean()),
   maxAge: Type.Optional(Type.Number()),
   minAge: Type.Optional(Type.Number()),
-  proxy: Type.Optional(Type.String({ description: 'basic, stealth, auto: this server escalates by itself' })),
+  proxy: Type.Optional(
+    Type.String({ description: 'basic, stealth, auto: this server escalates by itself' }),
+  ),
   parsers: Type.Optional(Type.Array(Type.Unknown())),
   zeroDataRetention: Type.Optional(Type.Boolean()),
   integration: Type.Optional(Type.String()),
@@ -31,15 +38,22 @@ const JsonOptions = Type.Object(
 );
 
 const Location = Type.Object(
-  { country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })), languages: Type.Optional(Type.Array(Type.String())) },
+  {
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
+    languages: Type.Optional(Type.Array(Type.String())),
+  },
   { additionalProperties: false },
 );
 
 export const scrapeOptionFields = {
   formats: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]), { maxItems: 20 })),
   onlyMainContent: Type.Optional(Type.Boolean()),
-  includeTags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 })),
-  excludeTags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 })),
+  includeTags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 }),
+  ),
+  excludeTags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 }),
+  ),
   waitFor: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
   mobile: Type.Optional(Type.Literal(false)),
   actions: Type.Optional(Type.Array(Loose, { maxItems: 100 })),
@@ -51,7 +65,10 @@ export const scrapeOptionFields = {
 export const ScrapeOptions = Type.Object(scrapeOptionFields, { additionalProperties: false });
 export type ScrapeOptions = Static<typeof ScrapeOptions>;
 
-export const V2ScrapeBody = Type.Object({ url: Type.String({ minLength: 1 }), ...scrapeOptionFields }, { additionalProperties: false });
+export const V2ScrapeBody = Type.Object(
+  { url: Type.String({ minLength: 1 }), ...scrapeOptionFields },
+  { additionalProperties: false },
+);
 export type V2ScrapeBody = Static<typeof V2ScrapeBody>;
 
 export const V2BatchBody = Type.Object(
@@ -69,7 +86,9 @@ export const V2MapBody = Type.Object(
   {
     url: Type.String({ minLength: 1 }),
     search: Type.Optional(Type.String()),
-    sitemap: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('only'), Type.Literal('skip')])),
+    sitemap: Type.Optional(
+      Type.Union([Type.Literal('include'), Type.Literal('only'), Type.Literal('skip')]),
+    ),
     includeSubdomains: Type.Optional(Type.Boolean()),
     ignoreQueryParameters: Type.Optional(Type.Boolean()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
@@ -112,13 +131,21 @@ export const V2CrawlBody = Type.Object(
     maxDiscoveryDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: CRAWL_MAX_DEPTH })),
     includePaths: Type.Optional(Patterns('when given, only matching pages are crawled')),
     excludePaths: Type.Optional(Patterns('matching pages are not crawled')),
-    sitemap: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('skip'), Type.Literal('only')])),
+    sitemap: Type.Optional(
+      Type.Union([Type.Literal('include'), Type.Literal('skip'), Type.Literal('only')]),
+    ),
     ignoreQueryParameters: Type.Optional(Type.Boolean()),
     crawlEntireDomain: Type.Optional(Type.Boolean()),
     allowSubdomains: Type.Optional(Type.Boolean()),
     allowExternalLinks: Type.Optional(Type.Literal(false)),
     regexOnFullURL: Type.Optional(Type.Literal(false)),
-    delay: Type.Optional(Type.Number({ minimum: 0, maximum: CRAWL_MAX_DELAY_MS / 1000, description: 'Seconds between two requests to a host' })),
+    delay: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: CRAWL_MAX_DELAY_MS / 1000,
+        description: 'Seconds between two requests to a host',
+      }),
+    ),
     maxConcurrency: Type.Optional(Type.Integer({ minimum: 1 })),
     deduplicateSimilarURLs: Type.Optional(Type.Boolean()),
     scrapeOptions: Type.Optional(ScrapeOptions),
@@ -131,4 +158,7 @@ export const V2CrawlBody = Type.Object(
 export type V2CrawlBody = Static<typeof V2CrawlBody>;
 
 export const JobParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
-export const JobPageQuery = Type.Object({ skip: Type.Optional(Type.String({ pattern: '^\\d{1,9}$' })) }, { additionalProperties: false });
+export const JobPageQuery = Type.Object(
+  { skip: Type.Optional(Type.String({ pattern: '^\\d{1,9}$' })) },
+  { additionalProperties: false },
+);

@@ -1,8 +1,8 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
+import type { Action, FetchResult, ScreenshotResult } from '../../../contract/index.ts';
 import type { ExtractRequest } from '../../../extract/index.ts';
 import type { PageFormat, ScrapeInput } from '../../../ops/index.ts';
-import type { Action, FetchResult, ScreenshotResult } from '../../../contract/index.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
@@ -41,18 +41,37 @@ interface Formats {
   extract?: ExtractRequest;
 }
 
-type FormatEntry = { type: string; fullPage?: unknown; viewport?: { width?: unknown; height?: unknown }; schema?: unknown; prompt?: unknown };
+type FormatEntry = {
+  type: string;
+  fullPage?: unknown;
+  viewport?: { width?: unknown; height?: unknown };
+  schema?: unknown;
+  prompt?: unknown;
+};
 
 /**
  * Firecrawl's `json` format (a format object with `schema` and `prompt`, or the plain format with
  * `jsonOptions`) is the native JSON Schema extraction, checked as the native `extract` is. Without a
  * schema Firecrawl lets the model choose the shape; this server only fills a schema.
  */
-function jsonExtract(entry: FormatEntry, options: ScrapeOptions, config: Config, field: string, prefix: string): ExtractRequest {
+function jsonExtract(
+  entry: FormatEntry,
+  options: ScrapeOptions,
+  config: Config,
+  field: string,
+  prefix: string,
+): ExtractRequest {
   const inEntry = entry.schema !== undefined || entry.prompt !== undefined;
-  const [schema, prompt, at] = inEntry ? [entry.schema, entry.prompt, field] : [options.jsonOptions?.schema, options.jsonOptions?.prompt, `${prefix}jsonOptions`];
-  if (schema === undefined) throw badRequest(`${at}.schema`, 'this server fills a JSON Schema: give the json format a `schema` (a prompt alone is not supported)');
-  if (prompt !== undefined && typeof prompt !== 'string') throw badRequest(`${at}.prompt`, 'must be a string');
+  const [schema, prompt, at] = inEntry
+    ? [entry.schema, entry.prompt, field]
+    : [options.jsonOptions?.schema, options.jsonOptions?.prompt, `${prefix}jsonOptions`];
+  if (schema === undefined)
+    throw badRequest(
+      `${at}.schema`,
+      'this server fills a JSON Schema: give the json format a `schema` (a prompt alone is not supported)',
+    );
+  if (prompt !== undefined && typeof prompt !== 'string')
+    throw badRequest(`${at}.prompt`, 'must be a string');
   return extractRequest({ schema, ...(prompt !== undefined ? { prompt } : {}) }, config, at)!;
 }
 
@@ -75,7 +94,11 @@ function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Form
         ...(typeof vp?.width === 'number' ? { width: vp.width } : {}),
         ...(typeof vp?.height === 'number' ? { height: vp.height } : {}),
       };
-    } else throw badRequest(field, `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`);
+    } else
+      throw badRequest(
+        field,
+        `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`,
+      );
   }
   return { formats, ...(screenshot ? { screenshot } : {}), ...(extract ? { extract } : {}) };
 }
@@ -94,9 +117,16 @@ function actionsOf(options: ScrapeOptions, prefix: string): Action[] {
     };
     switch (a.type) {
       case 'wait':
-        if (typeof a.selector === 'string') out.push({ type: 'waitForSelector', selector: a.selector });
-        else if (typeof a.milliseconds === 'number' && a.milliseconds >= 0 && a.milliseconds <= 30_000) out.push({ type: 'wait', milliseconds: Math.round(a.milliseconds) });
-        else throw badRequest(`${field}.milliseconds`, 'give milliseconds (0 to 30000) or a selector');
+        if (typeof a.selector === 'string')
+          out.push({ type: 'waitForSelector', selector: a.selector });
+        else if (
+          typeof a.milliseconds === 'number' &&
+          a.milliseconds >= 0 &&
+          a.milliseconds <= 30_000
+        )
+          out.push({ type: 'wait', milliseconds: Math.round(a.milliseconds) });
+        else
+          throw badRequest(`${field}.milliseconds`, 'give milliseconds (0 to 30000) or a selector');
         break;
       case 'click':
         focused = str('selector');
@@ -117,14 +147,22 @@ function actionsOf(options: ScrapeOptions, prefix: string): Action[] {
         });
         break;
       default:
-        throw badRequest(`${field}.type`, `the ${a.type} action is not supported by this server (see docs/firecrawl.md)`);
+        throw badRequest(
+          `${field}.type`,
+          `the ${a.type} action is not supported by this server (see docs/firecrawl.md)`,
+        );
     }
   }
   return out;
 }
 
 /** A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`. */
-export function compatScrape(url: string, options: ScrapeOptions, config: Config, prefix = ''): CompatScrape {
+export function compatScrape(
+  url: string,
+  options: ScrapeOptions,
+  config: Config,
+  prefix = '',
+): CompatScrape {
   const { formats, screenshot, extract } = formatsOf(options, config, prefix);
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
   const actions = actionsOf(options, prefix);
@@ -147,7 +185,11 @@ export function compatScrape(url: string, options: ScrapeOptions, config: Config
     config,
     prefix,
   );
-  return { input: extract ? { ...input, extract } : input, formats, ...(screenshot ? { screenshot } : {}) };
+  return {
+    input: extract ? { ...input, extract } : input,
+    formats,
+    ...(screenshot ? { screenshot } : {}),
+  };
 }
 
 /**
@@ -159,10 +201,25 @@ export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 
   const prefix = 'scrapeOptions.';
   const c = compatScrape('https://example.invalid/', body.scrapeOptions ?? {}, config, prefix);
   if (c.screenshot) throw badRequest(`${prefix}formats`, 'screenshot is served by /v2/scrape only');
-  if (c.input.extract) throw badRequest(`${prefix}formats`, 'json is served by /v2/scrape, /v2/batch/scrape and /v2/search: crawl pages are not extracted');
-  if (body.scrapeOptions?.waitFor) throw badRequest(`${prefix}waitFor`, 'crawl pages take no browser actions, so no waitFor');
-  if (body.scrapeOptions?.actions?.length) throw badRequest(`${prefix}actions`, 'crawl pages take no browser actions');
-  const { formats, includeTags, excludeTags, onlyMainContent, extractMetadata, pdfStrategy, summary, proxy } = c.input;
+  if (c.input.extract)
+    throw badRequest(
+      `${prefix}formats`,
+      'json is served by /v2/scrape, /v2/batch/scrape and /v2/search: crawl pages are not extracted',
+    );
+  if (body.scrapeOptions?.waitFor)
+    throw badRequest(`${prefix}waitFor`, 'crawl pages take no browser actions, so no waitFor');
+  if (body.scrapeOptions?.actions?.length)
+    throw badRequest(`${prefix}actions`, 'crawl pages take no browser actions');
+  const {
+    formats,
+    includeTags,
+    excludeTags,
+    onlyMainContent,
+    extractMetadata,
+    pdfStrategy,
+    summary,
+    proxy,
+  } = c.input;
   return {
     url: body.url,
     ...(body.limit !== undefined ? { limit: body.limit } : {}),
@@ -172,7 +229,9 @@ export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 
     // Firecrawl keeps a crawl under its start path unless told to take the whole domain.
     stayUnderStartPath: !body.crawlEntireDomain,
     ...(body.sitemap ? { sitemap: body.sitemap } : {}),
-    ...(body.ignoreQueryParameters !== undefined ? { ignoreQueryParameters: body.ignoreQueryParameters } : {}),
+    ...(body.ignoreQueryParameters !== undefined
+      ? { ignoreQueryParameters: body.ignoreQueryParameters }
+      : {}),
     ...(body.allowSubdomains !== undefined ? { includeSubdomains: body.allowSubdomains } : {}),
     ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
     ...(formats ? { formats } : {}),
@@ -199,7 +258,11 @@ export interface FirecrawlDocument {
 }
 
 /** A native result as Firecrawl's Document; its `cost` rides in metadata (Firecrawl's index signature allows it). */
-export function toDocument(result: FetchResult, formats: ReadonlySet<string>, shot?: ScreenshotResult): FirecrawlDocument {
+export function toDocument(
+  result: FetchResult,
+  formats: ReadonlySet<string>,
+  shot?: ScreenshotResult,
+): FirecrawlDocument {
   const doc: FirecrawlDocument = { metadata: {} };
   if (formats.has('markdown') && result.markdown !== undefined) doc.markdown = result.markdown;
   if (formats.has('html') && result.html !== undefined) doc.html = result.html;
