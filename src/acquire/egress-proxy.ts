@@ -8,6 +8,7 @@ import {
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ProxyTable } from '../settings/index.ts';
+import { keep, LaneState } from './egress-lane-state.ts';
 import {
   BlockedDestinationError,
   checkUrl,
@@ -87,7 +88,6 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
 ]);
-const MAX_REFUSALS_KEPT = 200;
 const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
 const UPSTREAM_AUTH_FAILED = 'the upstream proxy refused its credentials (HTTP 407)';
 // What a page sees when a destination cannot be reached. The socket's own error (`connect
@@ -105,49 +105,6 @@ function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
   );
-}
-
-function keep(list: string[], message: string): void {
-  list.push(message);
-  if (list.length > MAX_REFUSALS_KEPT) list.shift();
-}
-
-/** What one listener keeps: its refusals, and the bytes it has brought in against its budget. */
-class LaneState {
-  readonly refused: string[] = [];
-  readonly sockets = new Set<Socket | Duplex>();
-  readonly budget: number;
-  readonly #log: ((message: string) => void) | undefined;
-  bytes = 0;
-
-  constructor(budget: number, log?: (message: string) => void) {
-    this.budget = budget;
-    this.#log = log;
-  }
-
-  remember(message: string): void {
-    keep(this.refused, message);
-    this.#log?.(message);
-  }
-
-  track(socket: Socket | Duplex): void {
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
-  }
-
-  /** Counts `n` bytes in; false once the lane is over its budget (remembered once, for the caller to explain). */
-  take(n: number): boolean {
-    const before = this.bytes;
-    this.bytes += n;
-    if (this.bytes <= this.budget) return true;
-    if (before <= this.budget)
-      this.remember(`the page loaded more than ${this.budget} bytes; its requests were stopped`);
-    return false;
-  }
-
-  get spent(): boolean {
-    return this.bytes > this.budget;
-  }
 }
 
 /**

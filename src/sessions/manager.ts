@@ -6,12 +6,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { groupPids } from '../browser/index.ts';
 import type { ChromiumPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
-import { chargePeriod, closeOrphans, periodMicros } from './billing.ts';
+import { closeOrphans } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
+import { endSession } from './end-session.ts';
+import { LaunchSlots } from './launch-slots.ts';
 import { type LaunchRequest, SessionLauncher } from './launcher.ts';
+import { newLiveSession, watchTargets } from './live-session.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
-import { restoreState, type StorageState, saveStateWithin } from './state.ts';
-import { newToken, tokenMatches } from './tokens.ts';
+import { restoreState, type StorageState } from './state.ts';
+import { tokenMatches } from './tokens.ts';
 import {
   type CloseReason,
   type CreateOptions,
@@ -43,7 +46,6 @@ export interface SessionManagerOptions {
   upstreamProxyUrl?: string;
 }
 
-const SAVE_TIMEOUT_MS = 10_000;
 const PERSIST_ACTIVITY_EVERY_MS = 30_000;
 
 /**
@@ -55,7 +57,7 @@ export class SessionManager {
   readonly #o: SessionManagerOptions;
   readonly #root: string;
   readonly #live = new Map<string, LiveSession>();
-  readonly #pending = new Map<string, number>();
+  readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
@@ -135,7 +137,7 @@ export class SessionManager {
       );
     return this.#begin(userId, opts, async (running) => {
       const now = Date.now();
-      const live = this.#liveSession({
+      const live = newLiveSession({
         id: randomUUID(),
         userId,
         ...opts,
@@ -145,7 +147,7 @@ export class SessionManager {
         billedMicros: 0,
         running,
       });
-      await this.#watch(live);
+      await watchTargets(live, () => this.#died(live));
       await this.#o.store.insert({
         id: live.id,
         user_id: userId,
@@ -191,7 +193,7 @@ export class SessionManager {
       async (running) => {
         const state = JSON.parse(row.storage_state!) as StorageState;
         const now = Date.now();
-        const live = this.#liveSession({
+        const live = newLiveSession({
           id,
           userId,
           browser,
@@ -209,7 +211,7 @@ export class SessionManager {
         // Origins restored now are saved again at the next close even if not visited meanwhile.
         for (const o of state.origins) live.origins.add(o.origin);
         await restoreState(running.control, state, live.ownTargets);
-        await this.#watch(live);
+        await watchTargets(live, () => this.#died(live));
         const reopened = await this.#o.store.reopenIfClosed(id, {
           token_hash: live.tokenHash.toString('hex'),
           instance_url: this.#o.publicUrl,
@@ -230,7 +232,8 @@ export class SessionManager {
     req: LaunchRequest,
     open: (running: RunningBrowser) => Promise<LiveSession>,
   ): Promise<SessionCreated> {
-    const release = this.#reserve(userId);
+    if (this.#stopping) throw new SessionError('unavailable', 'server is shutting down');
+    const release = this.#launching.reserve(userId, this.#live.values(), this.#o.config);
     let running: RunningBrowser | undefined;
     try {
       running = await this.#launcher.launch(req);
@@ -342,141 +345,23 @@ export class SessionManager {
     return browser;
   }
 
-  /** Holds a slot while a browser launches so concurrent creates cannot overshoot the limits. */
-  #reserve(userId: string): () => void {
-    if (this.#stopping) throw new SessionError('unavailable', 'server is shutting down');
-    const { maxSessions, maxSessionsPerUser } = this.#o.config;
-    const pendingTotal = [...this.#pending.values()].reduce((a, b) => a + b, 0);
-    const mine =
-      [...this.#live.values()].filter((l) => l.userId === userId && !l.closing).length +
-      (this.#pending.get(userId) ?? 0);
-    const total = [...this.#live.values()].filter((l) => !l.closing).length + pendingTotal;
-    if (mine >= maxSessionsPerUser) {
-      throw new SessionError(
-        'capacity',
-        `at most ${maxSessionsPerUser} active sessions per user; close one first`,
-        { retryAfterSeconds: 30 },
-      );
-    }
-    if (total >= maxSessions)
-      throw new SessionError(
-        'capacity',
-        `this instance runs at most ${maxSessions} sessions; try again later`,
-        { retryAfterSeconds: 30 },
-      );
-    this.#pending.set(userId, (this.#pending.get(userId) ?? 0) + 1);
-    return () => {
-      const left = (this.#pending.get(userId) ?? 1) - 1;
-      if (left <= 0) this.#pending.delete(userId);
-      else this.#pending.set(userId, left);
-    };
-  }
-
   /** Whether sessions can go through an upstream proxy; a create that does not say gets one when it can. */
   get proxyAvailable(): boolean {
     return this.#launcher.proxyAvailable;
   }
 
-  #liveSession(
-    s: Omit<
-      LiveSession,
-      | 'token'
-      | 'tokenHash'
-      | 'lastActivityAt'
-      | 'persistedActivityAt'
-      | 'lastUrl'
-      | 'hasStorageState'
-      | 'origins'
-      | 'ownTargets'
-      | 'connections'
-      | 'vnc'
-      | 'closedAt'
-      | 'closing'
-    >,
-  ): LiveSession {
-    const { token, hash } = newToken();
-    return {
-      ...s,
-      token,
-      tokenHash: hash,
-      lastActivityAt: s.startedAt,
-      persistedActivityAt: s.startedAt,
-      lastUrl: null,
-      hasStorageState: false,
-      origins: new Set(),
-      ownTargets: new Set(),
-      connections: new Set(),
-      vnc: undefined,
-      closedAt: undefined,
-      closing: undefined,
-    };
-  }
-
-  /** Follows the browser's targets (visited origins, last URL) and notices when it dies. */
-  async #watch(live: LiveSession): Promise<void> {
-    const cdp = live.running.control;
-    const onTarget = (
-      { targetInfo }: { targetInfo: { targetId: string; type: string; url: string } },
-      sessionId?: string,
-    ) => {
-      // Discovery is the control connection's own (no session); a client's discovery reaches only it.
-      if (sessionId || live.ownTargets.has(targetInfo.targetId) || !/^https?:/.test(targetInfo.url))
-        return;
-      live.origins.add(new URL(targetInfo.url).origin);
-      if (targetInfo.type === 'page') live.lastUrl = targetInfo.url;
-    };
-    cdp.on('Target.targetCreated', onTarget);
-    cdp.on('Target.targetInfoChanged', onTarget);
-    cdp.once('close', () => {
-      if (!live.closing && this.#live.get(live.id) === live) {
-        this.#log.warn({ sessionId: live.id }, 'session browser died');
-        void this.#close(live, 'error');
-      }
-    });
-    await cdp.send('Target.setDiscoverTargets', { discover: true });
+  #died(live: LiveSession): void {
+    if (live.closing || this.#live.get(live.id) !== live) return;
+    this.#log.warn({ sessionId: live.id }, 'session browser died');
+    void this.#close(live, 'error');
   }
 
   #close(live: LiveSession, reason: CloseReason): Promise<void> {
-    live.closing ??= (async () => {
-      const closedAt = Date.now();
-      live.closedAt = closedAt;
-      for (const end of live.connections) end();
-      await live.vnc?.close();
-      let state: StorageState | undefined;
-      if (!live.running.control.closed) {
-        try {
-          state = await saveStateWithin(
-            SAVE_TIMEOUT_MS,
-            live.running.control,
-            live.origins,
-            live.ownTargets,
-          );
-        } catch (err) {
-          this.#log.warn({ err, sessionId: live.id }, 'session state could not be saved');
-        }
-      }
-      await live.running.dispose();
-      const ms = closedAt - live.startedAt;
-      const micros = periodMicros(ms, live.headless);
-      try {
-        const closed = await this.#o.store.closeIfActive(live.id, {
-          close_reason: reason,
-          closed_at: closedAt,
-          token_hash: null,
-          last_url: live.lastUrl,
-          last_activity_at: live.lastActivityAt,
-          billed_micros: live.billedMicros + micros,
-          ...(state ? { storage_state: JSON.stringify(state) } : {}),
-        });
-        if (closed) await chargePeriod(this.#o.ledger, live.userId, live.id, ms, micros);
-      } catch (err) {
-        this.#log.error({ err, sessionId: live.id }, 'session close could not be recorded');
-      } finally {
-        // A resume may already have put a new browser under this id.
-        if (this.#live.get(live.id) === live) this.#live.delete(live.id);
-        this.#launcher.fillSpares();
-      }
-    })();
+    live.closing ??= endSession(live, reason, this.#o, this.#log).finally(() => {
+      // A resume may already have put a new browser under this id.
+      if (this.#live.get(live.id) === live) this.#live.delete(live.id);
+      this.#launcher.fillSpares();
+    });
     return live.closing;
   }
 

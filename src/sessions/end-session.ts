@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { LedgerStore, SessionStore } from '../store/index.ts';
+import { chargePeriod, periodMicros } from './billing.ts';
+import { type StorageState, saveStateWithin } from './state.ts';
+import type { CloseReason, LiveSession } from './types.ts';
+
+const SAVE_TIMEOUT_MS = 10_000;
+
+/**
+ * Ends a session: its clients and live view are cut off, its storage saved (when the browser is
+ * still there to ask), the browser disposed of, and the close recorded with the period's charge,
+ * once: a session another close already recorded is not charged again.
+ */
+export async function endSession(
+  live: LiveSession,
+  reason: CloseReason,
+  deps: { store: SessionStore; ledger: LedgerStore },
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+): Promise<void> {
+  const closedAt = Date.now();
+  live.closedAt = closedAt;
+  for (const end of live.connections) end();
+  await live.vnc?.close();
+  let state: StorageState | undefined;
+  if (!live.running.control.closed) {
+    try {
+      state = await saveStateWithin(
+        SAVE_TIMEOUT_MS,
+        live.running.control,
+        live.origins,
+        live.ownTargets,
+      );
+    } catch (err) {
+      log.warn({ err, sessionId: live.id }, 'session state could not be saved');
+    }
+  }
+  await live.running.dispose();
+  const ms = closedAt - live.startedAt;
+  const micros = periodMicros(ms, live.headless);
+  try {
+    const closed = await deps.store.closeIfActive(live.id, {
+      close_reason: reason,
+      closed_at: closedAt,
+      token_hash: null,
+      last_url: live.lastUrl,
+      last_activity_at: live.lastActivityAt,
+      billed_micros: live.billedMicros + micros,
+      ...(state ? { storage_state: JSON.stringify(state) } : {}),
+    });
+    if (closed) await chargePeriod(deps.ledger, live.userId, live.id, ms, micros);
+  } catch (err) {
+    log.error({ err, sessionId: live.id }, 'session close could not be recorded');
+  }
+}
