@@ -156,12 +156,13 @@ describe('webhooks', () => {
     expect(new Set(deliveries.map((d) => d.json.id)).size).toBe(1);
     expect(deliveries[1]!.at - deliveries[0]!.at).toBeGreaterThanOrEqual(900);
     expect(deliveries[2]!.at - deliveries[1]!.at).toBeGreaterThanOrEqual(1800);
-    let attempts: any;
-    for (let i = 0; i < 40; i++) {
-      attempts = (await t.api('GET', `${started.json.url}/webhooks`)).json;
-      if (attempts.events[0]?.state === 'delivered') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const attempts = await waitFor(
+      async () => {
+        const v = (await t.api('GET', `${started.json.url}/webhooks`)).json;
+        return v.events[0]?.state !== 'pending' && v;
+      },
+      { timeoutMs: 10_000, what: 'the event recorded as delivered or failed' },
+    );
     expect(attempts).toMatchObject({ success: true, id: started.json.id, total: 1 });
     expect(attempts.events[0]).toMatchObject({
       event: 'completed',
@@ -218,7 +219,14 @@ describe('webhooks', () => {
           'started',
         ]);
         expect(refusedBefore).toBeGreaterThan(0);
-        const view = (await second.api('GET', `${started.json.url}/webhooks`)).json;
+        // The receiver sees a delivery before the deliverer has recorded its answer.
+        const view = await waitFor(
+          async () => {
+            const v = (await second.api('GET', `${started.json.url}/webhooks`)).json;
+            return v.events.every((e: any) => e.state !== 'pending') && v;
+          },
+          { timeoutMs: 10_000, what: 'every event recorded as delivered or failed' },
+        );
         expect(view.total).toBe(4);
         for (const e of view.events) expect(e.attempts.at(-1).statusCode).toBe(200);
       } finally {

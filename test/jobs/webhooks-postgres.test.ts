@@ -46,7 +46,14 @@ it('on Postgres, a crawl delivers its signed events once each, retried after a f
       `v1=${createHmac('sha256', started.json.webhookSecret).update(`${ts}.${d.body}`).digest('hex')}`,
     );
   }
-  const view = (await t.api('GET', `${started.json.url}/webhooks`)).json;
+  // The receiver sees a delivery before the deliverer has recorded its answer: wait for the record.
+  const view = await waitFor(
+    async () => {
+      const v = (await t.api('GET', `${started.json.url}/webhooks`)).json;
+      return v.events.every((e: any) => e.state !== 'pending') && v;
+    },
+    { timeoutMs: 10_000, what: 'every event recorded as delivered or failed' },
+  );
   expect(view.total).toBe(4);
   for (const e of view.events) {
     expect(e.state).toBe('delivered');
