@@ -7,6 +7,7 @@ import {
   type BatchInput,
   type CrawlSettings,
   type ExtractInput,
+  type MapInput,
   normaliseSearchInput,
   type ScrapeInput,
   type ScrapeOptions,
@@ -20,6 +21,7 @@ import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
 import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
 import { type ExtractBody, extractRequest, usableSchema } from './schemas/extract.ts';
+import type { MapBody } from './schemas/map.ts';
 import type { PageScrapeOptions, ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 import type { WebhookBody } from './schemas/webhooks.ts';
@@ -117,6 +119,24 @@ export function sequenceInput(
     summary: body.summary,
     extract: extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
+  };
+}
+
+/**
+ * A map body. A map reports and follows only URLs without credentials in them; a start URL with
+ * some would match none of its own links.
+ */
+export function mapInput(body: MapBody): MapInput {
+  const url = requireHttpUrl(body.url, 'url');
+  const { username, password } = new URL(url);
+  if (username || password)
+    throw badRequest('url', 'URLs with credentials (user:password@) are not supported by map');
+  return {
+    url,
+    limit: body.limit,
+    search: body.search,
+    includeSubdomains: body.includeSubdomains,
+    ignoreQueryParameters: body.ignoreQueryParameters,
   };
 }
 

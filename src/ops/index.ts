@@ -3,7 +3,7 @@ export type { OpContext, Services } from './context.ts';
 export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
 export { openArtifact } from './files.ts';
-export { mapSite } from './map.ts';
+export { type MapInput, mapSite } from './map.ts';
 export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';

@@ -162,6 +162,13 @@ describe('Firecrawl v2 API through the official SDK', () => {
     const res = await fc.map(`${site.origin}/article.html`, { limit: 50 });
     expect(res.links.length).toBeGreaterThan(0);
     expect(res.links.map((l) => l.url)).toContain(`${site.origin}/kelp`);
+    // The same input rules as the native /v1/map: a start URL with credentials is refused by name.
+    const refused = (await fc
+      .map(site.origin.replace('http://', 'http://user:secret@'))
+      .catch((e: unknown) => e)) as SdkError;
+    expect(refused).toBeInstanceOf(SdkError);
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(/url: .*credentials/);
   });
 
   it('searches, and with scrapeOptions returns each result with its content', async () => {

@@ -13,7 +13,7 @@ import {
 } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { searchInput } from '../../inputs.ts';
+import { mapInput, searchInput } from '../../inputs.ts';
 import { runOp } from '../../op-context.ts';
 import { requireHttpUrl } from '../../schemas/common.ts';
 import { startCrawl } from '../crawl.ts';
@@ -257,18 +257,9 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           'sitemap',
           'only "include" is supported: sitemaps and page links are always both used',
         );
-      const url = requireHttpUrl(body.url, 'url');
+      const input = mapInput(body);
       const result = await runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        mapSite(
-          {
-            url,
-            limit: body.limit,
-            search: body.search,
-            includeSubdomains: body.includeSubdomains,
-            ignoreQueryParameters: body.ignoreQueryParameters,
-          },
-          ctx,
-        ),
+        mapSite(input, ctx),
       );
       if (!result.success)
         return { success: false, error: result.error ?? 'map failed', cost: result.cost };
