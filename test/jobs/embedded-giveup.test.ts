@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
-import { allPages, waitForJob } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { TEST_KEY, useServer } from '../helpers/server.ts';
+import { expectGivenUpMiddleItem } from './helpers.ts';
 
-let site: FixtureSite;
-let t: TestServer;
-
-beforeAll(async () => {
-  site = await startFixtureSite();
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-  await site?.close();
-});
+const site = useFixture(() => startFixtureSite());
+const t = useServer();
 
 describe('the embedded queue (SQLite)', () => {
   it('completes a job whose queue gave up on one item: that item fails with the reason and costs nothing', {
@@ -44,22 +36,7 @@ describe('the embedded queue (SQLite)', () => {
     });
     expect(other.status).toBe(202);
 
-    const url = `/api/v1/scrape/async/job/${job.id}`;
-    const done = await waitForJob(t, url, { timeoutMs: 45_000 });
-    expect(done).toMatchObject({ status: 'completed', total: 3, completed: 3 });
-    const { data } = await allPages(t, url, 10);
-    expect(data.map((d: any) => d.success)).toEqual([true, false, true]);
-    expect(data[1]).toMatchObject({ success: false, cost: 0 });
-    expect(data[1].error).toMatch(
-      /job queue gave up on this item after 11 attempts \(last: .*JSON/,
-    );
-    expect(done.cost).toBeCloseTo(data[0].cost + data[2].cost, 6);
-    const charges = await t.server.database.db
-      .selectFrom('usage_ledger')
-      .selectAll()
-      .where('ref', '=', job.id)
-      .execute();
-    expect(charges.length).toBe(2);
+    await expectGivenUpMiddleItem(t, `/api/v1/scrape/async/job/${job.id}`, 45_000);
     expect(site.hits.filter((h) => h.includes('embgiveup=1'))).toEqual([]);
   });
 });

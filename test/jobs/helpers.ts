@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { waitFor } from '../helpers/poll.ts';
 import {
   type ApiAnswer,
@@ -50,6 +50,30 @@ export async function allPages(
     next = json.next;
   }
   return { pages, data: pages.flatMap((p) => p.data) };
+}
+
+/**
+ * The end of a 3-item batch whose item 1 the job queue gave up on: the job completes, item 1
+ * fails naming the give-up at no cost, and only the other two are charged.
+ */
+export async function expectGivenUpMiddleItem(
+  t: Pick<TestServer, 'api' | 'server'>,
+  url: string,
+  timeoutMs: number,
+): Promise<void> {
+  const job = await waitForJob(t, url, { timeoutMs });
+  expect(job).toMatchObject({ status: 'completed', total: 3, completed: 3 });
+  const { data } = await allPages(t, url, 10);
+  expect(data.map((d: any) => d.success)).toEqual([true, false, true]);
+  expect(data[1]).toMatchObject({ success: false, cost: 0 });
+  expect(data[1].error).toMatch(/job queue gave up on this item after 11 attempts \(last: .*JSON/);
+  expect(job.cost).toBeCloseTo(data[0].cost + data[2].cost, 6);
+  const charges = await t.server.database.db
+    .selectFrom('usage_ledger')
+    .selectAll()
+    .where('ref', '=', job.id)
+    .execute();
+  expect(charges.length).toBe(2);
 }
 
 export interface CliProcess {
