@@ -18,18 +18,14 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
 import pLimit from 'p-limit';
-import { startServer } from '../../src/cli/server.ts';
-import { loadConfig } from '../../src/config.ts';
 import { convertHtml } from '../../src/content/index.ts';
+import { startBenchServer } from '../bench-server.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
 import { bagOfWordsF1, f1OfAverages, markdownText, mean, shingleScore } from './metrics.ts';
 import { byType } from './route-fit.ts';
@@ -145,18 +141,7 @@ async function throughApi(
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-  const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-'));
-  const server = await startServer(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WEBDATA_DATA_DIR: dataDir,
-      WEBDATA_API_KEYS: KEY,
-      WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-      WEBDATA_CONTENT_WORKERS: '2',
-    }),
-    { logLevel: 'silent' },
-  );
+  const server = await startBenchServer(KEY, { WEBDATA_CONTENT_WORKERS: '2' });
   let failed = 0;
   const errors = new Map<string, number>();
   try {
@@ -193,7 +178,6 @@ async function throughApi(
   } finally {
     await server.close();
     site.close();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -17,16 +17,12 @@
  * page would cost.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { startServer } from '../../src/cli/server.ts';
-import { loadConfig } from '../../src/config.ts';
 import { articleOf, RENDER_CLASSES } from '../../test/fixtures/site/routes/render.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
+import { startBenchServer } from '../bench-server.ts';
 import { loadWcxb } from '../extraction/data.ts';
 import { markdownText, tokens } from '../extraction/metrics.ts';
 
@@ -89,18 +85,7 @@ const wcxbSite = createServer((req, res) => {
 await new Promise<void>((resolve) => wcxbSite.listen(0, '127.0.0.1', resolve));
 const wcxbOrigin = `http://127.0.0.1:${(wcxbSite.address() as { port: number }).port}`;
 
-const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-render-'));
-const server = await startServer(
-  loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    WEBDATA_DATA_DIR: dataDir,
-    WEBDATA_API_KEYS: KEY,
-    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-    WEBDATA_SESSION_WARM_SPARES: '0',
-  }),
-  { logLevel: 'silent' },
-);
+const server = await startBenchServer(KEY);
 
 async function scrape(body: Record<string, unknown>): Promise<{ ms: number; json: any }> {
   const t0 = performance.now();
@@ -259,5 +244,4 @@ try {
   await server.close();
   await site.close();
   wcxbSite.close();
-  await rm(dataDir, { recursive: true, force: true });
 }

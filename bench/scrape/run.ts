@@ -21,9 +21,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { startServer } from '../../src/cli/server.ts';
-import { loadConfig } from '../../src/config.ts';
 import { convertHtml } from '../../src/content/index.ts';
+import { startBenchServer } from '../bench-server.ts';
 import { loadArticleExtraction } from '../extraction/data.ts';
 
 const { values: args } = parseArgs({
@@ -51,22 +50,11 @@ await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
 const urls = pages.map((_, i) => `${origin}/p/${i}.html`);
 
-const dataDir = await mkdtemp(join(tmpdir(), 'webdata-bench-'));
-const server = await startServer(
-  // Shedding off: on a loaded machine the event loop lags past the bound and requests would get
-  // 503s. No warm session browser: sessions are not measured here, and it would be busy starting.
-  loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    WEBDATA_DATA_DIR: dataDir,
-    WEBDATA_API_KEYS: KEY,
-    WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-    WEBDATA_CONTENT_WORKERS: workers,
-    WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
-    WEBDATA_SESSION_WARM_SPARES: '0',
-  }),
-  { logLevel: 'silent' },
-);
+// Shedding off: on a loaded machine the event loop lags past the bound and requests would get 503s.
+const server = await startBenchServer(KEY, {
+  WEBDATA_CONTENT_WORKERS: workers,
+  WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
+});
 
 async function api(path: string, body: unknown): Promise<any> {
   const res = await request(`${server.address}${path}`, {
@@ -253,5 +241,4 @@ try {
 } finally {
   await server.close();
   site.close();
-  await rm(dataDir, { recursive: true, force: true });
 }
