@@ -11,6 +11,7 @@ import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
 import { loadSheddingPlugin } from './load-shedding.ts';
 import { requestLogFields } from './log.ts';
+import { operationCalls, operationsPlugin } from './operations.ts';
 import { requestMetricsPlugin } from './request-metrics.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
 import { crawlRoutes } from './routes/crawl.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   });
   await app.register(authPlugin, { keys: deps.keys });
   await app.register(inflightPlugin, { maxPerUser: config.maxInflightPerUser });
+  await app.register(operationsPlugin);
   await app.register(healthRoutes);
   await app.register(metricsRoutes, { token: config.metricsToken });
   await app.register(sessionSocketRoutes, deps);
@@ -148,6 +150,8 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     { prefix: '/api' },
   );
   await app.register(firecrawlRoutes, deps);
-  await app.register(mcpRoutes);
+  await app.register(mcpRoutes, {
+    operationCalls: (request, reply) => operationCalls(app, deps, request, reply),
+  });
   return app;
 }

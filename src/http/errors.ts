@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 
 export interface ErrorDetail {
   field: string;
@@ -35,7 +35,7 @@ export function tooMany(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 }
 
-interface AjvError {
+export interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
@@ -58,47 +58,78 @@ function describeValidation(part: string, e: AjvError): ErrorDetail {
   return { field, message };
 }
 
+/**
+ * A body that failed its schema, as the 400 that names the first field: what Fastify's validation
+ * errors become, and what an in-process call of a route's operation answers for the same body.
+ */
+export function validationFailure(part: string, errors: readonly AjvError[]): ApiError {
+  const details = errors.map((e) => describeValidation(part, e));
+  const first = details[0] ?? { field: part, message: 'is invalid' };
+  return new ApiError(400, `${first.field}: ${first.message}`, { details });
+}
+
+/** An error's response: its status, the headers it carries and the API's error body. */
+export interface ErrorAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: { success: false; error: string; details?: ErrorDetail[] };
+}
+
 /** The single place errors become responses: no stack trace or 500 ever leaves for bad input. */
-export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
-    if (err instanceof ApiError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply.code(err.statusCode).send({
+export function errorAnswer(err: unknown, log: FastifyBaseLogger): ErrorAnswer {
+  if (err instanceof ApiError) {
+    return {
+      status: err.statusCode,
+      ...(err.headers ? { headers: err.headers } : {}),
+      body: {
         success: false,
         error: err.message,
         ...(err.details ? { details: err.details } : {}),
-      });
-    }
-    const fe = err as FastifyError;
-    if (fe.validation) {
-      const part = fe.validationContext ?? 'body';
-      const details = (fe.validation as AjvError[]).map((e) => describeValidation(part, e));
-      const first = details[0]!;
-      return reply
-        .code(400)
-        .send({ success: false, error: `${first.field}: ${first.message}`, details });
-    }
-    if (fe.statusCode === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply
-        .code(413)
-        .send({ success: false, error: 'request body is larger than the limit' });
-    }
-    // A body that is empty or not JSON at all is a body error: named as the field `body`, as a schema error would be.
-    if (fe.statusCode === 400 && fe.code?.startsWith('FST_ERR_CTP_')) {
-      return reply.code(400).send({
+      },
+    };
+  }
+  const fe = err as FastifyError;
+  if (fe.validation)
+    return errorAnswer(
+      validationFailure(fe.validationContext ?? 'body', fe.validation as AjvError[]),
+      log,
+    );
+  if (fe.statusCode === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return {
+      status: 413,
+      body: { success: false, error: 'request body is larger than the limit' },
+    };
+  // A body that is empty or not JSON at all is a body error: named as the field `body`, as a schema error would be.
+  if (fe.statusCode === 400 && fe.code?.startsWith('FST_ERR_CTP_')) {
+    return {
+      status: 400,
+      body: {
         success: false,
         error: `body: ${fe.message}`,
         details: [{ field: 'body', message: fe.message }],
-      });
-    }
-    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      // Capacity errors from the engines (429) carry their Retry-After this way.
-      const headers = (err as { headers?: unknown }).headers;
-      if (headers && typeof headers === 'object') reply.headers(headers as Record<string, string>);
-      return reply.code(fe.statusCode).send({ success: false, error: fe.message });
-    }
-    request.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ success: false, error: 'internal error' });
+      },
+    };
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // Capacity errors from the engines (429) carry their Retry-After this way.
+    const headers = (err as { headers?: unknown }).headers;
+    return {
+      status: fe.statusCode,
+      ...(headers && typeof headers === 'object'
+        ? { headers: headers as Record<string, string> }
+        : {}),
+      body: { success: false, error: fe.message },
+    };
+  }
+  log.error({ err }, 'unhandled error');
+  return { status: 500, body: { success: false, error: 'internal error' } };
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const answer = errorAnswer(err, request.log);
+    if (answer.headers) reply.headers(answer.headers);
+    return reply.code(answer.status).send(answer.body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({

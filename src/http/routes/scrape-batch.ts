@@ -3,28 +3,26 @@ import { BatchResult } from '../../contract/index.ts';
 import { scrapeBatch } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { batchInput } from '../inputs.ts';
-import { runOp } from '../op-context.ts';
+import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { ScrapeBatchBody } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const max = deps.services.config.batchMaxUrls;
-  app.post(
-    '/v1/scrape/batch',
-    {
-      schema: {
-        tags: ['scrape'],
-        summary: `Fetch up to ${max} URLs at once; a failed URL never sinks the batch`,
-        body: ScrapeBatchBody,
-        response: { 200: BatchResult, 400: ErrorResponse, 401: ErrorResponse },
-      },
+  operationRoute(app, deps, {
+    url: '/v1/scrape/batch',
+    schema: {
+      tags: ['scrape'],
+      summary: `Fetch up to ${max} URLs at once; a failed URL never sinks the batch`,
+      body: ScrapeBatchBody,
+      response: { 200: BatchResult, 400: ErrorResponse, 401: ErrorResponse },
     },
-    async (request, reply) => {
-      const input = batchInput(request.body, deps.services.config, {
+    prepare: (body) => {
+      const input = batchInput(body, deps.services.config, {
         max,
         what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs',
       });
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) => scrapeBatch(input, ctx));
+      return (ctx) => scrapeBatch(input, ctx);
     },
-  );
+  });
 };

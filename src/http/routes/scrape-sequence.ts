@@ -3,29 +3,22 @@ import { SequenceResult } from '../../contract/index.ts';
 import { sequence } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { sequenceInput } from '../inputs.ts';
-import { runOp } from '../op-context.ts';
+import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { SequenceBody } from '../schemas/sequence.ts';
 
 export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
-  app.post(
-    '/v1/scrape/sequence',
-    {
-      schema: {
-        tags: ['scrape'],
-        summary: 'Run browser steps on one page; each scrape step captures the page',
-        body: SequenceBody,
-        response: {
-          200: SequenceResult,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          429: ErrorResponse,
-        },
-      },
+  operationRoute(app, deps, {
+    url: '/v1/scrape/sequence',
+    schema: {
+      tags: ['scrape'],
+      summary: 'Run browser steps on one page; each scrape step captures the page',
+      body: SequenceBody,
+      response: { 200: SequenceResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    async (request, reply) => {
-      const input = sequenceInput(request.body, deps.services.config);
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) => sequence(input, ctx));
+    prepare: (body) => {
+      const input = sequenceInput(body, deps.services.config);
+      return (ctx) => sequence(input, ctx);
     },
-  );
+  });
 };

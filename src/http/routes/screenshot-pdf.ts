@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PdfResult, ScreenshotResult } from '../../contract/index.ts';
 import { pdfFromHtml, pdfFromUrl, screenshot } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { runOp } from '../op-context.ts';
+import { operationRoute } from '../operations.ts';
 import { checkSteps } from '../schemas/actions.ts';
 import { ErrorResponse, requireHttpUrl, requireProxy } from '../schemas/common.ts';
 import { PdfHtmlBody, PdfUrlBody, ScreenshotBody } from '../schemas/screenshot-pdf.ts';
@@ -11,55 +11,44 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
 
 /** Screenshots and PDFs: pages rendered by the browser, stored as public files. */
 export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
-  app.post(
-    '/v1/screenshot',
-    {
-      schema: {
-        tags: ['render'],
-        summary: 'Capture a page or one element as a PNG',
-        body: ScreenshotBody,
-        response: { 200: ScreenshotResult, ...errors },
-      },
+  operationRoute(app, deps, {
+    url: '/v1/screenshot',
+    schema: {
+      tags: ['render'],
+      summary: 'Capture a page or one element as a PNG',
+      body: ScreenshotBody,
+      response: { 200: ScreenshotResult, ...errors },
     },
-    async (request, reply) => {
-      const body = request.body;
+    prepare: (body) => {
       const url = requireHttpUrl(body.url, 'url');
       checkSteps(body.actions, 'actions');
       const proxy = requireProxy(deps.services.config, body.proxy);
       const { fullPage, selector, width, height, waitFor, actions } = body;
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        screenshot({ url, fullPage, selector, width, height, waitFor, actions, proxy }, ctx),
-      );
+      return (ctx) =>
+        screenshot({ url, fullPage, selector, width, height, waitFor, actions, proxy }, ctx);
     },
-  );
-  app.post(
-    '/v1/pdf/html',
-    {
-      schema: {
-        tags: ['render'],
-        summary: 'Render HTML to a PDF',
-        body: PdfHtmlBody,
-        response: { 200: PdfResult, ...errors },
-      },
+  });
+  operationRoute(app, deps, {
+    url: '/v1/pdf/html',
+    schema: {
+      tags: ['render'],
+      summary: 'Render HTML to a PDF',
+      body: PdfHtmlBody,
+      response: { 200: PdfResult, ...errors },
     },
-    async (request, reply) =>
-      runOp(deps.services, deps.ledger, request, reply, (ctx) => pdfFromHtml(request.body, ctx)),
-  );
-  app.post(
-    '/v1/pdf/url',
-    {
-      schema: {
-        tags: ['render'],
-        summary: 'Open a URL in the browser and print it to a PDF',
-        body: PdfUrlBody,
-        response: { 200: PdfResult, ...errors },
-      },
+    prepare: (body) => (ctx) => pdfFromHtml(body, ctx),
+  });
+  operationRoute(app, deps, {
+    url: '/v1/pdf/url',
+    schema: {
+      tags: ['render'],
+      summary: 'Open a URL in the browser and print it to a PDF',
+      body: PdfUrlBody,
+      response: { 200: PdfResult, ...errors },
     },
-    async (request, reply) => {
-      const url = requireHttpUrl(request.body.url, 'url');
-      return runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        pdfFromUrl({ ...request.body, url }, ctx),
-      );
+    prepare: (body) => {
+      const url = requireHttpUrl(body.url, 'url');
+      return (ctx) => pdfFromUrl({ ...body, url }, ctx);
     },
-  );
+  });
 };
