@@ -2,7 +2,8 @@
  * The API as a caller sees it, for the MCP tools and the CLI: the same HTTP requests a program
  * would send, either injected into this process's Fastify app (the /mcp route, an embedded
  * server) or sent to a remote one. Going through the routes rather than the operations keeps one
- * path for validation, auth, limits and charges.
+ * path for validation, auth, limits and charges. (The /mcp route calls operation routes without
+ * the fake request, through the routes' own checks: `http/operations.ts`.)
  */
 export interface ApiResponse {
   status: number;
