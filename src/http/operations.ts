@@ -34,7 +34,7 @@ interface RegisteredOperation {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The operation routes by `METHOD /full/path`, for in-process calls (`callOperation`). */
+    /** The operation routes by `METHOD /full/path`, for in-process calls (`operationCalls`). */
     operations: Map<string, RegisteredOperation>;
   }
 }
@@ -80,7 +80,7 @@ export function operationCalls(
       const release = app.takeInflight(request.user.userId);
       try {
         const validate = request.compileValidationSchema(op.body, 'body');
-        if (!validate(body as JsonSchema))
+        if (!validate(body as Record<string, unknown>))
           throw validationFailure('body', (validate.errors ?? []) as AjvError[]);
         const result = await runOp(deps.services, deps.ledger, request, reply, op.prepare(body));
         const serialise = reply.compileSerializationSchema(op.result, '200');
