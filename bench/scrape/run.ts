@@ -9,7 +9,8 @@
  * - pages/s of one 30-URL POST /api/v1/scrape/batch against the same 30 pages fetched and
  *   converted one after the other on one thread (the server converts on its worker pool, so the
  *   batch should beat one thread by about the number of cores); convertHtml's rate alone is
- *   printed too;
+ *   printed too; where the batch's threads spent its wall time (on a CPU, waiting for one, idle)
+ *   tells a pipeline that leaves cores idle from a machine whose cores other work holds;
  * - the RSS of an idle `webdata serve` with the embedded defaults, a while after start-up, and
  *   of any processes it started.
  */
@@ -24,6 +25,13 @@ import { request } from 'undici';
 import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
 import { loadArticleExtraction } from '../extraction/data.ts';
+import {
+  addThreadTimes,
+  describeThreadTimes,
+  type ThreadTimes,
+  threadShares,
+  threadSnapshot,
+} from '../thread-time.ts';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string' }, rounds: { type: 'string' }, workers: { type: 'string' } },
@@ -192,6 +200,8 @@ try {
   let bestConvert = Infinity;
   let bestSerial = Infinity;
   let bestBatch = Infinity;
+  const batchThreads = new Map<string, ThreadTimes>();
+  let batchWallMs = 0;
   for (let r = 0; r < 3; r++) {
     bestConvert = Math.min(
       bestConvert,
@@ -208,13 +218,14 @@ try {
       }, 'serial'),
     );
     let res: { successful: number; failed: number } | undefined;
-    bestBatch = Math.min(
-      bestBatch,
-      await timed(
-        async () => (res = await api('/api/v1/scrape/batch', { urls: batchUrls })),
-        'batch',
-      ),
+    const before = threadSnapshot();
+    const batchMs = await timed(
+      async () => (res = await api('/api/v1/scrape/batch', { urls: batchUrls })),
+      'batch',
     );
+    addThreadTimes(batchThreads, before, threadSnapshot());
+    batchWallMs += batchMs;
+    bestBatch = Math.min(bestBatch, batchMs);
     if (res?.successful !== BATCH) throw new Error(`batch: ${res?.failed} failed`);
   }
   const rate = (ms: number) => (BATCH * 1000) / ms;
@@ -231,12 +242,18 @@ try {
     `  CPU per page (all threads): single-thread ${(cpu.serial / (3 * BATCH)).toFixed(1)} ms, batch ${(cpu.batch / (3 * BATCH)).toFixed(1)} ms, ratio ${(cpu.batch / cpu.serial).toFixed(2)}x; load average ${loadavg()[0]!.toFixed(1)}`,
   );
 
+  const pool = batchThreads.get('WorkerThread');
+  const poolShares = pool ? threadShares(pool, batchWallMs) : { wait: 0, idle: 0 };
+  console.log(
+    `  threads over the batches' wall time, on a CPU / waiting for a CPU / idle: ${describeThreadTimes(batchThreads, batchWallMs) || 'not available (no /proc schedstat)'}`,
+  );
+
   const idle = await idleServeRss();
   console.log(
     `idle webdata serve (embedded defaults, 5 s after listening): RSS ${idle.server.toFixed(0)} MB; ${idle.childCount} child processes, ${idle.children.toFixed(0)} MB`,
   );
   console.log(
-    `RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)}`,
+    `RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)} batch_workers_wait_pct=${poolShares.wait.toFixed(0)} batch_workers_idle_pct=${poolShares.idle.toFixed(0)}`,
   );
 } finally {
   await server.close();
