@@ -8,6 +8,7 @@ import {
   doubtsClassifier,
   type KeptSummary,
   readabilityWins,
+  trimsPick,
 } from './route.ts';
 import { lacksDescription, productDescription } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
@@ -50,14 +51,21 @@ function restoreH1(root: Element): void {
   }
 }
 
+/** The classifier's scores of a page's blocks, by which Readability's pick is trimmed (RoutePolicy.trimBelow). */
+export interface PickTrim {
+  scores: number[];
+  below: number;
+  /** The title heading's block, kept whatever its score. */
+  title: number;
+}
+
 /**
- * On a page that declares itself one article, Readability's pick of the article body. Measured
- * on article-extraction (never trained on), it keeps news prose more precisely than the block
- * classifier, whose training set is mostly other page types. Readability drops the h1 that
- * repeats the title; it goes back on top, once.
+ * Readability's pick of the page's article body, its blocks still marked with their index when
+ * the classifier read the page first (`stripped`: its boilerplate is already gone). Readability
+ * drops the h1 that repeats the title; it goes back on top, once.
  */
-export function readabilityArticle(doc: Document): Element | undefined {
-  stripBoilerplate(doc);
+export function readabilityPick(doc: Document, stripped = false): Element | undefined {
+  if (!stripped) stripBoilerplate(doc);
   const title = [...doc.querySelectorAll('h1')]
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
     .find((t) => namesPage(doc, t));
@@ -75,14 +83,50 @@ export function readabilityArticle(doc: Document): Element | undefined {
   }
   if (!picked) return undefined;
   restoreH1(picked);
-  // The classifier may have read this page first and marked its blocks.
-  for (const el of picked.querySelectorAll(`[${BLOCK_ATTR}]`)) el.removeAttribute(BLOCK_ATTR);
   if (title && !picked.querySelector('h1')) {
     const h1 = doc.createElement('h1');
     h1.textContent = title;
     picked.insertBefore(h1, picked.firstChild);
   }
   return picked;
+}
+
+/** Table cells and code are never trimmed: a cell gone shifts its row, and code is what a doc page is for. */
+const UNTRIMMED = new Set(['TD', 'TH', 'PRE']);
+
+/**
+ * Can trimming remove this marked block: an innermost block (an outer block's own text is a
+ * small share of what it holds) that is neither a table cell nor code.
+ */
+export function trimmable(el: Element): boolean {
+  return !UNTRIMMED.has(el.tagName) && !el.querySelector(`[${BLOCK_ATTR}]`);
+}
+
+/** The blocks of a pick that `trim` drops. */
+export function trimmedBlocks(picked: Element, trim: PickTrim): Element[] {
+  return [...picked.querySelectorAll(`[${BLOCK_ATTR}]`)].filter((el) => {
+    const i = Number(el.getAttribute(BLOCK_ATTR));
+    return i !== trim.title && trim.scores[i]! < trim.below && trimmable(el);
+  });
+}
+
+/**
+ * On a page that declares itself one article, Readability's pick of the article body. Measured
+ * on article-extraction (never trained on), it keeps news prose more precisely than the block
+ * classifier, whose training set is mostly other page types. With `trim`, the blocks the
+ * classifier scores low go from it. Returns the pick and its text before trimming, which the
+ * route reads.
+ */
+export function readabilityArticle(
+  doc: Document,
+  read: { trim?: PickTrim | undefined; stripped?: boolean } = {},
+): { picked: Element; text: string } | undefined {
+  const picked = readabilityPick(doc, read.stripped);
+  if (!picked) return undefined;
+  const text = picked.textContent ?? '';
+  if (read.trim) for (const el of trimmedBlocks(picked, read.trim)) el.remove();
+  for (const el of picked.querySelectorAll(`[${BLOCK_ATTR}]`)) el.removeAttribute(BLOCK_ATTR);
+  return { picked, text };
 }
 
 /** The JSON-LD description of the product the page declares, if any; read before scripts go. */
@@ -110,7 +154,7 @@ export interface PageAnalysis {
 export function analysePage(doc: Document): PageAnalysis {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
   const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
-  const description = declaredProductDescription(doc);
+  const description = declaresProduct ? productDescription(doc) : undefined;
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
@@ -209,33 +253,47 @@ export function selectMainContent(
   model: BlockModel = shippedModel(),
 ): Element | undefined {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
-  let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
-  const articleWords = wordCount(article?.textContent ?? '');
-  if (article && declaredPickWins(model.route, declaresArticle, articleWords))
-    return withDescription(article, declaredProductDescription(doc));
+  const copy = () => doc.cloneNode(true) as Document;
+  // Without trimming, a declared article's pick may win before the classifier runs at all.
+  const early = declaresArticle && !trimsPick(model.route);
+  let article = early ? readabilityArticle(copy()) : undefined;
+  if (article && declaredPickWins(model.route, declaresArticle, wordCount(article.text)))
+    return withDescription(article.picked, declaredProductDescription(doc));
   const page = analysePage(doc);
-  const keep = new Set<number>();
-  classifyBlocks(
+  const scores = classifyBlocks(
     model,
     page.features,
     page.words,
     page.blocks.map((b) => b.groups),
-  ).forEach((p, i) => {
+  );
+  const keep = new Set<number>();
+  scores.forEach((p, i) => {
     if (p >= model.threshold) keep.add(i);
   });
   const kept = keptSummary(page, keep);
-  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept))
-    article = readabilityArticle(doc.cloneNode(true) as Document);
+  if (!early && (declaresArticle || doubtsClassifier(model.route, declaresArticle, kept))) {
+    // Only a declared article's pick is trimmed: a doubted pick is doubted because the classifier
+    // scored the page's content low, and its scores would cut what Readability found.
+    const below = declaresArticle ? (model.route.trimBelow ?? 0) : 0;
+    // When any pick of a declared article wins, the page is not needed after Readability, so it
+    // reads the page in place; when it finds nothing it leaves the body as it found it (blocks
+    // still marked) for the classifier's pruning below.
+    const inPlace = declaresArticle && model.route.declaredWords <= 1;
+    article = readabilityArticle(inPlace ? doc : copy(), {
+      trim: below > 0 ? { scores, below, title: page.title } : undefined,
+      stripped: true,
+    });
+  }
   if (article) {
     const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');
     const readings = {
       declaresArticle,
       kept,
-      readabilityWords: wordCount(article.textContent ?? ''),
-      agreement: agreement(keptText, article.textContent ?? ''),
+      readabilityWords: wordCount(article.text),
+      agreement: agreement(keptText, article.text),
     };
     if (readabilityWins(model.route, readings))
-      return withDescription(article, page.productDescription);
+      return withDescription(article.picked, page.productDescription);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;
