@@ -66,10 +66,11 @@ export interface PickTrim {
  */
 export function readabilityPick(doc: Document, stripped = false): Element | undefined {
   if (!stripped) stripBoilerplate(doc);
-  const title = [...doc.querySelectorAll('h1')]
+  const h1s = [...doc.querySelectorAll('h1')];
+  const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
     .find((t) => namesPage(doc, t));
-  for (const h1 of doc.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
+  for (const h1 of h1s) h1.setAttribute(H1_MARK, '');
   let picked: Element | undefined;
   try {
     const article = new Readability(doc as never, {
@@ -151,8 +152,10 @@ export interface PageAnalysis {
  * Everything the block classifier reads about a page. Boilerplate is stripped from the document
  * and its blocks are marked on the way, so callers take metadata and links first.
  */
-export function analysePage(doc: Document): PageAnalysis {
-  const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
+export function analysePage(
+  doc: Document,
+  declaresArticle = declares(doc, /article/i, ARTICLE_LD),
+): PageAnalysis {
   const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
   const description = declaresProduct ? productDescription(doc) : undefined;
   stripBoilerplate(doc);
@@ -259,7 +262,7 @@ export function selectMainContent(
   let article = early ? readabilityArticle(copy()) : undefined;
   if (article && declaredPickWins(model.route, declaresArticle, wordCount(article.text)))
     return withDescription(article.picked, declaredProductDescription(doc));
-  const page = analysePage(doc);
+  const page = analysePage(doc, declaresArticle);
   const scores = classifyBlocks(
     model,
     page.features,
