@@ -7,14 +7,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type BlockModel, classifyBlocks } from '../../src/content/block-model.ts';
-import { BLOCK_ATTR } from '../../src/content/blocks.ts';
-import { analysePage, readabilityPick, trimmable } from '../../src/content/main-content.ts';
+import { readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
 import { lacksDescription } from '../../src/content/structured-data.ts';
 import { wordCount } from '../../src/content/words.ts';
 import { bagOfWordsF1 } from './metrics.ts';
-import type { PageBlocks, ReadabilityRun } from './train-lib.ts';
+import type { PageBlocks } from './train-lib.ts';
 
 /** One page read by one classifier. */
 export interface RouteCase {
@@ -26,64 +25,24 @@ export interface RouteCase {
   readabilityWords: number;
   /** Share of the classifier's kept words that Readability's pick holds too. */
   agreement: number;
-  /**
-   * F1 of the classifier's text and of Readability's, each with the product description the
-   * converter adds; Readability's once per level of TRIM_LEVELS (its pick trimmed of the blocks
-   * this classifier scores below the level).
-   */
+  /** F1 of the classifier's text and of Readability's, each with the product description the converter adds. */
   classifier: number;
-  readability: number[];
+  readability: number;
   /** The same without the product description, as main returned them. */
   classifierPlain: number;
   readabilityPlain: number;
 }
 
-/** The levels of RoutePolicy.trimBelow the fit tries; 0 trims nothing. */
-export const TRIM_LEVELS = [0, 0.1, 0.2, 0.3, 0.4, 0.5];
-
-/** The block whose trimming removes `node`: its nearest marked block if trimmable, else -1. */
-function trimmedWith(node: Node): number {
-  let el = node.parentElement;
-  while (el && !el.hasAttribute(BLOCK_ATTR)) el = el.parentElement;
-  return el && trimmable(el) ? Number(el.getAttribute(BLOCK_ATTR)) : -1;
-}
-
-function textRuns(node: Node, runs: ReadabilityRun[]): ReadabilityRun[] {
-  for (const child of node.childNodes) {
-    if (child.nodeType === 3) runs.push([child.textContent ?? '', trimmedWith(child)]);
-    else if (child.nodeType === 1) textRuns(child, runs);
-  }
-  return runs;
-}
-
-/**
- * Readability's pick as the converter reads it, as runs of text each with the block that the
- * converter's trimming would remove it with (trimmedBlocks), so the text
- * at any trim level is a filter of the runs.
- */
-export function readabilityRuns(p: PageBlocks): ReadabilityRun[] {
-  if (!p.readability) {
-    const doc = parseHtml(p.page.html);
-    analysePage(doc);
-    const picked = readabilityPick(doc);
-    p.readability = picked ? textRuns(picked, []) : [];
-  }
+export function readabilityText(p: PageBlocks): string {
+  p.readability ??= readabilityArticle(parseHtml(p.page.html))?.textContent ?? '';
   return p.readability;
-}
-
-/** Readability's text with the blocks scored below `below` removed, as the converter trims it. */
-export function readabilityText(p: PageBlocks, scores: number[], below = 0): string {
-  return readabilityRuns(p)
-    .filter(([, i]) => below <= 0 || i < 0 || i === p.title || scores[i]! >= below)
-    .map(([text]) => text)
-    .join('');
 }
 
 /** The classifier's kept blocks (title aside) and their numbers. */
 export function classifierPick(
   model: BlockModel,
   p: PageBlocks,
-): { scores: number[]; keep: boolean[]; kept: KeptSummary } {
+): { keep: boolean[]; kept: KeptSummary } {
   const scores = classifyBlocks(model, p.features, p.words, p.groups);
   const keep = scores.map((s) => s >= model.threshold);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
@@ -93,7 +52,7 @@ export function classifierPick(
     kept.chars += p.texts[i]!.length;
     kept.linkChars += p.linkChars[i]!;
   });
-  return { scores, keep, kept };
+  return { keep, kept };
 }
 
 export const classifierText = (p: PageBlocks, keep: boolean[]) =>
@@ -107,11 +66,10 @@ export function withDescription(p: PageBlocks, text: string): string {
 }
 
 export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
-  const { scores, keep, kept } = classifierPick(model, p);
+  const { keep, kept } = classifierPick(model, p);
   const cls = classifierText(p, keep);
-  const rd = readabilityText(p, scores);
+  const rd = readabilityText(p);
   const truth = p.page.truth;
-  const rdScore = (text: string) => (rd ? bagOfWordsF1(truth, withDescription(p, text)) : 0);
   return {
     type: p.page.type,
     declaresArticle: p.declaresArticle,
@@ -120,9 +78,7 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
     readabilityWords: wordCount(rd),
     agreement: agreement(p.texts.filter((_, i) => keep[i]).join('\n'), rd),
     classifier: bagOfWordsF1(truth, withDescription(p, cls)),
-    readability: TRIM_LEVELS.map((below) =>
-      rdScore(readabilityText(p, scores, p.declaresArticle ? below : 0)),
-    ),
+    readability: rd ? bagOfWordsF1(truth, withDescription(p, rd)) : 0,
     classifierPlain: bagOfWordsF1(truth, cls),
     readabilityPlain: rd ? bagOfWordsF1(truth, rd) : 0,
   };

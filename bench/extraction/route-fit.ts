@@ -6,7 +6,7 @@
 import { type RoutePolicy, readabilityWins } from '../../src/content/route.ts';
 import { FOLDS, foldOf } from './data.ts';
 import { mean } from './metrics.ts';
-import { type RouteCase, type SavedCases, TRIM_LEVELS } from './route-cases.ts';
+import type { RouteCase, SavedCases } from './route-cases.ts';
 
 /** A declared article's pick never wins unread, or never by agreement alone. */
 export const NEVER = 1e9;
@@ -28,15 +28,12 @@ export function grid(fitDeclared = false): RoutePolicy[] {
   return SHORT_WORDS.flatMap((shortWords) =>
     RATIOS.flatMap((ratio) =>
       declaredWords.flatMap((dw) =>
-        declaredAgreement.flatMap((ag) =>
-          TRIM_LEVELS.map((trimBelow) => ({
-            shortWords,
-            ratio,
-            declaredWords: dw,
-            declaredAgreement: ag,
-            trimBelow,
-          })),
-        ),
+        declaredAgreement.map((ag) => ({
+          shortWords,
+          ratio,
+          declaredWords: dw,
+          declaredAgreement: ag,
+        })),
       ),
     ),
   );
@@ -46,7 +43,7 @@ export function grid(fitDeclared = false): RoutePolicy[] {
 export function scoreCase(policy: RoutePolicy, c: RouteCase, plain = false): number {
   const rd = readabilityWins(policy, c);
   if (plain) return rd ? c.readabilityPlain : c.classifierPlain;
-  return rd ? c.readability[TRIM_LEVELS.indexOf(policy.trimBelow ?? 0)]! : c.classifier;
+  return rd ? c.readability : c.classifier;
 }
 
 export function bestRoute(cases: RouteCase[], policies: RoutePolicy[] = grid()): RoutePolicy {

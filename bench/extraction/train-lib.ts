@@ -34,12 +34,9 @@ export interface PageBlocks {
   linkChars: number[];
   declaresArticle: boolean;
   productDescription: string | undefined;
-  /** Readability's pick as runs of text, read when the routing first asks for it (route-cases.ts). */
-  readability?: ReadabilityRun[];
+  /** Readability's pick as text, read when the routing first asks for it. */
+  readability?: string;
 }
-
-/** A run of text in Readability's pick and the block whose trimming removes it, or -1. */
-export type ReadabilityRun = [text: string, block: number];
 
 const norm = (text: string) => ` ${tokens(text.toLowerCase()).join(' ')} `;
 

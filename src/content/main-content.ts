@@ -8,7 +8,6 @@ import {
   doubtsClassifier,
   type KeptSummary,
   readabilityWins,
-  trimsPick,
 } from './route.ts';
 import { lacksDescription, productDescription } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
@@ -51,21 +50,14 @@ function restoreH1(root: Element): void {
   }
 }
 
-/** The classifier's scores of a page's blocks, by which Readability's pick is trimmed (RoutePolicy.trimBelow). */
-export interface PickTrim {
-  scores: number[];
-  below: number;
-  /** The title heading's block, kept whatever its score. */
-  title: number;
-}
-
 /**
- * Readability's pick of the page's article body, its blocks still marked with their index when
- * the classifier read the page first (`stripped`: its boilerplate is already gone). Readability
- * drops the h1 that repeats the title; it goes back on top, once.
+ * On a page that declares itself one article, Readability's pick of the article body. Measured
+ * on article-extraction (never trained on), it keeps news prose more precisely than the block
+ * classifier, whose training set is mostly other page types. Readability drops the h1 that
+ * repeats the title; it goes back on top, once.
  */
-export function readabilityPick(doc: Document, stripped = false): Element | undefined {
-  if (!stripped) stripBoilerplate(doc);
+export function readabilityArticle(doc: Document): Element | undefined {
+  stripBoilerplate(doc);
   const h1s = [...doc.querySelectorAll('h1')];
   const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
@@ -84,50 +76,14 @@ export function readabilityPick(doc: Document, stripped = false): Element | unde
   }
   if (!picked) return undefined;
   restoreH1(picked);
+  // The classifier may have read this page first and marked its blocks.
+  for (const el of picked.querySelectorAll(`[${BLOCK_ATTR}]`)) el.removeAttribute(BLOCK_ATTR);
   if (title && !picked.querySelector('h1')) {
     const h1 = doc.createElement('h1');
     h1.textContent = title;
     picked.insertBefore(h1, picked.firstChild);
   }
   return picked;
-}
-
-/** Table cells and code are never trimmed: a cell gone shifts its row, and code is what a doc page is for. */
-const UNTRIMMED = new Set(['TD', 'TH', 'PRE']);
-
-/**
- * Can trimming remove this marked block: an innermost block (an outer block's own text is a
- * small share of what it holds) that is neither a table cell nor code.
- */
-export function trimmable(el: Element): boolean {
-  return !UNTRIMMED.has(el.tagName) && !el.querySelector(`[${BLOCK_ATTR}]`);
-}
-
-/** The blocks of a pick that `trim` drops. */
-export function trimmedBlocks(picked: Element, trim: PickTrim): Element[] {
-  return [...picked.querySelectorAll(`[${BLOCK_ATTR}]`)].filter((el) => {
-    const i = Number(el.getAttribute(BLOCK_ATTR));
-    return i !== trim.title && trim.scores[i]! < trim.below && trimmable(el);
-  });
-}
-
-/**
- * On a page that declares itself one article, Readability's pick of the article body. Measured
- * on article-extraction (never trained on), it keeps news prose more precisely than the block
- * classifier, whose training set is mostly other page types. With `trim`, the blocks the
- * classifier scores low go from it. Returns the pick and its text before trimming, which the
- * route reads.
- */
-export function readabilityArticle(
-  doc: Document,
-  read: { trim?: PickTrim | undefined; stripped?: boolean } = {},
-): { picked: Element; text: string } | undefined {
-  const picked = readabilityPick(doc, read.stripped);
-  if (!picked) return undefined;
-  const text = picked.textContent ?? '';
-  if (read.trim) for (const el of trimmedBlocks(picked, read.trim)) el.remove();
-  for (const el of picked.querySelectorAll(`[${BLOCK_ATTR}]`)) el.removeAttribute(BLOCK_ATTR);
-  return { picked, text };
 }
 
 /** The JSON-LD description of the product the page declares, if any; read before scripts go. */
@@ -256,47 +212,33 @@ export function selectMainContent(
   model: BlockModel = shippedModel(),
 ): Element | undefined {
   const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
-  const copy = () => doc.cloneNode(true) as Document;
-  // Without trimming, a declared article's pick may win before the classifier runs at all.
-  const early = declaresArticle && !trimsPick(model.route);
-  let article = early ? readabilityArticle(copy()) : undefined;
-  if (article && declaredPickWins(model.route, declaresArticle, wordCount(article.text)))
-    return withDescription(article.picked, declaredProductDescription(doc));
+  let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
+  const articleWords = wordCount(article?.textContent ?? '');
+  if (article && declaredPickWins(model.route, declaresArticle, articleWords))
+    return withDescription(article, declaredProductDescription(doc));
   const page = analysePage(doc, declaresArticle);
-  const scores = classifyBlocks(
+  const keep = new Set<number>();
+  classifyBlocks(
     model,
     page.features,
     page.words,
     page.blocks.map((b) => b.groups),
-  );
-  const keep = new Set<number>();
-  scores.forEach((p, i) => {
+  ).forEach((p, i) => {
     if (p >= model.threshold) keep.add(i);
   });
   const kept = keptSummary(page, keep);
-  if (!early && (declaresArticle || doubtsClassifier(model.route, declaresArticle, kept))) {
-    // Only a declared article's pick is trimmed: a doubted pick is doubted because the classifier
-    // scored the page's content low, and its scores would cut what Readability found.
-    const below = declaresArticle ? (model.route.trimBelow ?? 0) : 0;
-    // When any pick of a declared article wins, the page is not needed after Readability, so it
-    // reads the page in place; when it finds nothing it leaves the body as it found it (blocks
-    // still marked) for the classifier's pruning below.
-    const inPlace = declaresArticle && model.route.declaredWords <= 1;
-    article = readabilityArticle(inPlace ? doc : copy(), {
-      trim: below > 0 ? { scores, below, title: page.title } : undefined,
-      stripped: true,
-    });
-  }
+  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept))
+    article = readabilityArticle(doc.cloneNode(true) as Document);
   if (article) {
     const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');
     const readings = {
       declaresArticle,
       kept,
-      readabilityWords: wordCount(article.text),
-      agreement: agreement(keptText, article.text),
+      readabilityWords: wordCount(article.textContent ?? ''),
+      agreement: agreement(keptText, article.textContent ?? ''),
     };
     if (readabilityWins(model.route, readings))
-      return withDescription(article.picked, page.productDescription);
+      return withDescription(article, page.productDescription);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;

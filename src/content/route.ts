@@ -15,12 +15,6 @@ export interface RoutePolicy {
   declaredWords: number;
   /** Otherwise a declared article's pick wins when it holds this share of the classifier's kept words. */
   declaredAgreement: number;
-  /**
-   * When Readability's pick of a declared article wins, its blocks the classifier scores below
-   * this go (0 or absent: none). Readability picks the right container but keeps what sits inside it (bylines, share
-   * and related lines, captions); the classifier judges those blocks one by one.
-   */
-  trimBelow?: number;
 }
 
 /** What the classifier kept, in numbers. */
@@ -59,9 +53,6 @@ export function declaredPickWins(
 ): boolean {
   return declaresArticle && readabilityWords > 0 && readabilityWords >= policy.declaredWords;
 }
-
-/** Does the pick Readability returns go through the classifier's scores first? */
-export const trimsPick = (policy: RoutePolicy): boolean => (policy.trimBelow ?? 0) > 0;
 
 /** Is Readability worth running after the classifier: a declared article, or a menu, nothing, or a short pick? */
 export function doubtsClassifier(

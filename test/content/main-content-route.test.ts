@@ -100,59 +100,6 @@ describe('main content of a page that declares itself an article', () => {
   });
 });
 
-describe("Readability's pick of a declared article, trimmed by the classifier's scores", () => {
-  /** The declared essay opening with its title heading, which the stand-in classifier scores low. */
-  const titled = declared(false).replace(
-    '<div class="essay">',
-    '<div class="essay"><h1>The harbour channel, explained</h1>',
-  );
-  const trimmed = (route: Partial<RoutePolicy>, html = titled) =>
-    selectMainContent(
-      parseHtml(html),
-      headingsOnly({
-        shortWords: 0,
-        ratio: 1,
-        declaredWords: 1,
-        declaredAgreement: NEVER,
-        ...route,
-      }),
-    );
-
-  it('loses the blocks the classifier scores below the trim level', () => {
-    const t = trimmed({ trimBelow: 0.5 })?.textContent ?? '';
-    expect(t).toContain('What the council decided');
-    expect(t).not.toContain('KEEP-PARAGRAPH');
-  });
-
-  it('keeps the title heading whatever its score, once', () => {
-    const root = trimmed({ trimBelow: 0.5 });
-    expect(root?.querySelectorAll('h1')).toHaveLength(1);
-    expect(root?.querySelector('h1')?.textContent).toBe('The harbour channel, explained');
-  });
-
-  it('keeps table cells and code, whatever their scores', () => {
-    const html = titled.replace(
-      '</div></body>',
-      '<table><tr><th>KEEP-CELL-HEAD Depth</th><td>KEEP-CELL-VALUE 4 metres</td></tr></table>' +
-        '<pre><code>KEEP-CODE dredge --depth 4</code></pre></div></body>',
-    );
-    const root = trimmed({ trimBelow: 0.5 }, html);
-    expect(root?.textContent).not.toContain('KEEP-PARAGRAPH');
-    for (const m of ['KEEP-CELL-HEAD', 'KEEP-CELL-VALUE', 'KEEP-CODE'])
-      expect(root?.textContent).toContain(m);
-  });
-
-  it('is left whole when the policy does not trim', () => {
-    const t = trimmed({ trimBelow: 0 })?.textContent ?? '';
-    for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
-  });
-
-  it('is not trimmed when the page declares no article and Readability replaces a short pick', () => {
-    const t = trimmed({ trimBelow: 0.5, shortWords: 100, ratio: 3 }, ESSAY)?.textContent ?? '';
-    for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
-  });
-});
-
 describe("a product's JSON-LD description", () => {
   const markdown = (html: string) =>
     convertHtml({
