@@ -58,10 +58,11 @@ function restoreH1(root: Element): void {
  */
 export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
-  const title = [...doc.querySelectorAll('h1')]
+  const h1s = [...doc.querySelectorAll('h1')];
+  const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
     .find((t) => namesPage(doc, t));
-  for (const h1 of doc.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
+  for (const h1 of h1s) h1.setAttribute(H1_MARK, '');
   let picked: Element | undefined;
   try {
     const article = new Readability(doc as never, {
@@ -107,10 +108,12 @@ export interface PageAnalysis {
  * Everything the block classifier reads about a page. Boilerplate is stripped from the document
  * and its blocks are marked on the way, so callers take metadata and links first.
  */
-export function analysePage(doc: Document): PageAnalysis {
-  const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
+export function analysePage(
+  doc: Document,
+  declaresArticle = declares(doc, /article/i, ARTICLE_LD),
+): PageAnalysis {
   const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
-  const description = declaredProductDescription(doc);
+  const description = declaresProduct ? productDescription(doc) : undefined;
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
@@ -213,7 +216,7 @@ export function selectMainContent(
   const articleWords = wordCount(article?.textContent ?? '');
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
     return withDescription(article, declaredProductDescription(doc));
-  const page = analysePage(doc);
+  const page = analysePage(doc, declaresArticle);
   const keep = new Set<number>();
   classifyBlocks(
     model,

@@ -28,6 +28,13 @@ function readerText(text: string): string {
     .replace(/\u00a0/g, ' ');
 }
 
+/**
+ * An escaped underscore between letters or digits (`max\_size`). CommonMark never reads an
+ * intraword underscore as emphasis, so the escape only splits identifiers for readers and
+ * word counts.
+ */
+const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
+
 function createService(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -38,7 +45,8 @@ function createService(): TurndownService {
   });
   service.use([strikethrough, taskListItems, gfmTables]);
   const turndownEscape = service.escape.bind(service);
-  service.escape = (text: string) => turndownEscape(readerText(text));
+  service.escape = (text: string) =>
+    turndownEscape(readerText(text)).replace(INTRAWORD_UNDERSCORE, '_');
   // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
   service.remove([
     'script',

@@ -95,6 +95,11 @@ describe('markdown fidelity', () => {
     expect(md).toContain('```html\n<b>{{ name }}</b>  spaced\n```');
   });
 
+  it('leaves underscores inside words unescaped, escapes the ones that could start emphasis', () => {
+    const md = whole('<p>Raise max_connections to 200_000, not _all_ of them.</p>');
+    expect(md).toContain('Raise max_connections to 200_000, not \\_all\\_ of them.');
+  });
+
   it('keeps the service page call to action without its unfilled placeholder', () => {
     expect(markdown(PAGE_TYPES.service)).toContain(
       'Call for a free inspection of your roof, KEEP-CALL any weekday',

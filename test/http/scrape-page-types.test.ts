@@ -45,6 +45,14 @@ describe('POST /v1/scrape/single main content by page type', () => {
     expect(json.markdown.match(/KEEP-LD-DESCRIPTION/g)).toHaveLength(1);
   });
 
+  it("keeps an identifier in a doc page's prose whole, its underscore unescaped", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/doc.html`,
+    });
+    expect(json.markdown).toContain('KEEP-DOC-TWO Eviction past max_size is explained');
+    expect(json.markdown).not.toContain('max\\_size');
+  });
+
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${site.origin}/types/service.html`,
