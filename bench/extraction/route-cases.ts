@@ -10,7 +10,7 @@ import { type BlockModel, classifyBlocks } from '../../src/content/block-model.t
 import { readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
-import { lacksDescription } from '../../src/content/structured-data.ts';
+import { missingFacts } from '../../src/content/structured-data.ts';
 import { wordCount } from '../../src/content/words.ts';
 import { bagOfWordsF1 } from './metrics.ts';
 import type { PageBlocks } from './train-lib.ts';
@@ -58,11 +58,10 @@ export function classifierPick(
 export const classifierText = (p: PageBlocks, keep: boolean[]) =>
   p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
 
-/** The converter adds a product's JSON-LD description to whichever reading lacks it. */
+/** The converter adds a product's JSON-LD description and specs to whichever reading lacks them. */
 export function withDescription(p: PageBlocks, text: string): string {
-  return p.productDescription && lacksDescription(text, p.productDescription)
-    ? `${text}\n${p.productDescription}`
-    : text;
+  const { description, specs } = missingFacts(text, p.productFacts);
+  return [text, description, ...(specs ?? [])].filter(Boolean).join('\n');
 }
 
 export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {

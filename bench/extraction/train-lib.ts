@@ -14,6 +14,7 @@ import {
 } from '../../src/content/block-model.ts';
 import { analysePage } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
+import type { ProductFacts } from '../../src/content/structured-data.ts';
 import { FOLDS, foldOf, type Page } from './data.ts';
 import { tokens } from './metrics.ts';
 import { type RouteCase, routeCase } from './route-cases.ts';
@@ -33,7 +34,7 @@ export interface PageBlocks {
   title: number;
   linkChars: number[];
   declaresArticle: boolean;
-  productDescription: string | undefined;
+  productFacts: ProductFacts;
   /** Readability's pick as text, read when the routing first asks for it. */
   readability?: string;
 }
@@ -64,7 +65,7 @@ export function labelPage(page: Page): PageBlocks {
     title: analysis.title,
     linkChars: analysis.blocks.map((b) => b.linkChars),
     declaresArticle: analysis.declaresArticle,
-    productDescription: analysis.productDescription,
+    productFacts: analysis.productFacts,
   };
 }
 

@@ -46,9 +46,13 @@ function groupMeans(p: number[], words: number[], ids: number[]): number[] {
 
 const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
 
-/** Stage two's features: the block's own stage-one score and those around it. */
+/**
+ * Stage two's features: the block's own stage-one score and those around it: its neighbours in
+ * page order, the blocks under the same parent, grandparent and great-grandparent, and the blocks
+ * of the run of repeated items it belongs to (a thread's posts, a listing's cards).
+ */
 export function contextFeatures(p1: number[], words: number[], groups: number[][]): number[][] {
-  const levels = [0, 1, 2].map((level) =>
+  const levels = [0, 1, 2, 3].map((level) =>
     groupMeans(
       p1,
       words,
@@ -74,6 +78,7 @@ export function contextFeatures(p1: number[], words: number[], groups: number[][
       levels[0]![i]!,
       levels[1]![i]!,
       levels[2]![i]!,
+      levels[3]![i]!,
     ];
     return [logit(p), Math.log1p(words[i]!), short, ...near, ...near.map((v) => v * short)];
   });

@@ -6,6 +6,8 @@
  * class and id words of its ancestors, depth, position), how often its shape repeats beside it
  * (cards, posts, rows) and what the page as a whole looks like.
  */
+import type { DeclaredTypes } from './page-type.ts';
+import { Repeats } from './repeats.ts';
 import { wordCount } from './words.ts';
 
 /** Elements that do not start a block of their own: their text belongs to the block around them. */
@@ -165,7 +167,8 @@ export interface Block {
   own: number[];
   /**
    * Ids of the block's parent, grandparent and great-grandparent elements, shared by the blocks
-   * under the same element: the classifier's second stage reads how their neighbours scored.
+   * under the same element, and of the run of repeated items it sits in (repeats.ts): the
+   * classifier's second stage reads how their neighbours scored.
    */
   groups: number[];
 }
@@ -191,24 +194,6 @@ function placeBits(el: Element): number {
   return (tag === undefined ? 0 : 1 << tag) | (byRole === undefined ? 0 : 1 << byRole);
 }
 
-const shapeOf = (el: Element) => `${el.tagName} ${el.getAttribute('class') ?? ''}`;
-
-/**
- * How many siblings share the element's tag and class: cards, posts and rows come in runs.
- * Counted once per parent, since long lists would make a count per child quadratic.
- */
-function siblingRun(el: Element, cache: Map<Element, Map<string, number>>): number {
-  const parent = el.parentElement;
-  if (!parent) return 1;
-  let runs = cache.get(parent);
-  if (!runs) {
-    runs = new Map();
-    for (const sib of parent.children) runs.set(shapeOf(sib), (runs.get(shapeOf(sib)) ?? 0) + 1);
-    cache.set(parent, runs);
-  }
-  return runs.get(shapeOf(el)) ?? 1;
-}
-
 function tagFeatures(tag: string): number[] {
   return TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
 }
@@ -227,7 +212,12 @@ const COMMA = /[,，、]/g;
  * container's points are discounted by its link density, and the best container is the likely
  * article. Per block: whether it sits in that container, and how its best container compares.
  */
-function containerScores(blocks: Block[]): { inTop: number[]; ratio: number[]; topShare: number } {
+function containerScores(blocks: Block[]): {
+  inTop: number[];
+  ratio: number[];
+  topShare: number;
+  chars: Map<Element, number>;
+} {
   const points = new Map<Element, number>();
   const chars = new Map<Element, number>();
   const links = new Map<Element, number>();
@@ -272,6 +262,7 @@ function containerScores(blocks: Block[]): { inTop: number[]; ratio: number[]; t
       topScore ? Math.max(0, ...chain.slice(1, 6).map(final)) / topScore : 0,
     ),
     topShare: top ? (chars.get(top) ?? 0) / total : 0,
+    chars,
   };
 }
 
@@ -312,7 +303,6 @@ export function collectBlocks(root: Element): Block[] {
   };
   visit(root, root, { places: 0, names: 0, depth: 0 }, false);
 
-  const runs = new Map<Element, Map<string, number>>();
   const groupIds = new Map<Element, number>();
   const groupOf = (el: Element | null | undefined) => {
     if (!el) return -1;
@@ -325,12 +315,14 @@ export function collectBlocks(root: Element): Block[] {
   };
   for (const block of blocks) block.text = block.text.replace(/\s+/g, ' ').trim();
   const containers = containerScores(blocks);
+  const repeats = new Repeats((el) => containers.chars.get(el) ?? 0);
   blocks.forEach((block, i) => {
     const ctx = contexts.get(block.element)!;
     block.element.setAttribute(BLOCK_ATTR, String(i));
     const parent = block.element.parentElement;
     const grand = parent?.parentElement;
-    block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement)];
+    const item = repeats.item(block.element);
+    block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement), item.id];
     const words = wordCount(block.text);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
@@ -341,7 +333,7 @@ export function collectBlocks(root: Element): Block[] {
       (block.text.match(/[,;:]/g)?.length ?? 0) / (words || 1),
       digits,
       /[.!?:"”)]$/.test(block.text) ? 1 : 0,
-      Math.log1p(siblingRun(block.element, runs)),
+      Math.log1p(repeats.siblings(block.element)),
       Math.min(ctx.depth, 40) / 40,
       containers.inTop[i]!,
       containers.ratio[i]!,
@@ -349,6 +341,9 @@ export function collectBlocks(root: Element): Block[] {
       ...tagFeatures(block.element.tagName),
       ...PLACES.map((_, b) => (ctx.places >> b) & 1),
       ...NAME_GROUPS.map((_, b) => (ctx.names >> b) & 1),
+      Math.log1p(item.count),
+      item.share,
+      item.depth,
     ];
   });
   return blocks;
@@ -356,8 +351,7 @@ export function collectBlocks(root: Element): Block[] {
 
 /** What the page as a whole looks like. */
 export interface PageSignals {
-  declaresArticle: boolean;
-  declaresProduct: boolean;
+  declared: DeclaredTypes;
   /** Words on the page, all blocks. */
   totalWords: number;
 }
@@ -369,8 +363,11 @@ export interface PageSignals {
  */
 export function featureVectors(blocks: Block[], page: PageSignals): number[][] {
   const pageFeatures = [
-    page.declaresArticle ? 1 : 0,
-    page.declaresProduct ? 1 : 0,
+    page.declared.article ? 1 : 0,
+    page.declared.product ? 1 : 0,
+    page.declared.forum ? 1 : 0,
+    page.declared.listing ? 1 : 0,
+    page.declared.service ? 1 : 0,
     Math.log1p(page.totalWords) / 10,
   ];
   const n = blocks.length || 1;

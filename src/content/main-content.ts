@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { type BlockModel, classifyBlocks, shippedModel } from './block-model.ts';
 import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
+import { type DeclaredTypes, declaredTypes } from './page-type.ts';
 import {
   agreement,
   declaredPickWins,
@@ -9,19 +10,8 @@ import {
   type KeptSummary,
   readabilityWins,
 } from './route.ts';
-import { lacksDescription, productDescription } from './structured-data.ts';
+import { missingFacts, type ProductFacts, productFacts } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
-
-const ARTICLE_LD = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report|Review)"/;
-const PRODUCT_LD = /"@type"\s*:\s*\[?\s*"(?:Product|ProductGroup|Offer)"/;
-
-function declares(doc: Document, og: RegExp, ld: RegExp): boolean {
-  const type = doc.querySelector('meta[property="og:type"]')?.getAttribute('content') ?? '';
-  if (og.test(type)) return true;
-  for (const s of doc.querySelectorAll('script[type="application/ld+json"]'))
-    if (ld.test(s.textContent ?? '')) return true;
-  return false;
-}
 
 /** Does the text name the page: are most of its words in the <title> or og:title? */
 function namesPage(doc: Document, text: string): boolean {
@@ -86,9 +76,9 @@ export function readabilityArticle(doc: Document): Element | undefined {
   return picked;
 }
 
-/** The JSON-LD description of the product the page declares, if any; read before scripts go. */
-function declaredProductDescription(doc: Document): string | undefined {
-  return declares(doc, /product/i, PRODUCT_LD) ? productDescription(doc) : undefined;
+/** The JSON-LD description and specs of the product the page declares; read before scripts go. */
+function declaredProductFacts(doc: Document, declared: DeclaredTypes): ProductFacts {
+  return declared.product ? productFacts(doc) : {};
 }
 
 export interface PageAnalysis {
@@ -100,33 +90,29 @@ export interface PageAnalysis {
   title: number;
   /** Open Graph or JSON-LD says the page is one article: Readability reads it. */
   declaresArticle: boolean;
-  /** The JSON-LD description of the product the page declares, if any. */
-  productDescription: string | undefined;
+  /** The JSON-LD description and specs of the product the page declares. */
+  productFacts: ProductFacts;
 }
 
 /**
  * Everything the block classifier reads about a page. Boilerplate is stripped from the document
  * and its blocks are marked on the way, so callers take metadata and links first.
  */
-export function analysePage(
-  doc: Document,
-  declaresArticle = declares(doc, /article/i, ARTICLE_LD),
-): PageAnalysis {
-  const declaresProduct = declares(doc, /product/i, PRODUCT_LD);
-  const description = declaresProduct ? productDescription(doc) : undefined;
+export function analysePage(doc: Document, declared = declaredTypes(doc)): PageAnalysis {
+  const facts = declaredProductFacts(doc, declared);
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
   const counts = blocks.map((b) => wordCount(b.text));
   const totalWords = counts.reduce((a, b) => a + b, 0);
-  const features = featureVectors(blocks, { declaresArticle, declaresProduct, totalWords });
+  const features = featureVectors(blocks, { declared, totalWords });
   return {
     blocks,
     features,
     words: counts,
     title: titleHeading(doc, blocks),
-    declaresArticle,
-    productDescription: description,
+    declaresArticle: declared.article,
+    productFacts: facts,
   };
 }
 
@@ -186,17 +172,33 @@ export function keptSummary(page: PageAnalysis, keep: Set<number>): KeptSummary 
 }
 
 /**
- * A product's JSON-LD description, added after the title heading (or on top) when the content
- * picked lacks it: on WCXB product pages it raised the word F1 (the description often sits in a
- * tab the saved page does not fill).
+ * A product's JSON-LD description and specs, added after the title heading (or on top) when the
+ * content picked lacks them: on WCXB product pages the description raised the word F1 (it often
+ * sits in a tab the saved page does not fill).
  */
-function withDescription(root: Element, description: string | undefined): Element {
-  if (!description || !lacksDescription(root.textContent ?? '', description)) return root;
-  const p = root.ownerDocument.createElement('p');
-  p.textContent = description;
-  const h1 = root.querySelector('h1');
-  if (h1) h1.after(p);
-  else root.insertBefore(p, root.firstChild);
+function withProductFacts(root: Element, facts: ProductFacts): Element {
+  const { description, specs } = missingFacts(root.textContent ?? '', facts);
+  const doc = root.ownerDocument;
+  let anchor: Element | null = root.querySelector('h1');
+  const add = (el: Element) => {
+    if (anchor) anchor.after(el);
+    else root.insertBefore(el, root.firstChild);
+    anchor = el;
+  };
+  if (description) {
+    const p = doc.createElement('p');
+    p.textContent = description;
+    add(p);
+  }
+  if (specs) {
+    const ul = doc.createElement('ul');
+    for (const line of specs) {
+      const li = doc.createElement('li');
+      li.textContent = line;
+      ul.append(li);
+    }
+    add(ul);
+  }
   return root;
 }
 
@@ -211,12 +213,13 @@ export function selectMainContent(
   doc: Document,
   model: BlockModel = shippedModel(),
 ): Element | undefined {
-  const declaresArticle = declares(doc, /article/i, ARTICLE_LD);
+  const declared = declaredTypes(doc);
+  const declaresArticle = declared.article;
   let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
-    return withDescription(article, declaredProductDescription(doc));
-  const page = analysePage(doc, declaresArticle);
+    return withProductFacts(article, declaredProductFacts(doc, declared));
+  const page = analysePage(doc, declared);
   const keep = new Set<number>();
   classifyBlocks(
     model,
@@ -237,12 +240,11 @@ export function selectMainContent(
       readabilityWords: wordCount(article.textContent ?? ''),
       agreement: agreement(keptText, article.textContent ?? ''),
     };
-    if (readabilityWins(model.route, readings))
-      return withDescription(article, page.productDescription);
+    if (readabilityWins(model.route, readings)) return withProductFacts(article, page.productFacts);
   }
   if (page.title >= 0) keep.add(page.title);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
   prune(body, keep);
-  return withDescription(narrow(body), page.productDescription);
+  return withProductFacts(narrow(body), page.productFacts);
 }

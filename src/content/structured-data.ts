@@ -1,7 +1,7 @@
 /**
  * What a page's JSON-LD says about its main thing. Shops often render a product's description
- * in a tab or a script-filled panel that the saved HTML lacks or hides, while the JSON-LD they
- * publish for search engines carries it whole.
+ * and specifications in a tab or a script-filled panel that the saved HTML lacks or hides, while
+ * the JSON-LD they publish for search engines carries them whole.
  */
 import { wordsOf } from './words.ts';
 
@@ -14,27 +14,30 @@ function isProduct(node: Record<string, unknown>): boolean {
   );
 }
 
-/** Depth-first over a JSON-LD value: objects, arrays and `@graph` lists. */
-function findProductDescription(value: unknown, depth = 0): string | undefined {
+/** Depth-first over a JSON-LD value (objects, arrays and `@graph` lists): the first product node `pick` reads something from. */
+function findInProduct<T>(
+  value: unknown,
+  pick: (node: Record<string, unknown>) => T | undefined,
+  depth = 0,
+): T | undefined {
   if (depth > 8 || !value || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (const item of value) {
-      const found = findProductDescription(item, depth + 1);
-      if (found) return found;
+      const found = findInProduct(item, pick, depth + 1);
+      if (found !== undefined) return found;
     }
     return undefined;
   }
   const node = value as Record<string, unknown>;
-  if (isProduct(node) && typeof node.description === 'string' && node.description.trim())
-    return node.description;
-  return findProductDescription(node['@graph'], depth + 1);
+  const found = isProduct(node) ? pick(node) : undefined;
+  return found !== undefined ? found : findInProduct(node['@graph'], pick, depth + 1);
 }
 
-/**
- * The description of the product the page's JSON-LD declares, as plain text (descriptions often
- * carry HTML), or undefined. Read before scripts are stripped.
- */
-export function productDescription(doc: Document): string | undefined {
+/** The first product node of the page's JSON-LD scripts that `pick` reads something from. */
+function fromProducts<T>(
+  doc: Document,
+  pick: (node: Record<string, unknown>) => T | undefined,
+): T | undefined {
   for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) {
     let data: unknown;
     try {
@@ -42,19 +45,76 @@ export function productDescription(doc: Document): string | undefined {
     } catch {
       continue;
     }
-    const found = findProductDescription(data);
-    if (!found) continue;
-    const holder = doc.createElement('div');
-    holder.innerHTML = found;
-    const text = (holder.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (text) return text;
+    const found = findInProduct(data, pick);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** Does `text` lack most of the description's words, so the description must be added? */
+/** Plain text of a JSON-LD string, which often carries HTML. */
+function plain(doc: Document, html: string): string {
+  const holder = doc.createElement('div');
+  holder.innerHTML = html;
+  return (holder.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The description of the product the page's JSON-LD declares, as plain text, or undefined.
+ * Read before scripts are stripped.
+ */
+function productDescription(doc: Document): string | undefined {
+  return fromProducts(doc, (node) =>
+    typeof node.description === 'string' ? plain(doc, node.description) || undefined : undefined,
+  );
+}
+
+const scalar = (v: unknown): string | undefined =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+
+/**
+ * The product's specifications from its JSON-LD `additionalProperty` list, as "name: value"
+ * lines (a value with its unit), or undefined when it has none.
+ */
+function productSpecs(doc: Document): string[] | undefined {
+  return fromProducts(doc, (node) => {
+    const props = node.additionalProperty;
+    const lines = (Array.isArray(props) ? props : [props]).flatMap((p) => {
+      if (!p || typeof p !== 'object') return [];
+      const prop = p as Record<string, unknown>;
+      const name = scalar(prop.name);
+      const value = scalar(prop.value);
+      if (!name || !value) return [];
+      const unit = scalar(prop.unitText);
+      return [plain(doc, `${name}: ${value}${unit ? ` ${unit}` : ''}`)];
+    });
+    return lines.length ? lines : undefined;
+  });
+}
+
+/** What the JSON-LD of a page declaring a product says that its markup may lack. */
+export interface ProductFacts {
+  description?: string;
+  specs?: string[];
+}
+
+export function productFacts(doc: Document): ProductFacts {
+  return { description: productDescription(doc), specs: productSpecs(doc) };
+}
+
+/** Does `text` lack most of the description's (or the specs') words, so they must be added? */
 export function lacksDescription(text: string, description: string): boolean {
   const have = new Set(wordsOf(text));
   const want = wordsOf(description);
   return want.length > 0 && want.filter((w) => have.has(w)).length < 0.6 * want.length;
+}
+
+/** The facts `text` lacks, as the lines a reader would get: the description, then the specs. */
+export function missingFacts(text: string, facts: ProductFacts): ProductFacts {
+  return {
+    description:
+      facts.description && lacksDescription(text, facts.description)
+        ? facts.description
+        : undefined,
+    specs: facts.specs && lacksDescription(text, facts.specs.join('\n')) ? facts.specs : undefined,
+  };
 }

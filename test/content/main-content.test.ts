@@ -50,6 +50,31 @@ describe('main content by page type (block classifier)', () => {
     expect(markdown(PAGE_TYPES.product)).toMatch(/\| Weight\s*\| KEEP-SPEC 310 g per shoe\s*\|/);
   });
 
+  it("adds a product's JSON-LD specs as a list under its description when the page does not show them", () => {
+    const md = markdown(PAGE_TYPES.productSpecsJsonLd);
+    expect(md).toContain('- Volume: 20 KEEP-LD-SPEC-LITRES\n- Fabric: KEEP-LD-SPEC-NYLON ripstop');
+    expect(md).not.toContain('Colour');
+    expect(md.match(/KEEP-LD-SPEC-NYLON/g)).toHaveLength(1);
+    expect(md.match(/This pack is explained/g)).toHaveLength(1);
+  });
+
+  it('does not add JSON-LD specs the page already shows', () => {
+    const shown = PAGE_TYPES.productSpecsJsonLd.replace(
+      '<div id="specs" class="tab-panel"></div>',
+      '<table class="specs"><tr><th>Volume</th><td>20 KEEP-LD-SPEC-LITRES</td></tr><tr><th>Fabric</th><td>KEEP-LD-SPEC-NYLON ripstop</td></tr></table>',
+    );
+    const md = markdown(shown);
+    expect(md.match(/KEEP-LD-SPEC-NYLON/g)).toHaveLength(1);
+    expect(md).not.toContain('- Fabric:');
+  });
+
+  it("keeps a forum thread's short replies with its opening post", () => {
+    const md = markdown(PAGE_TYPES.forumShortReplies);
+    expect(md).toContain('KEEP-REPLY-ONE Use baking paper.');
+    expect(md).toContain('KEEP-REPLY-THREE Thanks, both worked!');
+    expect(md).not.toContain('DROP-SIDEBAR');
+  });
+
   it('leaves no block markers in the HTML it returns', () => {
     const html = convertHtml({
       html: PAGE_TYPES.forum,

@@ -53,6 +53,16 @@ describe('POST /v1/scrape/single main content by page type', () => {
     expect(json.markdown).not.toContain('max\\_size');
   });
 
+  it("returns a product's JSON-LD specs as a list when the page does not show them", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/productSpecsJsonLd.html`,
+    });
+    expect(json.markdown).toContain(
+      '- Volume: 20 KEEP-LD-SPEC-LITRES\n- Fabric: KEEP-LD-SPEC-NYLON ripstop',
+    );
+    expect(json.markdown.match(/KEEP-LD-SPEC-NYLON/g)).toHaveLength(1);
+  });
+
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${site.origin}/types/service.html`,

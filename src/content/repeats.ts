@@ -1,0 +1,84 @@
+/**
+ * Repeated sibling structure: forum posts, listing cards, product tiles and table rows come as
+ * runs of siblings sharing a tag and class. A block inside one such item (its paragraph, its
+ * title, its price) is judged with the run it belongs to: how long the run is, how much of its
+ * container's text the run holds, and an id shared by every block of the run so the classifier's
+ * second stage can decide for the group rather than block by block.
+ */
+
+const shapeOf = (el: Element) => `${el.tagName} ${el.getAttribute('class') ?? ''}`;
+
+/** Siblings of one shape under one parent. */
+interface Run {
+  count: number;
+  chars: number;
+  id: number;
+}
+
+/** Shortest run that counts as repeated structure, and how far up from a block an item may sit. */
+const MIN_RUN = 3;
+const MAX_LEVELS = 6;
+
+export interface RepeatedItem {
+  /** Items in the run; 0 when the block is in no run. */
+  count: number;
+  /** Share of the run's parent's text that the run holds. */
+  share: number;
+  /** Levels from the block up to its item, over MAX_LEVELS. */
+  depth: number;
+  /** Shared by the blocks of one run; -1 when none. */
+  id: number;
+}
+
+export class Repeats {
+  private readonly runs = new Map<Element, Map<string, Run>>();
+  private ids = 0;
+  private readonly chars: (el: Element) => number;
+
+  /** `chars` is the text length under an element, 0 for elements holding no block. */
+  constructor(chars: (el: Element) => number) {
+    this.chars = chars;
+  }
+
+  /** Counted once per parent, since long lists would make a count per child quadratic. */
+  private runsOf(parent: Element): Map<string, Run> {
+    let runs = this.runs.get(parent);
+    if (!runs) {
+      runs = new Map();
+      for (const sib of parent.children) {
+        const shape = shapeOf(sib);
+        const run = runs.get(shape) ?? { count: 0, chars: 0, id: -1 };
+        run.count++;
+        run.chars += this.chars(sib);
+        runs.set(shape, run);
+      }
+      this.runs.set(parent, runs);
+    }
+    return runs;
+  }
+
+  /** How many siblings share the element's tag and class. */
+  siblings(el: Element): number {
+    const parent = el.parentElement;
+    return parent ? (this.runsOf(parent).get(shapeOf(el))?.count ?? 1) : 1;
+  }
+
+  /** The nearest ancestor-or-self of `el` that is one item of a run, described. */
+  item(el: Element): RepeatedItem {
+    let cur: Element | null = el;
+    for (let level = 0; cur && level <= MAX_LEVELS; level++, cur = cur.parentElement) {
+      const parent: Element | null = cur.parentElement;
+      if (!parent) break;
+      const run = this.runsOf(parent).get(shapeOf(cur));
+      if (!run || run.count < MIN_RUN || !run.chars) continue;
+      if (run.id < 0) run.id = this.ids++;
+      return {
+        count: run.count,
+        share: Math.min(1, run.chars / (this.chars(parent) || 1)),
+        depth: level / MAX_LEVELS,
+        id: run.id,
+      };
+    }
+    return { count: 0, share: 0, depth: 1, id: -1 };
+  }
+}

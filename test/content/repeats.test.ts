@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { collectBlocks } from '../../src/content/blocks.ts';
+import { parseHtml } from '../../src/content/parse.ts';
+import { Repeats } from '../../src/content/repeats.ts';
+
+const textLength = (el: Element) => (el.textContent ?? '').trim().length;
+
+const LISTING = `<main><h1>Chairs</h1><p>One intro line.</p><ul class="grid">${Array.from(
+  { length: 5 },
+  (_, i) =>
+    `<li class="card"><h3><a href="/c/${i}">Chair ${i}</a></h3><p>Teak, seats one.</p></li>`,
+).join('')}</ul></main>`;
+
+describe('Repeats', () => {
+  it("finds a card's run from a block inside the card, with the run's share of its container", () => {
+    const doc = parseHtml(`<html><body>${LISTING}</body></html>`);
+    const repeats = new Repeats(textLength);
+    const [first, second] = [...doc.querySelectorAll('li.card p')];
+    const a = repeats.item(first!);
+    expect(a.count).toBe(5);
+    expect(a.share).toBe(1);
+    expect(a.depth).toBeGreaterThan(0);
+    expect(repeats.item(second!).id).toBe(a.id);
+    expect(repeats.siblings(doc.querySelector('li.card')!)).toBe(5);
+  });
+
+  it('leaves a block outside any run of three or more without one', () => {
+    const doc = parseHtml(
+      `<html><body><div><h1>Title</h1><p>Only paragraph.</p></div></body></html>`,
+    );
+    expect(new Repeats(textLength).item(doc.querySelector('p')!)).toMatchObject({
+      count: 0,
+      id: -1,
+    });
+  });
+
+  it("gives every block of a listing's cards one group for the classifier's second stage", () => {
+    const doc = parseHtml(`<html><body>${LISTING}</body></html>`);
+    const blocks = collectBlocks(doc.body);
+    const cardGroups = new Set(
+      blocks.filter((b) => b.element.closest('li.card')).map((b) => b.groups[3]),
+    );
+    expect(cardGroups.size).toBe(1);
+    expect([...cardGroups][0]).toBeGreaterThanOrEqual(0);
+    expect(blocks.find((b) => b.element.tagName === 'H1')!.groups[3]).toBe(-1);
+  });
+});
