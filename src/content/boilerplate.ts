@@ -37,7 +37,17 @@ const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 /** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 
-function isFurniture(el: Element): boolean {
+/** How much `stripBoilerplate` trusts an <article> to hold only content. */
+export interface StripOptions {
+  /**
+   * Leave class/id furniture inside an <article> in place. Before Readability: its own scoring
+   * weighs those blocks inside the article (captions, asides, "related" teasers that hold
+   * article text), and removing them first cost recall on declared articles.
+   */
+  trustArticle?: boolean;
+}
+
+function isFurniture(el: Element, options: StripOptions): boolean {
   const tag = el.tagName;
   if (ALWAYS_TAGS.has(tag)) return true;
   if (
@@ -57,7 +67,8 @@ function isFurniture(el: Element): boolean {
   return (
     !!(id || cls) &&
     FURNITURE.test(`${id ?? ''} ${cls ?? ''}`) &&
-    !el.querySelector('main, article, h1')
+    !el.querySelector('main, article, h1') &&
+    !(options.trustArticle && el.closest('article'))
   );
 }
 
@@ -65,7 +76,7 @@ function isFurniture(el: Element): boolean {
  * One walk over the tree rather than a query per rule: on linkedom each selector query is a
  * full traversal, and this runs on every page.
  */
-export function stripBoilerplate(root: ParentNode): void {
+export function stripBoilerplate(root: ParentNode, options: StripOptions = {}): void {
   for (const el of [...root.querySelectorAll('*')]) {
     if (el.tagName === 'NOSCRIPT') {
       // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
@@ -73,7 +84,7 @@ export function stripBoilerplate(root: ParentNode): void {
       if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS)
         el.replaceWith(...el.childNodes);
       else el.remove();
-    } else if (isFurniture(el)) {
+    } else if (isFurniture(el, options)) {
       el.remove();
     }
   }

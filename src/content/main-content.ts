@@ -47,7 +47,7 @@ function restoreH1(root: Element): void {
  * repeats the title; it goes back on top, once.
  */
 export function readabilityArticle(doc: Document): Element | undefined {
-  stripBoilerplate(doc);
+  stripBoilerplate(doc, { trustArticle: true });
   const h1s = [...doc.querySelectorAll('h1')];
   const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
