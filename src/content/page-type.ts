@@ -17,20 +17,25 @@ const ITEMTYPE = (names: string) => new RegExp(`schema\\.org/(?:${names})$`);
 
 interface Kind {
   og?: RegExp;
-  names: string;
-  /** Microdata counts too. Not for articles: which pages go to Readability is fitted on og and JSON-LD. */
-  microdata: boolean;
+  /** A JSON-LD `@type` of the kind. */
+  ld: RegExp;
+  /** A microdata `itemtype` of the kind; absent for articles: which pages go to Readability is fitted on og and JSON-LD. */
+  itemtype?: RegExp;
 }
 
+/** Compiled once: this is read on every page converted. */
+const kind = (names: string, microdata: boolean, og?: RegExp): Kind => ({
+  og,
+  ld: LD_TYPE(names),
+  itemtype: microdata ? ITEMTYPE(names) : undefined,
+});
+
 const KINDS: Record<keyof DeclaredTypes, Kind> = {
-  article: { og: /article/i, names: '\\w*Article|BlogPosting|Report|Review', microdata: false },
-  product: { og: /product/i, names: 'Product|ProductGroup|Offer', microdata: false },
-  forum: {
-    names: 'DiscussionForumPosting|QAPage|Question|SocialMediaPosting',
-    microdata: true,
-  },
-  listing: { names: 'ItemList|CollectionPage|SearchResultsPage|OfferCatalog', microdata: true },
-  service: { names: 'Service|ProfessionalService|LocalBusiness|\\w+Service', microdata: true },
+  article: kind('\\w*Article|BlogPosting|Report|Review', false, /article/i),
+  product: kind('Product|ProductGroup|Offer', false, /product/i),
+  forum: kind('DiscussionForumPosting|QAPage|Question|SocialMediaPosting', true),
+  listing: kind('ItemList|CollectionPage|SearchResultsPage|OfferCatalog', true),
+  service: kind('Service|ProfessionalService|LocalBusiness|\\w+Service', true),
 };
 
 export function declaredTypes(doc: Document): DeclaredTypes {
@@ -45,13 +50,10 @@ export function declaredTypes(doc: Document): DeclaredTypes {
     else if (el.tagName === 'SCRIPT') ld.push(el.textContent ?? '');
     if (el.hasAttribute('itemtype')) itemtypes.push(el.getAttribute('itemtype')!.trim());
   }
-  const read = (kind: Kind) => {
-    if (kind.og?.test(og)) return true;
-    const ldRe = LD_TYPE(kind.names);
-    if (ld.some((t) => ldRe.test(t))) return true;
-    const itemRe = ITEMTYPE(kind.names);
-    return kind.microdata && itemtypes.some((t) => itemRe.test(t));
-  };
+  const read = ({ og: ogRe, ld: ldRe, itemtype }: Kind) =>
+    !!ogRe?.test(og) ||
+    ld.some((t) => ldRe.test(t)) ||
+    (!!itemtype && itemtypes.some((t) => itemtype.test(t)));
   return {
     article: read(KINDS.article),
     product: read(KINDS.product),

@@ -33,19 +33,26 @@ function findInProduct<T>(
   return found !== undefined ? found : findInProduct(node['@graph'], pick, depth + 1);
 }
 
-/** The first product node of the page's JSON-LD scripts that `pick` reads something from. */
+/** Every JSON-LD script of the page, parsed once; scripts that are not JSON are skipped. */
+function jsonLd(doc: Document): unknown[] {
+  const data: unknown[] = [];
+  for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      data.push(JSON.parse(script.textContent ?? ''));
+    } catch {
+      // Not JSON: publishers' broken JSON-LD says nothing we can read.
+    }
+  }
+  return data;
+}
+
+/** The first product node of the parsed JSON-LD that `pick` reads something from. */
 function fromProducts<T>(
-  doc: Document,
+  data: unknown[],
   pick: (node: Record<string, unknown>) => T | undefined,
 ): T | undefined {
-  for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) {
-    let data: unknown;
-    try {
-      data = JSON.parse(script.textContent ?? '');
-    } catch {
-      continue;
-    }
-    const found = findInProduct(data, pick);
+  for (const value of data) {
+    const found = findInProduct(value, pick);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -62,8 +69,8 @@ function plain(doc: Document, html: string): string {
  * The description of the product the page's JSON-LD declares, as plain text, or undefined.
  * Read before scripts are stripped.
  */
-function productDescription(doc: Document): string | undefined {
-  return fromProducts(doc, (node) =>
+function productDescription(doc: Document, data: unknown[]): string | undefined {
+  return fromProducts(data, (node) =>
     typeof node.description === 'string' ? plain(doc, node.description) || undefined : undefined,
   );
 }
@@ -75,8 +82,8 @@ const scalar = (v: unknown): string | undefined =>
  * The product's specifications from its JSON-LD `additionalProperty` list, as "name: value"
  * lines (a value with its unit), or undefined when it has none.
  */
-function productSpecs(doc: Document): string[] | undefined {
-  return fromProducts(doc, (node) => {
+function productSpecs(doc: Document, data: unknown[]): string[] | undefined {
+  return fromProducts(data, (node) => {
     const props = node.additionalProperty;
     const lines = (Array.isArray(props) ? props : [props]).flatMap((p) => {
       if (!p || typeof p !== 'object') return [];
@@ -98,13 +105,14 @@ export interface ProductFacts {
 }
 
 export function productFacts(doc: Document): ProductFacts {
-  return { description: productDescription(doc), specs: productSpecs(doc) };
+  const data = jsonLd(doc);
+  return { description: productDescription(doc, data), specs: productSpecs(doc, data) };
 }
 
-/** Does `text` lack most of the description's (or the specs') words, so they must be added? */
-export function lacksDescription(text: string, description: string): boolean {
+/** Does `text` lack most of the words of `wanted` (a description, the specs), so it must be added? */
+function lacksMostWords(text: string, wanted: string): boolean {
   const have = new Set(wordsOf(text));
-  const want = wordsOf(description);
+  const want = wordsOf(wanted);
   return want.length > 0 && want.filter((w) => have.has(w)).length < 0.6 * want.length;
 }
 
@@ -112,9 +120,7 @@ export function lacksDescription(text: string, description: string): boolean {
 export function missingFacts(text: string, facts: ProductFacts): ProductFacts {
   return {
     description:
-      facts.description && lacksDescription(text, facts.description)
-        ? facts.description
-        : undefined,
-    specs: facts.specs && lacksDescription(text, facts.specs.join('\n')) ? facts.specs : undefined,
+      facts.description && lacksMostWords(text, facts.description) ? facts.description : undefined,
+    specs: facts.specs && lacksMostWords(text, facts.specs.join('\n')) ? facts.specs : undefined,
   };
 }
