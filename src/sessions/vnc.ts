@@ -1,4 +1,5 @@
-import { access, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Group, spawnGroup } from '../browser/index.ts';
 
@@ -93,13 +94,9 @@ export class VncPipeline {
     });
     const deadline = Date.now() + 10_000;
     for (;;) {
-      if (
-        await access(this.#socketPath).then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
+      // Ready when a connection is taken, not when the socket file appears: the file exists from
+      // bind() on, and a viewer connecting before listen() was refused and its live view closed.
+      if (await accepts(this.#socketPath)) return;
       if (exited || Date.now() > deadline) {
         await group.kill();
         throw new Error('x11vnc did not start');
@@ -114,4 +111,16 @@ export class VncPipeline {
     await group?.kill();
     await rm(this.#socketPath, { force: true });
   }
+}
+
+/** Does something listen on the unix socket at `path`? The probe closes at once. */
+function accepts(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
 }
