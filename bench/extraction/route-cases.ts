@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type BlockModel, classifyBlocks } from '../../src/content/block-model.ts';
+import { type BlockModel, classifyBlocks, keptBlocks } from '../../src/content/block-model.ts';
 import { readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
@@ -44,7 +44,7 @@ export function classifierPick(
   p: PageBlocks,
 ): { keep: boolean[]; kept: KeptSummary } {
   const scores = classifyBlocks(model, p.features, p.words, p.groups);
-  const keep = scores.map((s) => s >= model.threshold);
+  const keep = keptBlocks(scores, model.threshold, p.rows);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   keep.forEach((k, i) => {
     if (!k) return;

@@ -6,7 +6,7 @@
  * routing (declared articles to Readability, a menu or nothing to Readability) on the same folds.
  * Saves the route cases (bench/results/route-cases.json) so that
  *
- *   npm run train:extraction                   # classifier and route policy, about 25 min
+ *   npm run train:extraction                   # classifier and route policy, about 15 min
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
  *   ... --fit-declared   # also fit when a declared article stays with the classifier (route-fit.ts)
  *
@@ -53,5 +53,5 @@ for (const [i, [type, f1, n]] of byType(types, held.f1).entries()) {
 console.log(`fold policies: ${held.policies.map((p) => JSON.stringify(p)).join(' ')}`);
 const model = { ...classifier, route: choose(saved.all) };
 console.log(
-  `wrote ${writeModel(model)}: ${model.stage1.weights.length} + ${model.stage2.weights.length} features, threshold ${model.threshold}, route ${JSON.stringify(model.route)}`,
+  `wrote ${writeModel(model)}: ${model.stage1.weights.length} features, then ${model.stage2.trees.length} trees, threshold ${model.threshold}, route ${JSON.stringify(model.route)}`,
 );

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { type Forest, forestProbability } from './forest.ts';
 import type { RoutePolicy } from './route.ts';
 
 /** A logistic regression over standardised features. */
@@ -15,10 +16,13 @@ export interface Logistic {
  * the WCXB dev pages and shipped beside this file. Stage one judges each block on its own
  * features; stage two judges it again beside how its neighbours and the blocks under the same
  * parents scored, so a short line inside a run of content stays and a long one inside a menu goes.
+ * Stage two is a forest of boosted trees rather than a second logistic: what a block's own
+ * features mean depends on its context (a short line is content inside a post, boilerplate
+ * inside a footer), and trees learn those interactions where a linear score cannot.
  */
 export interface BlockModel {
   stage1: Logistic;
-  stage2: Logistic;
+  stage2: Forest;
   /** Blocks whose stage-two probability is at or above this are content. */
   threshold: number;
   /** When Readability's pick replaces the kept blocks. */
@@ -84,6 +88,20 @@ export function contextFeatures(p1: number[], words: number[], groups: number[][
   });
 }
 
+/**
+ * What stage two reads per block: its context (first, so feature 0 is the stage-one log-odds)
+ * followed by its own features, which the trees may combine with the context.
+ */
+export function stageTwoInput(
+  stage1: Logistic,
+  features: number[][],
+  words: number[],
+  groups: number[][],
+): number[][] {
+  const p1 = features.map((f) => probability(stage1, f));
+  return contextFeatures(p1, words, groups).map((context, i) => [...context, ...features[i]!]);
+}
+
 /** Stage-two probability of each block being content. */
 export function classifyBlocks(
   model: BlockModel,
@@ -91,8 +109,9 @@ export function classifyBlocks(
   words: number[],
   groups: number[][],
 ): number[] {
-  const p1 = features.map((f) => probability(model.stage1, f));
-  return contextFeatures(p1, words, groups).map((f) => probability(model.stage2, f));
+  return stageTwoInput(model.stage1, features, words, groups).map((x) =>
+    forestProbability(model.stage2, x),
+  );
 }
 
 let shipped: BlockModel | undefined;
@@ -102,4 +121,18 @@ export function shippedModel(): BlockModel {
     readFileSync(new URL('./block-model.json', import.meta.url), 'utf8'),
   ) as BlockModel;
   return shipped;
+}
+
+/**
+ * Which blocks to keep, given their scores: those at or above the threshold, and both cells of
+ * a label-value row (blocks.ts) one of whose cells is kept. A spec's label without its value
+ * (or a value without its label) tells a reader nothing, and the classifier, judging cells one
+ * by one, often splits a row whose value is a bare number or unit.
+ */
+export function keptBlocks(scores: number[], threshold: number, rows: number[]): boolean[] {
+  const keptRows = new Set<number>();
+  scores.forEach((s, i) => {
+    if (s >= threshold && rows[i]! >= 0) keptRows.add(rows[i]!);
+  });
+  return scores.map((s, i) => s >= threshold || keptRows.has(rows[i]!));
 }

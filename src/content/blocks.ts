@@ -171,6 +171,25 @@ export interface Block {
    * classifier's second stage reads how their neighbours scored.
    */
   groups: number[];
+  /** The id of the label-value table row the block is a cell of, or -1 (see `keptBlocks`). */
+  row: number;
+}
+
+/** A cell longer than this is a layout table's column, not a record's field. */
+const DATA_CELL_WORDS = 40;
+
+const isCell = (el: Element) => el.tagName === 'TD' || el.tagName === 'TH';
+
+/**
+ * A table row of a label and its value (a spec, a fact sheet's line): exactly two cells with
+ * text. Rows of more cells are a listing's records, whose extra cells (counts, dates, buttons)
+ * a reader is often better without.
+ */
+function isLabelValueRow(row: Element | null): boolean {
+  if (row?.tagName !== 'TR') return false;
+  let cells = 0;
+  for (const c of row.children) if (isCell(c) && c.textContent?.trim()) cells++;
+  return cells === 2;
 }
 
 export const BLOCK_ATTR = 'data-webdata-block';
@@ -282,7 +301,7 @@ export function collectBlocks(root: Element): Block[] {
         if (!data.trim()) continue;
         let block = byElement.get(owner);
         if (!block) {
-          block = { element: owner, text: '', linkChars: 0, own: [], groups: [] };
+          block = { element: owner, text: '', linkChars: 0, own: [], groups: [], row: -1 };
           byElement.set(owner, block);
           contexts.set(owner, ctx);
           blocks.push(block);
@@ -324,6 +343,8 @@ export function collectBlocks(root: Element): Block[] {
     const item = repeats.item(block.element);
     block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement), item.id];
     const words = wordCount(block.text);
+    if (isCell(block.element) && words <= DATA_CELL_WORDS && isLabelValueRow(parent))
+      block.row = groupOf(parent);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
     block.own = [

@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import { type BlockModel, classifyBlocks, shippedModel } from './block-model.ts';
+import { type BlockModel, classifyBlocks, keptBlocks, shippedModel } from './block-model.ts';
 import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
@@ -221,13 +221,18 @@ export function selectMainContent(
     return withProductFacts(article, declaredProductFacts(doc, declared));
   const page = analysePage(doc, declared);
   const keep = new Set<number>();
-  classifyBlocks(
+  const scores = classifyBlocks(
     model,
     page.features,
     page.words,
     page.blocks.map((b) => b.groups),
-  ).forEach((p, i) => {
-    if (p >= model.threshold) keep.add(i);
+  );
+  keptBlocks(
+    scores,
+    model.threshold,
+    page.blocks.map((b) => b.row),
+  ).forEach((k, i) => {
+    if (k) keep.add(i);
   });
   const kept = keptSummary(page, keep);
   if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept))

@@ -26,7 +26,19 @@ const headingsOnly = (route: RoutePolicy): BlockModel => ({
     weights: [...new Array(HEADING_FEATURE).fill(0), 20],
     bias: -10,
   },
-  stage2: { means: [0], scales: [1], weights: [1], bias: 0 },
+  // Stage two reads stage one's log-odds (its input 0) and keeps its verdict.
+  stage2: {
+    base: 0,
+    trees: [
+      {
+        feature: [0, -1, -1],
+        threshold: [0, 0, 0],
+        left: [1, -1, -1],
+        right: [2, -1, -1],
+        value: [0, -10, 10],
+      },
+    ],
+  },
   threshold: 0.5,
   route,
 });

@@ -22,7 +22,7 @@ const PAGE = `<!doctype html><html><head><title>Ferry news</title></head><body><
 /** Stand-in classifiers: one keeps every block, one keeps none. */
 const always = (bias: number): BlockModel => ({
   stage1: { means: [], scales: [], weights: [], bias: 0 },
-  stage2: { means: [], scales: [], weights: [], bias },
+  stage2: { base: bias, trees: [] },
   threshold: 0.5,
   route: { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: 1 },
 });

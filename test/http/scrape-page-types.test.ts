@@ -63,6 +63,15 @@ describe('POST /v1/scrape/single main content by page type', () => {
     expect(json.markdown.match(/KEEP-LD-SPEC-NYLON/g)).toHaveLength(1);
   });
 
+  it("returns a spec table's rows whole, without the same specs again from JSON-LD", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/productSpecsShown.html`,
+    });
+    expect(json.markdown).toContain('| Fabric | KEEP-LD-SPEC-NYLON ripstop |');
+    expect(json.markdown).toContain('| Volume | 20 KEEP-LD-SPEC-LITRES |');
+    expect(json.markdown).not.toContain('- Fabric:');
+  });
+
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${site.origin}/types/service.html`,
