@@ -44,7 +44,12 @@ export function classifierPick(
   p: PageBlocks,
 ): { keep: boolean[]; kept: KeptSummary } {
   const scores = classifyBlocks(model, p.features, p.words, p.groups);
-  const keep = keptBlocks(scores, model.threshold, p.rows);
+  const keep = keptBlocks(
+    scores,
+    model.threshold,
+    p.rows,
+    p.groups.map((g) => g[0]!),
+  );
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   keep.forEach((k, i) => {
     if (!k) return;

@@ -124,15 +124,36 @@ export function shippedModel(): BlockModel {
 }
 
 /**
- * Which blocks to keep, given their scores: those at or above the threshold, and both cells of
- * a label-value row (blocks.ts) one of whose cells is kept. A spec's label without its value
- * (or a value without its label) tells a reader nothing, and the classifier, judging cells one
- * by one, often splits a row whose value is a bare number or unit.
+ * Which blocks to keep, given their scores: those at or above the threshold; both cells of a
+ * label-value row (blocks.ts) one of whose cells is kept, since a spec's label without its value
+ * tells a reader nothing and the classifier, judging cells one by one, often splits a row whose
+ * value is a bare number or unit; and a block whose nearest blocks under the same parent, before
+ * and after it, are both kept: a short code sample or formula between two kept paragraphs is
+ * part of the text they frame, however little it looks like prose on its own.
  */
-export function keptBlocks(scores: number[], threshold: number, rows: number[]): boolean[] {
+export function keptBlocks(
+  scores: number[],
+  threshold: number,
+  rows: number[],
+  parents: number[],
+): boolean[] {
   const keptRows = new Set<number>();
   scores.forEach((s, i) => {
     if (s >= threshold && rows[i]! >= 0) keptRows.add(rows[i]!);
   });
-  return scores.map((s, i) => s >= threshold || keptRows.has(rows[i]!));
+  const kept = scores.map((s, i) => s >= threshold || keptRows.has(rows[i]!));
+  const before = new Array<number>(kept.length).fill(-1);
+  const last = new Map<number, number>();
+  parents.forEach((parent, i) => {
+    before[i] = last.get(parent) ?? -1;
+    last.set(parent, i);
+  });
+  const framed = new Array<boolean>(kept.length).fill(false);
+  const next = new Map<number, number>();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const after = next.get(parents[i]!) ?? -1;
+    next.set(parents[i]!, i);
+    framed[i] = !kept[i] && before[i]! >= 0 && after >= 0 && kept[before[i]!]! && kept[after]!;
+  }
+  return kept.map((k, i) => k || framed[i]!);
 }

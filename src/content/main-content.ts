@@ -231,6 +231,7 @@ export function selectMainContent(
     scores,
     model.threshold,
     page.blocks.map((b) => b.row),
+    page.blocks.map((b) => b.groups[0]!),
   ).forEach((k, i) => {
     if (k) keep.add(i);
   });

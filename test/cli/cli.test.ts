@@ -143,7 +143,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(res.code).toBe(0);
     const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
     expect(res.stdout.match(/^## .+$/gm)?.sort()).toEqual(urls.map((u) => `## ${u}`).sort());
-    expect(res.stdout).toContain(`[Page 3](${web.url('tree.test', '/p/3')})`);
+    expect(res.stdout).toContain('# Page 3\n\nfox jumps over the lazy dog');
     expect(res.stderr).toBe('cost: $0.006\n');
 
     const json = await webdata([

@@ -220,7 +220,7 @@ describe('Firecrawl crawl through the official SDK', { timeout: 120_000 }, () =>
     expect(job.data).toHaveLength(110);
     expect(new Set(job.data.map((d) => d.metadata?.sourceURL)).size).toBe(110);
     const home = job.data.find((d) => d.metadata?.sourceURL === web.url('tree.test', '/'))!;
-    expect(home.markdown).toContain(`[Page 1](${web.url('tree.test', '/p/1')})`);
+    expect(home.markdown).toContain('# Page 0\n\nThe quick brown fox');
     expect(home.links).toContain(web.url('tree.test', '/p/1'));
     expect(home.metadata).toMatchObject({ statusCode: 200, title: 'Page 0', cost: 0.002 });
     expect((await ledgerOps()).slice(before)).toEqual(Array(110).fill('scrape'));

@@ -320,7 +320,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const text = textOf(status);
     expect(text).toContain(`job ${id}: completed (3/3)`);
     for (const url of urls) expect(text).toContain(`## ${url}\n\n`);
-    expect(text).toContain(`[Page 3](${web.url('tree.test', '/p/3')})`);
+    expect(text).toContain('# Page 3\n\nfox jumps over the lazy dog');
     expect(text).toContain('cost: $0.006');
     const second = await call(mine, 'job_status', { id, offset: '2', limit: '1' });
     expect(second.structuredContent.data).toHaveLength(1);
