@@ -6,6 +6,8 @@
  * class and id words of its ancestors, depth, position), how often its shape repeats beside it
  * (cards, posts, rows) and what the page as a whole looks like.
  */
+
+import { isLabelValueCell } from './label-value-rows.ts';
 import type { DeclaredTypes } from './page-type.ts';
 import { Repeats } from './repeats.ts';
 import { wordCount } from './words.ts';
@@ -175,23 +177,6 @@ export interface Block {
   row: number;
 }
 
-/** A cell longer than this is a layout table's column, not a record's field. */
-const DATA_CELL_WORDS = 40;
-
-const isCell = (el: Element) => el.tagName === 'TD' || el.tagName === 'TH';
-
-/**
- * A table row of a label and its value (a spec, a fact sheet's line): exactly two cells with
- * text. Rows of more cells are a listing's records, whose extra cells (counts, dates, buttons)
- * a reader is often better without.
- */
-function isLabelValueRow(row: Element | null): boolean {
-  if (row?.tagName !== 'TR') return false;
-  let cells = 0;
-  for (const c of row.children) if (isCell(c) && c.textContent?.trim()) cells++;
-  return cells === 2;
-}
-
 export const BLOCK_ATTR = 'data-webdata-block';
 
 function nameBits(el: Element): number {
@@ -343,8 +328,7 @@ export function collectBlocks(root: Element): Block[] {
     const item = repeats.item(block.element);
     block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement), item.id];
     const words = wordCount(block.text);
-    if (isCell(block.element) && words <= DATA_CELL_WORDS && isLabelValueRow(parent))
-      block.row = groupOf(parent);
+    if (isLabelValueCell(block.element, words)) block.row = groupOf(parent);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
     block.own = [
