@@ -33,6 +33,8 @@ export class ItemExecutor {
   readonly #services: Services;
   readonly #log: FastifyBaseLogger;
   readonly #recorder: ItemRecorder;
+  /** Operations running now; their results are yet to reach the recorder. */
+  #operating = 0;
   /** Running items' abort controllers by job. */
   readonly #running = new Map<string, Set<AbortController>>();
   #watch?: NodeJS.Timeout;
@@ -43,7 +45,7 @@ export class ItemExecutor {
     this.#store = store;
     this.#services = services;
     this.#log = log;
-    this.#recorder = new ItemRecorder(store, hooks);
+    this.#recorder = new ItemRecorder(store, hooks, () => this.#operating > 0);
   }
 
   /** Runs a claimed item; resolves when its operation ended, before its result is written. */
@@ -76,10 +78,7 @@ export class ItemExecutor {
       services: this.#services,
     };
     try {
-      const outcome = await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(
-        item.input,
-        ctx,
-      );
+      const outcome = await this.#operate(op, item.input, ctx);
       if (controller.signal.reason instanceof Stopping) return { stopped: true };
       // A cancel that arrived while the operation finished still wins: recording checks the job.
       return { stopped: false, recorded: this.#recorder.record(item, outcome, meter) };
@@ -104,6 +103,15 @@ export class ItemExecutor {
       };
     } finally {
       this.#unfollow(item.jobId, controller);
+    }
+  }
+
+  async #operate(op: ItemOperation, input: unknown, ctx: OpContext): Promise<ItemOutcome> {
+    this.#operating++;
+    try {
+      return await (op as (input: unknown, ctx: OpContext) => Promise<ItemOutcome>)(input, ctx);
+    } finally {
+      this.#operating--;
     }
   }
 

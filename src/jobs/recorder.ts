@@ -16,7 +16,9 @@ export interface RecorderHooks {
 
 /**
  * How long the first result after a quiet spell waits for others to share its transaction. Its
- * runner's slot is already free, so the wait costs no throughput, only this much latency.
+ * runner's slot is already free, so the wait costs no throughput, only this much latency; a result
+ * with no other item running beside it does not wait, as nothing could join it (a job's last item,
+ * a one-item job).
  */
 const LINGER_MS = 10;
 /** Results written in one transaction at most. */
@@ -37,13 +39,16 @@ interface Entry {
 export class ItemRecorder {
   readonly #store: JobStore;
   readonly #hooks: RecorderHooks;
+  readonly #othersRunning: () => boolean;
   #pending: Entry[] = [];
   #timer?: NodeJS.Timeout;
   #flushing?: Promise<void>;
 
-  constructor(store: JobStore, hooks: RecorderHooks) {
+  /** `othersRunning`: whether operations are still running whose results could share a batch. */
+  constructor(store: JobStore, hooks: RecorderHooks, othersRunning: () => boolean) {
     this.#store = store;
     this.#hooks = hooks;
+    this.#othersRunning = othersRunning;
   }
 
   /** Writes the item's result with the charges in `meter`; resolves once committed. */
@@ -60,7 +65,7 @@ export class ItemRecorder {
     return new Promise((resolve, reject) => {
       this.#pending.push({ item, record, resolve, reject });
       if (this.#flushing) return;
-      if (this.#pending.length >= MAX_BATCH) void this.#flush();
+      if (this.#pending.length >= MAX_BATCH || !this.#othersRunning()) void this.#flush();
       else this.#timer ??= setTimeout(() => void this.#flush(), LINGER_MS);
     });
   }
