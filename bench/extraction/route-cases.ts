@@ -47,7 +47,7 @@ export function classifierPick(
   const keep = keptBlocks(
     scores,
     model.threshold,
-    p.rows,
+    p.specTables,
     p.groups.map((g) => g[0]!),
   );
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };

@@ -124,24 +124,24 @@ export function shippedModel(): BlockModel {
 }
 
 /**
- * Which blocks to keep, given their scores: those at or above the threshold; both cells of a
- * label-value row (blocks.ts) one of whose cells is kept, since a spec's label without its value
- * tells a reader nothing and the classifier, judging cells one by one, often splits a row whose
- * value is a bare number or unit; and a block whose nearest blocks under the same parent, before
+ * Which blocks to keep, given their scores: those at or above the threshold; every cell of the
+ * label-value rows of a table (blocks.ts) one of whose cells is kept, since a spec's label
+ * without its value tells a reader nothing, a spec sheet is read whole, and the classifier,
+ * judging cells one by one, often drops a row whose value is a bare number or unit; and a block whose nearest blocks under the same parent, before
  * and after it, are both kept: a short code sample or formula between two kept paragraphs is
  * part of the text they frame, however little it looks like prose on its own.
  */
 export function keptBlocks(
   scores: number[],
   threshold: number,
-  rows: number[],
+  specTables: number[],
   parents: number[],
 ): boolean[] {
-  const keptRows = new Set<number>();
+  const keptTables = new Set<number>();
   scores.forEach((s, i) => {
-    if (s >= threshold && rows[i]! >= 0) keptRows.add(rows[i]!);
+    if (s >= threshold && specTables[i]! >= 0) keptTables.add(specTables[i]!);
   });
-  const kept = scores.map((s, i) => s >= threshold || keptRows.has(rows[i]!));
+  const kept = scores.map((s, i) => s >= threshold || keptTables.has(specTables[i]!));
   const before = new Array<number>(kept.length).fill(-1);
   const last = new Map<number, number>();
   parents.forEach((parent, i) => {

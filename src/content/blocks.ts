@@ -173,8 +173,8 @@ export interface Block {
    * classifier's second stage reads how their neighbours scored.
    */
   groups: number[];
-  /** The id of the label-value table row the block is a cell of, or -1 (see `keptBlocks`). */
-  row: number;
+  /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
+  specTable: number;
 }
 
 export const BLOCK_ATTR = 'data-webdata-block';
@@ -286,7 +286,7 @@ export function collectBlocks(root: Element): Block[] {
         if (!data.trim()) continue;
         let block = byElement.get(owner);
         if (!block) {
-          block = { element: owner, text: '', linkChars: 0, own: [], groups: [], row: -1 };
+          block = { element: owner, text: '', linkChars: 0, own: [], groups: [], specTable: -1 };
           byElement.set(owner, block);
           contexts.set(owner, ctx);
           blocks.push(block);
@@ -328,7 +328,7 @@ export function collectBlocks(root: Element): Block[] {
     const item = repeats.item(block.element);
     block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement), item.id];
     const words = wordCount(block.text);
-    if (isLabelValueCell(block.element, words)) block.row = groupOf(parent);
+    if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
     block.own = [

@@ -230,7 +230,7 @@ export function selectMainContent(
   keptBlocks(
     scores,
     model.threshold,
-    page.blocks.map((b) => b.row),
+    page.blocks.map((b) => b.specTable),
     page.blocks.map((b) => b.groups[0]!),
   ).forEach((k, i) => {
     if (k) keep.add(i);
