@@ -43,7 +43,9 @@ export interface PageBlocks {
   readability?: string;
 }
 
-const norm = (text: string) => ` ${tokens(text.toLowerCase()).join(' ')} `;
+const wordsOf = (text: string) => tokens(text.toLowerCase());
+/** Words joined with a space on each side, so that a substring test matches whole words only. */
+const spaced = (words: string[]) => ` ${words.join(' ')} `;
 
 /** Runs of this many words are what a block and the truth are matched on when the block is not in the truth whole. */
 const GRAM = 3;
@@ -63,14 +65,15 @@ const gramsOf = (words: string[]): string[] =>
  */
 export function labelPage(page: Page): PageBlocks {
   const analysis = analysePage(parseHtml(page.html));
-  const truth = norm(page.truth);
-  const truthGrams = new Set(gramsOf(tokens(page.truth.toLowerCase())));
+  const truthWords = wordsOf(page.truth);
+  const truth = spaced(truthWords);
+  const truthGrams = new Set(gramsOf(truthWords));
   const words = analysis.words;
   const labels = analysis.blocks.map((b) => {
-    const t = norm(b.text);
-    if (!t.trim()) return 0;
-    if (truth.includes(t)) return 1;
-    const grams = gramsOf(tokens(b.text.toLowerCase()));
+    const own = wordsOf(b.text);
+    if (!own.length) return 0;
+    if (truth.includes(spaced(own))) return 1;
+    const grams = gramsOf(own);
     return grams.length ? grams.filter((g) => truthGrams.has(g)).length / grams.length : 0;
   });
   const reachable = words.reduce((a, w, i) => a + w * labels[i]!, 0);

@@ -188,8 +188,8 @@ try {
   // The batch converts on the pool's threads, each with a V8 of its own that compiles the converter
   // afresh: a few untimed batches bring them to the steady state of a server that has been up a
   // while, as this thread is after the conversions above and below.
-  const warmBatch = Array.from({ length: BATCH }, (_, i) => urls[i % urls.length]!);
-  for (let r = 0; r < WARM_BATCHES; r++) await api('/api/v1/scrape/batch', { urls: warmBatch });
+  const batchUrls = Array.from({ length: BATCH }, (_, i) => urls[i % urls.length]!);
+  for (let r = 0; r < WARM_BATCHES; r++) await api('/api/v1/scrape/batch', { urls: batchUrls });
 
   const singles = await timeSingles();
   const directP50 = p50(singles.direct);
@@ -202,7 +202,6 @@ try {
     `  CPU per page (all threads): direct ${(cpu.direct / singles.direct.length).toFixed(1)} ms, API ${(cpu.api / singles.api.length).toFixed(1)} ms, ratio ${(cpu.api / cpu.direct).toFixed(2)}x`,
   );
 
-  const batchUrls = warmBatch;
   const htmls = Array.from({ length: BATCH }, (_, i) => pages[i % pages.length]!);
   let bestConvert = Infinity;
   let bestSerial = Infinity;

@@ -127,9 +127,10 @@ export function shippedModel(): BlockModel {
  * Which blocks to keep, given their scores: those at or above the threshold; every cell of the
  * label-value rows of a table (blocks.ts) one of whose cells is kept, since a spec's label
  * without its value tells a reader nothing, a spec sheet is read whole, and the classifier,
- * judging cells one by one, often drops a row whose value is a bare number or unit; and a block whose nearest blocks under the same parent, before
- * and after it, are both kept: a short code sample or formula between two kept paragraphs is
- * part of the text they frame, however little it looks like prose on its own.
+ * judging cells one by one, often drops a row whose value is a bare number or unit; and a block
+ * whose nearest blocks under the same parent, before and after it, are both kept: a short code
+ * sample or formula between two kept paragraphs is part of the text they frame, however little
+ * it looks like prose on its own.
  */
 export function keptBlocks(
   scores: number[],
@@ -142,18 +143,15 @@ export function keptBlocks(
     if (s >= threshold && specTables[i]! >= 0) keptTables.add(specTables[i]!);
   });
   const kept = scores.map((s, i) => s >= threshold || keptTables.has(specTables[i]!));
-  const before = new Array<number>(kept.length).fill(-1);
-  const last = new Map<number, number>();
+  const siblings = new Map<number, number[]>();
   parents.forEach((parent, i) => {
-    before[i] = last.get(parent) ?? -1;
-    last.set(parent, i);
+    const run = siblings.get(parent);
+    if (run) run.push(i);
+    else siblings.set(parent, [i]);
   });
-  const framed = new Array<boolean>(kept.length).fill(false);
-  const next = new Map<number, number>();
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const after = next.get(parents[i]!) ?? -1;
-    next.set(parents[i]!, i);
-    framed[i] = !kept[i] && before[i]! >= 0 && after >= 0 && kept[before[i]!]! && kept[after]!;
-  }
-  return kept.map((k, i) => k || framed[i]!);
+  const withFramed = [...kept];
+  for (const run of siblings.values())
+    for (let k = 1; k + 1 < run.length; k++)
+      if (kept[run[k - 1]!] && kept[run[k + 1]!]) withFramed[run[k]!] = true;
+  return withFramed;
 }
