@@ -9,7 +9,11 @@ export interface Page {
   truth: string;
   /** WCXB page type; "article" for the article-extraction set. */
   type: string;
+  /** The data set, whose own metric scores the page. */
+  set: DataSet;
 }
+
+export type DataSet = 'wcxb' | 'article-extraction';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 
@@ -23,7 +27,7 @@ function readHtml(path: string): string {
   return gunzipSync(readFileSync(path)).toString('utf8');
 }
 
-/** The 5-fold split of WCXB dev for held-out figures: fixed by page order. */
+/** The 5-fold split for held-out figures: fixed by page order. */
 export const FOLDS = 5;
 export const foldOf = (index: number) => index % FOLDS;
 
@@ -47,6 +51,7 @@ export function loadArticleExtraction(limit?: number): Page[] {
     html: readHtml(join(dir, 'html', `${id}.html.gz`)),
     truth: truth[id]!.articleBody,
     type: 'article',
+    set: 'article-extraction' as const,
   }));
 }
 
@@ -68,6 +73,7 @@ export function loadWcxb(limit?: number): Page[] {
       html: readHtml(join(dir, 'html', `${id}.html.gz`)),
       truth: gt.ground_truth.main_content ?? '',
       type: gt._internal.page_type.primary,
+      set: 'wcxb' as const,
     };
   });
   // 21 dev pages have no main content to score against (2 carry only with/without snippets,

@@ -3,6 +3,8 @@
  * ../shared/data/README.md. Python's `\w` is Unicode-aware, so tokens are letters, digits
  * and underscores of any script.
  */
+import type { DataSet } from './data.ts';
+
 const TOKEN = /[\p{L}\p{N}\p{M}_]+/gu;
 
 export function tokens(text: string): string[] {
@@ -56,6 +58,12 @@ export function shingleScore(truth: string, predicted: string): PrecisionRecall 
   return { precision: tp + fp > 0 ? tp / (tp + fp) : 0, recall: tp + fn > 0 ? tp / (tp + fn) : 0 };
 }
 
+/** One page's shingle F1, the page-level figure behind f1OfAverages. */
+export function shingleF1(truth: string, predicted: string): number {
+  const s = shingleScore(truth, predicted);
+  return s.precision + s.recall > 0 ? (2 * s.precision * s.recall) / (s.precision + s.recall) : 0;
+}
+
 /** F1 of the averaged precision and recall, as the article-extraction benchmark reports it. */
 export function f1OfAverages(scores: PrecisionRecall[]): number {
   const p = mean(scores.map((s) => s.precision));
@@ -76,6 +84,11 @@ export function bagOfWordsF1(truth: string, predicted: string): number {
   const precision = overlap / pn;
   const recall = overlap / tn;
   return (2 * precision * recall) / (precision + recall);
+}
+
+/** A page's score under its own data set's metric. */
+export function pageScore(set: DataSet, truth: string, predicted: string): number {
+  return set === 'wcxb' ? bagOfWordsF1(truth, predicted) : shingleF1(truth, predicted);
 }
 
 export function mean(values: number[]): number {

@@ -12,12 +12,14 @@ import { parseHtml } from '../../src/content/parse.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
 import { missingFacts } from '../../src/content/structured-data.ts';
 import { wordCount } from '../../src/content/words.ts';
-import { bagOfWordsF1 } from './metrics.ts';
+import type { DataSet } from './data.ts';
+import { type PrecisionRecall, pageScore, shingleScore } from './metrics.ts';
 import type { PageBlocks } from './train-lib.ts';
 
 /** One page read by one classifier. */
 export interface RouteCase {
   type: string;
+  set: DataSet;
   declaresArticle: boolean;
   kept: KeptSummary;
   /** Words of all the page's blocks. */
@@ -25,12 +27,14 @@ export interface RouteCase {
   readabilityWords: number;
   /** Share of the classifier's kept words that Readability's pick holds too. */
   agreement: number;
-  /** F1 of the classifier's text and of Readability's, each with the product description the converter adds. */
+  /** Score of the classifier's text and of Readability's under the page's data set's metric, each with the product description the converter adds. */
   classifier: number;
   readability: number;
   /** The same without the product description, as main returned them. */
   classifierPlain: number;
   readabilityPlain: number;
+  /** On article-extraction, the shingle precision and recall of each reading, which its F1 of averages is made of. */
+  shingles?: { classifier: PrecisionRecall; readability: PrecisionRecall };
 }
 
 export function readabilityText(p: PageBlocks): string {
@@ -73,25 +77,36 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
   const { keep, kept } = classifierPick(model, p);
   const cls = classifierText(p, keep);
   const rd = readabilityText(p);
-  const truth = p.page.truth;
+  const { truth, set } = p.page;
+  const score = (text: string) => pageScore(set, truth, text);
+  const none = { precision: 0, recall: 0 };
   return {
     type: p.page.type,
+    set,
     declaresArticle: p.declaresArticle,
     kept,
     pageWords: p.words.reduce((a, w) => a + w, 0),
     readabilityWords: wordCount(rd),
     agreement: agreement(p.texts.filter((_, i) => keep[i]).join('\n'), rd),
-    classifier: bagOfWordsF1(truth, withDescription(p, cls)),
-    readability: rd ? bagOfWordsF1(truth, withDescription(p, rd)) : 0,
-    classifierPlain: bagOfWordsF1(truth, cls),
-    readabilityPlain: rd ? bagOfWordsF1(truth, rd) : 0,
+    classifier: score(withDescription(p, cls)),
+    readability: rd ? score(withDescription(p, rd)) : 0,
+    classifierPlain: score(cls),
+    readabilityPlain: rd ? score(rd) : 0,
+    ...(set === 'article-extraction' && {
+      shingles: {
+        classifier: shingleScore(truth, withDescription(p, cls)),
+        readability: rd ? shingleScore(truth, withDescription(p, rd)) : none,
+      },
+    }),
   };
 }
 
-/** Cases of every fold model on every page, and of the model fitted on all pages. */
+/** Cases of every fold model on every page, and of the model fitted on all training pages. */
 export interface SavedCases {
   folds: RouteCase[][];
   all: RouteCase[];
+  /** Per page, whether it is one the models and route policies were fitted on (outside its fold). */
+  trained: boolean[];
 }
 
 export const CASES_FILE = new URL('../results/route-cases.json', import.meta.url).pathname;

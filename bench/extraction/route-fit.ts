@@ -60,25 +60,29 @@ export function bestRoute(cases: RouteCase[], policies: RoutePolicy[] = grid()):
 }
 
 /**
- * Per page, the held-out F1: the page's fold model read it, routed by the policy `choose` picks
- * from the other folds' cases (under the same model), or by a fixed policy.
+ * Per page, the held-out score: the page's fold model read it, routed by the policy `choose` picks
+ * from the other folds' training cases (under the same model), or by a fixed policy; and which
+ * reading that was.
  */
 export function heldOutF1(
   saved: SavedCases,
   choose: (training: RouteCase[]) => RoutePolicy,
   plain = false,
-): { f1: number[]; policies: RoutePolicy[] } {
+): { f1: number[]; readability: boolean[]; policies: RoutePolicy[] } {
   const f1 = new Array<number>(saved.all.length).fill(0);
+  const readability = new Array<boolean>(saved.all.length).fill(false);
   const policies: RoutePolicy[] = [];
   for (let k = 0; k < FOLDS; k++) {
     const cases = saved.folds[k]!;
-    const policy = choose(cases.filter((_, i) => foldOf(i) !== k));
+    const policy = choose(cases.filter((_, i) => foldOf(i) !== k && saved.trained[i]));
     policies.push(policy);
     cases.forEach((c, i) => {
-      if (foldOf(i) === k) f1[i] = scoreCase(policy, c, plain);
+      if (foldOf(i) !== k) return;
+      f1[i] = scoreCase(policy, c, plain);
+      readability[i] = readabilityWins(policy, c);
     });
   }
-  return { f1, policies };
+  return { f1, readability, policies };
 }
 
 /** Mean F1 overall and per page type. */

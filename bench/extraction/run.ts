@@ -27,7 +27,14 @@ import pLimit from 'p-limit';
 import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
-import { bagOfWordsF1, f1OfAverages, markdownText, mean, shingleScore } from './metrics.ts';
+import {
+  bagOfWordsF1,
+  f1OfAverages,
+  markdownText,
+  mean,
+  shingleF1,
+  shingleScore,
+} from './metrics.ts';
 import { byType } from './route-fit.ts';
 import { crossValidate, labelPage } from './train-lib.ts';
 
@@ -256,12 +263,7 @@ if (!args.set || args.set === 'article') {
   await evaluate({
     name: 'article-extraction',
     pages: loadArticleExtraction(limit),
-    score: (t, o) => {
-      const s = shingleScore(t, o);
-      return s.precision + s.recall > 0
-        ? (2 * s.precision * s.recall) / (s.precision + s.recall)
-        : 0;
-    },
+    score: shingleF1,
     total: (xs) => f1OfAverages(xs.map((x) => shingleScore(x.page.truth, x.out))),
   });
 }

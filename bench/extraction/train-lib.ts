@@ -207,20 +207,25 @@ export interface HeldOut {
   cases: RouteCase[][];
 }
 
-/** Trains on four folds, scores the fifth, for each fold in turn. */
+/**
+ * Trains on four folds, scores the fifth, for each fold in turn. Only pages marked in `trained`
+ * are fitted on; every page is scored, so a set left out of training is read as unseen pages.
+ */
 export function crossValidate(
   pages: PageBlocks[],
+  trained: boolean[] = pages.map(() => true),
   forestOptions: ForestOptions = FOREST_OPTIONS,
 ): HeldOut {
   const cases: RouteCase[][] = [];
   for (let k = 0; k < FOLDS; k++) {
     const model = fitClassifier(
-      pages.filter((_, i) => foldOf(i) !== k),
+      pages.filter((_, i) => foldOf(i) !== k && trained[i]),
       forestOptions,
     );
     cases.push(pages.map((p) => routeCase(model, p)));
   }
-  return { f1: heldOutF1({ folds: cases, all: [] }, (training) => bestRoute(training)).f1, cases };
+  const saved = { folds: cases, all: cases[0]!, trained };
+  return { f1: heldOutF1(saved, (training) => bestRoute(training)).f1, cases };
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;

@@ -1,9 +1,11 @@
 /**
- * Trains the block classifier on every WCXB dev page and writes src/content/block-model.json.
- * First prints the 5-fold held-out figure: each page's text as the converter would return it
- * (routed as selectMainContent routes) under a model and route policy fitted without its fold,
- * scored by the WCXB metric (bench/extraction/run.ts --folds prints the same), beside main's
- * routing (declared articles to Readability, a menu or nothing to Readability) on the same folds.
+ * Trains the block classifier on every WCXB dev page and every article-extraction page and writes
+ * src/content/block-model.json. First prints the 5-fold held-out figures: each page's text as the
+ * converter would return it (routed as selectMainContent routes) under a model and route policy
+ * fitted without its fold, scored by its data set's own metric, beside main's routing (declared
+ * articles to Readability, a menu or nothing to Readability) on the same folds. Both sets are cut
+ * into folds by page order; `--wcxb-only` fits on WCXB alone and reads article-extraction as
+ * unseen pages, as the model was trained before both sets were.
  * Saves the route cases (bench/results/route-cases.json) so that
  *
  *   npm run train:extraction                   # classifier and route policy, about 15 min
@@ -14,25 +16,31 @@
  */
 import { parseArgs } from 'node:util';
 import { type BlockModel, shippedModel } from '../../src/content/block-model.ts';
-import { loadWcxb } from './data.ts';
+import { foldOf, loadArticleExtraction, loadWcxb } from './data.ts';
+import { f1OfAverages, mean } from './metrics.ts';
 import { loadCases, type RouteCase, routeCase, type SavedCases, saveCases } from './route-cases.ts';
 import { bestRoute, byType, grid, heldOutF1, NEVER } from './route-fit.ts';
 import { crossValidate, fitClassifier, labelPage, writeModel } from './train-lib.ts';
 
 const { values: args } = parseArgs({
-  options: { 'route-only': { type: 'boolean' }, 'fit-declared': { type: 'boolean' } },
+  options: {
+    'route-only': { type: 'boolean' },
+    'fit-declared': { type: 'boolean' },
+    'wcxb-only': { type: 'boolean' },
+  },
 });
 const choose = (cases: RouteCase[]) => bestRoute(cases, grid(args['fit-declared']));
 
 function fitAll(): { saved: SavedCases; classifier: BlockModel } {
   const t0 = performance.now();
-  const labelled = loadWcxb().map(labelPage);
+  const labelled = [...loadWcxb(), ...loadArticleExtraction()].map(labelPage);
+  const trained = labelled.map((p) => p.page.set === 'wcxb' || !args['wcxb-only']);
   console.log(
-    `labelled ${labelled.length} pages, ${labelled.reduce((a, p) => a + p.labels.length, 0)} blocks in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    `labelled ${labelled.length} pages, ${labelled.reduce((a, p) => a + p.labels.length, 0)} blocks in ${((performance.now() - t0) / 1000).toFixed(0)} s; training on ${trained.filter(Boolean).length}`,
   );
-  const { cases } = crossValidate(labelled);
-  const classifier = fitClassifier(labelled);
-  const saved = { folds: cases, all: labelled.map((p) => routeCase(classifier, p)) };
+  const { cases } = crossValidate(labelled, trained);
+  const classifier = fitClassifier(labelled.filter((_, i) => trained[i]));
+  const saved = { folds: cases, all: labelled.map((p) => routeCase(classifier, p)), trained };
   saveCases(saved);
   return { saved, classifier };
 }
@@ -40,18 +48,40 @@ function fitAll(): { saved: SavedCases; classifier: BlockModel } {
 const { saved, classifier } = args['route-only']
   ? { saved: loadCases(), classifier: shippedModel() }
   : fitAll();
-const types = saved.all.map((c) => c.type);
 const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEVER };
-const baseline = heldOutF1(saved, () => main, true).f1;
+const baseline = heldOutF1(saved, () => main, true);
 const held = heldOutF1(saved, choose);
-const baseByType = byType(types, baseline);
-for (const [i, [type, f1, n]] of byType(types, held.f1).entries()) {
+const wcxb = saved.all.flatMap((c, i) => (c.set === 'wcxb' ? [i] : []));
+const baseByType = byType(
+  wcxb.map((i) => saved.all[i]!.type),
+  wcxb.map((i) => baseline.f1[i]!),
+);
+for (const [i, [type, f1, n]] of byType(
+  wcxb.map((i) => saved.all[i]!.type),
+  wcxb.map((i) => held.f1[i]!),
+).entries()) {
   console.log(
-    `held-out ${type.padEnd(14)} n=${String(n).padStart(4)}  word F1 ${f1.toFixed(3)}  (main's routing ${baseByType[i]![1].toFixed(3)})`,
+    `held-out wcxb ${type.padEnd(14)} n=${String(n).padStart(4)}  word F1 ${f1.toFixed(3)}  (main's routing ${baseByType[i]![1].toFixed(3)})`,
   );
 }
+/** article-extraction's own figure: F1 of the averaged shingle precision and recall of the readings routed to. */
+const articles = saved.all.flatMap((c, i) => (c.set === 'article-extraction' ? [i] : []));
+const articleF1 = (readability: (i: number) => boolean) =>
+  f1OfAverages(
+    articles.map((i) => {
+      const c = saved.folds[foldOf(i)]![i]!;
+      return readability(i) ? c.shingles!.readability : c.shingles!.classifier;
+    }),
+  );
+if (articles.length)
+  console.log(
+    `held-out article-extraction n=${articles.length}  shingle F1 ${articleF1((i) => held.readability[i]!).toFixed(3)}  (main's routing ${articleF1((i) => baseline.readability[i]!).toFixed(3)}, Readability alone ${articleF1(() => true).toFixed(3)}, classifier alone ${articleF1(() => false).toFixed(3)}; ${saved.trained[articles[0]!] ? 'trained on the other folds' : 'never trained on'})`,
+  );
+console.log(
+  `held-out classifier alone, wcxb: ${mean(wcxb.map((i) => saved.folds[foldOf(i)]![i]!.classifier)).toFixed(3)}`,
+);
 console.log(`fold policies: ${held.policies.map((p) => JSON.stringify(p)).join(' ')}`);
-const model = { ...classifier, route: choose(saved.all) };
+const model = { ...classifier, route: choose(saved.all.filter((_, i) => saved.trained[i])) };
 console.log(
   `wrote ${writeModel(model)}: ${model.stage1.weights.length} features, then ${model.stage2.trees.length} trees, threshold ${model.threshold}, route ${JSON.stringify(model.route)}`,
 );
