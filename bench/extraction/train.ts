@@ -10,7 +10,6 @@
  *
  *   npm run train:extraction                   # classifier and route policy, about 15 min
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
- *   ... --fit-declared   # also fit when a declared article stays with the classifier (route-fit.ts)
  *
  * The route-only run keeps the shipped classifier, which the full run fits again (to within 3e-5 a weight).
  */
@@ -25,11 +24,10 @@ import { crossValidate, fitClassifier, labelPage, writeModel } from './train-lib
 const { values: args } = parseArgs({
   options: {
     'route-only': { type: 'boolean' },
-    'fit-declared': { type: 'boolean' },
     'wcxb-only': { type: 'boolean' },
   },
 });
-const choose = (cases: RouteCase[]) => bestRoute(cases, grid(args['fit-declared']));
+const choose = (cases: RouteCase[]) => bestRoute(cases, grid());
 
 function fitAll(): { saved: SavedCases; classifier: BlockModel } {
   const t0 = performance.now();
