@@ -3,13 +3,10 @@
  * page F1 over the training pages. The grid is capped where Readability would run on too many
  * pages for the speed goal (<= 1.5x Readability): short picks up to 200 words.
  */
-import { type RoutePolicy, readabilityWins } from '../../src/content/route.ts';
+import { NEVER, type RoutePolicy, readabilityWins } from '../../src/content/route.ts';
 import { FOLDS, foldOf } from './data.ts';
 import { mean } from './metrics.ts';
 import type { RouteCase, SavedCases } from './route-cases.ts';
-
-/** A declared article's pick never wins unread, or never by agreement alone. */
-export const NEVER = 1e9;
 
 const SHORT_WORDS = [0, 50, 100, 150, 200];
 const RATIOS = [1, 1.5, 2, 3, 4];

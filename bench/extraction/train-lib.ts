@@ -14,12 +14,13 @@ import {
 } from '../../src/content/block-model.ts';
 import { analysePage } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
+import { NEVER } from '../../src/content/route.ts';
 import type { ProductFacts } from '../../src/content/structured-data.ts';
 import { FOLDS, foldOf, type Page } from './data.ts';
 import { FOREST_OPTIONS, type ForestOptions, fitForest } from './forest-fit.ts';
 import { tokens } from './metrics.ts';
 import { type RouteCase, routeCase } from './route-cases.ts';
-import { bestRoute, heldOutF1, NEVER } from './route-fit.ts';
+import { bestRoute, heldOutF1 } from './route-fit.ts';
 
 export interface PageBlocks {
   page: Page;

@@ -15,10 +15,11 @@
  */
 import { parseArgs } from 'node:util';
 import { type BlockModel, shippedModel } from '../../src/content/block-model.ts';
+import { NEVER } from '../../src/content/route.ts';
 import { foldOf, loadArticleExtraction, loadWcxb } from './data.ts';
 import { f1OfAverages, mean } from './metrics.ts';
 import { loadCases, type RouteCase, routeCase, type SavedCases, saveCases } from './route-cases.ts';
-import { bestRoute, byType, grid, heldOutF1, NEVER } from './route-fit.ts';
+import { bestRoute, byType, grid, heldOutF1 } from './route-fit.ts';
 import { crossValidate, fitClassifier, labelPage, writeModel } from './train-lib.ts';
 
 const { values: args } = parseArgs({

@@ -26,10 +26,22 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 
 /**
  * class/id words of furniture, matched where a class name or id starts ("cookie-notice",
- * "share_bar", "ad"), since compounds such as "article-overlay-handle" name content.
+ * "share_bar", "ad"), since compounds such as "article-overlay-handle" name content. These are
+ * never an article's text, wherever they stand.
  */
 const FURNITURE =
-  /(?:^|\s)(?:cookie|cookies|consent|gdpr|newsletter|subscribe|subscription|signup|share|sharing|social|socials|sharebar|advert|advertisement|ads|ad|adsense|dfp|sponsored|promo|promotion|popup|modal|overlay|related|recommended|skip-link|skiplink|breadcrumb|breadcrumbs|paywall|banner-ad|outbrain|taboola)(?=$|[\s_-])/i;
+  /(?:^|\s)(?:cookie|cookies|consent|gdpr|newsletter|subscribe|subscription|signup|advert|advertisement|ads|ad|adsense|dfp|sponsored|popup|modal|overlay|skip-link|skiplink|breadcrumb|breadcrumbs|banner-ad|outbrain|taboola)(?=$|[\s_-])/i;
+
+/**
+ * Furniture outside an article; inside one these words also name captions, pull quotes and teasers
+ * that hold article text (a "promo-image" figure, a "related" aside), so there only their link
+ * bars go (share buttons, related-link lists).
+ */
+const FURNITURE_OUTSIDE_ARTICLE =
+  /(?:^|\s)(?:share|sharing|social|socials|sharebar|promo|promotion|related|recommended|paywall)(?=$|[\s_-])/i;
+
+/** Above this share of link text, furniture inside an <article> is a bar of links, not prose. */
+const LINK_BAR_SHARE = 0.5;
 
 /** Never removed by class/id: containers whose names often also carry a furniture word. */
 const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
@@ -37,17 +49,7 @@ const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 /** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 
-/** How much `stripBoilerplate` trusts an <article> to hold only content. */
-export interface StripOptions {
-  /**
-   * Leave class/id furniture inside an <article> in place. Before Readability: its own scoring
-   * weighs those blocks inside the article (captions, asides, "related" teasers that hold
-   * article text), and removing them first cost recall on declared articles.
-   */
-  trustArticle?: boolean;
-}
-
-function isFurniture(el: Element, options: StripOptions): boolean {
+function isFurniture(el: Element): boolean {
   const tag = el.tagName;
   if (ALWAYS_TAGS.has(tag)) return true;
   if (
@@ -63,20 +65,31 @@ function isFurniture(el: Element, options: StripOptions): boolean {
   if (PROTECTED.has(tag)) return false;
   const id = el.getAttribute('id');
   const cls = el.getAttribute('class');
+  if (!(id || cls)) return false;
+  const names = `${id ?? ''} ${cls ?? ''}`;
+  const always = FURNITURE.test(names);
+  if (!always && !FURNITURE_OUTSIDE_ARTICLE.test(names)) return false;
   // A wrapper that merely carries such a word (a theme's "has-social" body div) holds the page.
-  return (
-    !!(id || cls) &&
-    FURNITURE.test(`${id ?? ''} ${cls ?? ''}`) &&
-    !el.querySelector('main, article, h1') &&
-    !(options.trustArticle && el.closest('article'))
-  );
+  if (el.querySelector('main, article, h1')) return false;
+  // Inside an <article> the rest is left to the reader's judgement (the classifier's or
+  // Readability's): removing it first cost recall on both data sets.
+  return always || !el.closest('article') || mostlyLinks(el);
+}
+
+/** Is most of the element's text link text, or has it none (an icon bar)? */
+function mostlyLinks(el: Element): boolean {
+  const text = (el.textContent ?? '').trim().length;
+  if (text === 0) return true;
+  let links = 0;
+  for (const a of el.querySelectorAll('a')) links += (a.textContent ?? '').trim().length;
+  return links >= LINK_BAR_SHARE * text;
 }
 
 /**
  * One walk over the tree rather than a query per rule: on linkedom each selector query is a
  * full traversal, and this runs on every page.
  */
-export function stripBoilerplate(root: ParentNode, options: StripOptions = {}): void {
+export function stripBoilerplate(root: ParentNode): void {
   for (const el of [...root.querySelectorAll('*')]) {
     if (el.tagName === 'NOSCRIPT') {
       // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
@@ -84,7 +97,7 @@ export function stripBoilerplate(root: ParentNode, options: StripOptions = {}): 
       if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS)
         el.replaceWith(...el.childNodes);
       else el.remove();
-    } else if (isFurniture(el, options)) {
+    } else if (isFurniture(el)) {
       el.remove();
     }
   }

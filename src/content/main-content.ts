@@ -9,6 +9,7 @@ import {
   doubtsClassifier,
   type KeptSummary,
   readabilityWins,
+  readsDeclaredFirst,
 } from './route.ts';
 import { missingFacts, type ProductFacts, productFacts } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
@@ -47,7 +48,7 @@ function restoreH1(root: Element): void {
  * repeats the title; it goes back on top, once.
  */
 export function readabilityArticle(doc: Document): Element | undefined {
-  stripBoilerplate(doc, { trustArticle: true });
+  stripBoilerplate(doc);
   const h1s = [...doc.querySelectorAll('h1')];
   const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
@@ -215,7 +216,8 @@ export function selectMainContent(
 ): Element | undefined {
   const declared = declaredTypes(doc);
   const declaresArticle = declared.article;
-  let article = declaresArticle ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
+  const readFirst = declaresArticle && readsDeclaredFirst(model.route);
+  let article = readFirst ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
     return withProductFacts(article, declaredProductFacts(doc, declared));
@@ -236,7 +238,7 @@ export function selectMainContent(
     if (k) keep.add(i);
   });
   const kept = keptSummary(page, keep);
-  if (!declaresArticle && doubtsClassifier(model.route, declaresArticle, kept))
+  if (!readFirst && doubtsClassifier(model.route, declaresArticle, kept))
     article = readabilityArticle(doc.cloneNode(true) as Document);
   if (article) {
     const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');

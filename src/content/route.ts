@@ -5,6 +5,9 @@
  */
 import { wordsOf } from './words.ts';
 
+/** A policy term at this value never fires: a page of that many words, an agreement above 1. */
+export const NEVER = 1e9;
+
 /** When Readability's pick replaces the classifier's; fitted on training pages by train.ts. */
 export interface RoutePolicy {
   /** Below this many kept words the classifier's pick is short enough to doubt. */
@@ -43,6 +46,11 @@ const MENU_LINK_SHARE = 0.85;
 /** Kept almost only link text (a menu), or nothing at all. */
 function keptNoContent(kept: KeptSummary): boolean {
   return kept.words === 0 || kept.linkChars >= MENU_LINK_SHARE * kept.chars;
+}
+
+/** Can a declared article's pick win before the classifier reads the page? Only then is it read first. */
+export function readsDeclaredFirst(policy: RoutePolicy): boolean {
+  return policy.declaredWords < NEVER;
 }
 
 /** Does a declared article's Readability pick of `readabilityWords` words win before the classifier runs? */

@@ -3,7 +3,7 @@ import type { BlockModel } from '../../src/content/block-model.ts';
 import { convertHtml } from '../../src/content/index.ts';
 import { selectMainContent } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
-import type { RoutePolicy } from '../../src/content/route.ts';
+import { NEVER, type RoutePolicy } from '../../src/content/route.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
 /** An essay that does not declare itself an article: subheadings between long paragraphs. */
@@ -79,7 +79,6 @@ const declared = (withSidebar: boolean) =>
     '</div></body>',
     `</div>${withSidebar ? `<aside class="sidebar">${sidebar.map((h) => `<h2>${h}</h2><ul><li><a href="/x">more</a></li></ul>`).join('')}</aside>` : ''}</body>`,
   );
-const NEVER = 1e9;
 const declaredText = (route: Partial<RoutePolicy>, withSidebar = false) =>
   selectMainContent(
     parseHtml(declared(withSidebar)),
@@ -109,6 +108,12 @@ describe('main content of a page that declares itself an article', () => {
 
   it("keeps the classifier's pick when the policy never routes declared articles", () => {
     expect(declaredText({})).not.toContain('KEEP-PARAGRAPH');
+  });
+
+  it('doubts a short pick there as on any page when the policy never routes declared articles', () => {
+    // Readability is not read first then, so it must still be read once the pick is doubted.
+    const t = declaredText({ shortWords: 100, ratio: 3 });
+    for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
   });
 });
 
