@@ -132,17 +132,19 @@ function isMediaOnly(el: Element): boolean {
 /**
  * Removes from `el` all text that is not in a kept block, and the elements left empty, keeping
  * the structure (lists, tables, headings, figures) around what stays and images where they
- * stand. Returns whether anything kept is inside.
+ * stand. Text belongs to the nearest block around it, so what sits in inline elements inside a
+ * kept block (a link's bold words, a paragraph wrapped in two spans) stays with it; `inKept`
+ * says whether the block around `el` is kept. Returns whether anything kept is inside.
  */
-function prune(el: Element, keep: Set<number>): boolean {
+function prune(el: Element, keep: Set<number>, inKept = false): boolean {
   const mark = el.getAttribute(BLOCK_ATTR);
-  const selfKept = mark !== null && keep.has(Number(mark));
-  let any = selfKept;
+  const kept = mark === null ? inKept : keep.has(Number(mark));
+  let any = kept;
   for (const child of [...el.childNodes]) {
     if (child.nodeType === 1) {
-      if (prune(child as Element, keep)) any = true;
-      else if (!selfKept && !isMediaOnly(child as Element)) child.remove();
-    } else if (child.nodeType === 3 && mark !== null && !selfKept) {
+      if (prune(child as Element, keep, kept)) any = true;
+      else if (!isMediaOnly(child as Element)) child.remove();
+    } else if (child.nodeType === 3 && !kept) {
       child.remove();
     }
   }

@@ -32,6 +32,18 @@ const ARTICLE = page(`
   <footer>Copyright Daily Example Group. All rights reserved.</footer>`);
 
 describe('convertHtml main content', () => {
+  it('keeps what sits in inline elements inside a kept paragraph', () => {
+    const html = page(`<main><article><h1>Harbour works</h1>${para('The dredging')}
+      <p><span><span>KEEP-NESTED-SPAN The channel is wider now, and the ferries run at low water again, with room to spare.</span></span></p>
+      <p><a href="/plan"><strong>KEEP-BOLD-LINK The plan</strong></a> set out the cost, the timetable, and the order of the work.</p>
+      ${para('The reopening')}</article></main>`);
+    const md = markdown(html);
+    expect(md).toContain('KEEP-NESTED-SPAN The channel is wider now');
+    expect(md).toContain(
+      '[**KEEP-BOLD-LINK The plan**](https://news.example/plan) set out the cost',
+    );
+  });
+
   it('keeps the article and drops page furniture', () => {
     const md = markdown(ARTICLE);
     expect(md).toMatch(/^# River levels reach a record$/m);
