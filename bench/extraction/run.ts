@@ -13,8 +13,8 @@
  *
  * --limit samples every n-th page of each set; --defuddle-limit samples Defuddle's pages the
  * same way (it takes seconds a page on JSDOM), scored beside the others on those pages only.
- * The shipped model is trained on all of WCXB dev, so its WCXB figures through the API are
- * in-sample; the held-out figure is the honest one. article-extraction is never trained on.
+ * The shipped model is trained on every page of both sets, so its figures through the API are
+ * in-sample; the held-out figures (--folds here for WCXB, train:extraction for both) are the honest ones.
  */
 
 import { writeFileSync } from 'node:fs';

@@ -42,10 +42,9 @@ function restoreH1(root: Element): void {
 }
 
 /**
- * On a page that declares itself one article, Readability's pick of the article body. Measured
- * on article-extraction (never trained on), it keeps news prose more precisely than the block
- * classifier, whose training set is mostly other page types. Readability drops the h1 that
- * repeats the title; it goes back on top, once.
+ * Readability's pick of the article body, read when the route policy doubts the classifier's
+ * pick (a menu, nothing, a short pick) or lets a declared article's pick win (route.ts).
+ * Readability drops the h1 that repeats the title; it goes back on top, once.
  */
 export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
