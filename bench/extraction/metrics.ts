@@ -3,8 +3,6 @@
  * ../shared/data/README.md. Python's `\w` is Unicode-aware, so tokens are letters, digits
  * and underscores of any script.
  */
-import type { DataSet } from './data.ts';
-
 const TOKEN = /[\p{L}\p{N}\p{M}_]+/gu;
 
 export function tokens(text: string): string[] {
@@ -58,17 +56,20 @@ export function shingleScore(truth: string, predicted: string): PrecisionRecall 
   return { precision: tp + fp > 0 ? tp / (tp + fp) : 0, recall: tp + fn > 0 ? tp / (tp + fn) : 0 };
 }
 
-/** One page's shingle F1, the page-level figure behind f1OfAverages. */
-export function shingleF1(truth: string, predicted: string): number {
-  const s = shingleScore(truth, predicted);
+/** The F1 of one precision and recall. */
+export function f1Of(s: PrecisionRecall): number {
   return s.precision + s.recall > 0 ? (2 * s.precision * s.recall) / (s.precision + s.recall) : 0;
 }
 
+/** One page's shingle F1, the page-level figure behind f1OfAverages. */
+export const shingleF1 = (truth: string, predicted: string) => f1Of(shingleScore(truth, predicted));
+
 /** F1 of the averaged precision and recall, as the article-extraction benchmark reports it. */
 export function f1OfAverages(scores: PrecisionRecall[]): number {
-  const p = mean(scores.map((s) => s.precision));
-  const r = mean(scores.map((s) => s.recall));
-  return p + r > 0 ? (2 * p * r) / (p + r) : 0;
+  return f1Of({
+    precision: mean(scores.map((s) => s.precision)),
+    recall: mean(scores.map((s) => s.recall)),
+  });
 }
 
 /** WCXB: bag-of-words F1 over lowercased tokens. */
@@ -84,11 +85,6 @@ export function bagOfWordsF1(truth: string, predicted: string): number {
   const precision = overlap / pn;
   const recall = overlap / tn;
   return (2 * precision * recall) / (precision + recall);
-}
-
-/** A page's score under its own data set's metric. */
-export function pageScore(set: DataSet, truth: string, predicted: string): number {
-  return set === 'wcxb' ? bagOfWordsF1(truth, predicted) : shingleF1(truth, predicted);
 }
 
 export function mean(values: number[]): number {

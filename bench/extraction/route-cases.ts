@@ -13,7 +13,7 @@ import { agreement, type KeptSummary } from '../../src/content/route.ts';
 import { missingFacts } from '../../src/content/structured-data.ts';
 import { wordCount } from '../../src/content/words.ts';
 import type { DataSet } from './data.ts';
-import { type PrecisionRecall, pageScore, shingleScore } from './metrics.ts';
+import { bagOfWordsF1, f1Of, type PrecisionRecall, shingleScore } from './metrics.ts';
 import type { PageBlocks } from './train-lib.ts';
 
 /** One page read by one classifier. */
@@ -73,29 +73,39 @@ export function withDescription(p: PageBlocks, text: string): string {
   return [text, description, ...(specs ?? [])].filter(Boolean).join('\n');
 }
 
+/**
+ * One reading scored by its page's set's metric: word F1 on WCXB; on article-extraction the shingle
+ * precision and recall too, which that set's F1 of averages is made of.
+ */
+function scored(p: PageBlocks, text: string): { f1: number; shingles?: PrecisionRecall } {
+  const { truth, set } = p.page;
+  if (set === 'wcxb') return { f1: bagOfWordsF1(truth, text) };
+  const shingles = shingleScore(truth, text);
+  return { f1: f1Of(shingles), shingles };
+}
+
 export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
   const { keep, kept } = classifierPick(model, p);
   const cls = classifierText(p, keep);
   const rd = readabilityText(p);
-  const { truth, set } = p.page;
-  const score = (text: string) => pageScore(set, truth, text);
-  const none = { precision: 0, recall: 0 };
+  const classifier = scored(p, withDescription(p, cls));
+  const readability = rd ? scored(p, withDescription(p, rd)) : { f1: 0 };
   return {
     type: p.page.type,
-    set,
+    set: p.page.set,
     declaresArticle: p.declaresArticle,
     kept,
     pageWords: p.words.reduce((a, w) => a + w, 0),
     readabilityWords: wordCount(rd),
     agreement: agreement(p.texts.filter((_, i) => keep[i]).join('\n'), rd),
-    classifier: score(withDescription(p, cls)),
-    readability: rd ? score(withDescription(p, rd)) : 0,
-    classifierPlain: score(cls),
-    readabilityPlain: rd ? score(rd) : 0,
-    ...(set === 'article-extraction' && {
+    classifier: classifier.f1,
+    readability: readability.f1,
+    classifierPlain: scored(p, cls).f1,
+    readabilityPlain: rd ? scored(p, rd).f1 : 0,
+    ...(classifier.shingles && {
       shingles: {
-        classifier: shingleScore(truth, withDescription(p, cls)),
-        readability: rd ? shingleScore(truth, withDescription(p, rd)) : none,
+        classifier: classifier.shingles,
+        readability: readability.shingles ?? { precision: 0, recall: 0 },
       },
     }),
   };

@@ -60,12 +60,12 @@ export function bestRoute(cases: RouteCase[], policies: RoutePolicy[] = grid()):
  * reading that was.
  */
 export function heldOutF1(
-  saved: SavedCases,
+  saved: Pick<SavedCases, 'folds' | 'trained'>,
   choose: (training: RouteCase[]) => RoutePolicy,
   plain = false,
 ): { f1: number[]; readability: boolean[]; policies: RoutePolicy[] } {
-  const f1 = new Array<number>(saved.all.length).fill(0);
-  const readability = new Array<boolean>(saved.all.length).fill(false);
+  const f1 = new Array<number>(saved.trained.length).fill(0);
+  const readability = new Array<boolean>(saved.trained.length).fill(false);
   const policies: RoutePolicy[] = [];
   for (let k = 0; k < FOLDS; k++) {
     const cases = saved.folds[k]!;

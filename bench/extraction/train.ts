@@ -51,12 +51,13 @@ const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEV
 const baseline = heldOutF1(saved, () => main, true);
 const held = heldOutF1(saved, choose);
 const wcxb = saved.all.flatMap((c, i) => (c.set === 'wcxb' ? [i] : []));
+const wcxbTypes = wcxb.map((i) => saved.all[i]!.type);
 const baseByType = byType(
-  wcxb.map((i) => saved.all[i]!.type),
+  wcxbTypes,
   wcxb.map((i) => baseline.f1[i]!),
 );
 for (const [i, [type, f1, n]] of byType(
-  wcxb.map((i) => saved.all[i]!.type),
+  wcxbTypes,
   wcxb.map((i) => held.f1[i]!),
 ).entries()) {
   console.log(
