@@ -8,21 +8,61 @@ import { boundDepth } from './depth.ts';
  */
 export function parseHtml(html: string): Document {
   const doc = new DOMParser().parseFromString(
-    withRoot(boundDepth(html)),
+    withRoot(boundDepth(tokenizeAsBrowsers(html))),
     'text/html',
   ) as unknown as Document;
   adoptStrayNodes(doc);
   return doc;
 }
 
+/** What may come before `<html>` without starting the document: white space, comments, a doctype. */
+const PROLOGUE = /^(?:\s+|<!--[\s\S]*?-->|<!doctype[^>]*>)*/i;
+
 /**
- * linkedom makes the first element of a page without an <html> tag the document element and
- * drops its siblings (`<h1>T</h1><p>text</p>` keeps only the heading). Browsers accept such pages,
- * and small sites and generated pages do serve them, so give them the root they leave out.
+ * linkedom makes the first element of a page the document element and drops its siblings: a page
+ * without an <html> tag (`<h1>T</h1><p>text</p>` keeps only the heading), or one with markup before
+ * it (a plugin's `<style>` printed ahead of the doctype kept that element and lost the whole page).
+ * Browsers accept both, and small sites and generated pages serve both: give the first the root it
+ * leaves out, and move what comes before the root of the second inside it, where `adoptStrayNodes`
+ * puts it in the head or the body as a browser would.
  */
 function withRoot(html: string): string {
-  if (/<html[\s>]/i.test(html)) return html;
-  return `${html.replace(/^(\s*<!doctype[^>]*>)?/i, '$1<html>')}</html>`;
+  const root = /<html[\s>]/i.exec(html);
+  if (!root) return `${html.replace(/^(\s*<!doctype[^>]*>)?/i, '$1<html>')}</html>`;
+  const lead = PROLOGUE.exec(html)![0].length;
+  const rootTagEnd = html.indexOf('>', root.index) + 1;
+  if (root.index <= lead || rootTagEnd === 0) return html;
+  const before = html.slice(lead, root.index).replace(/<!doctype[^>]*>/gi, '');
+  return html.slice(0, lead) + html.slice(root.index, rootTagEnd) + before + html.slice(rootTagEnd);
+}
+
+/**
+ * What htmlparser2 reads differently from a browser's tokenizer, found outside comments, text that
+ * is not markup (script, style and the like) and SVG or MathML (where CDATA sections are real):
+ * a `<![CDATA[` up to the next `>`, and the end tags of the body and the page.
+ */
+const MISREAD =
+  /<!--[\s\S]*?-->|<(script|style|textarea|title|xmp|iframe|noembed|noframes|svg|math)\b[^>]*>[\s\S]*?<\/\1\s*>|<!\[CDATA\[[^>]*>|<\/(?:body|html)\s*>/gi;
+
+/**
+ * htmlparser2, under linkedom, reads `<![CDATA[` in HTML content as a CDATA section running to
+ * `]]>`, or to the end of the page when none follows (a forum page with one stray `<![CDATA[`
+ * before its posts lost every post), and closes every open element at `</body>` or `</html>` (a
+ * template that closed the page halfway cut the article there and left the rest outside the body).
+ * A browser ends such a `<![CDATA[` at the next `>` as a bogus comment, and its `</body>` and
+ * `</html>` close nothing: what follows goes on where it stood. So the first goes up to its `>`,
+ * and the end tags go when anything follows them.
+ */
+function tokenizeAsBrowsers(html: string): string {
+  const cdata = html.includes('<![CDATA[');
+  const close = /<\/(?:body|html)\s*>/i.exec(html);
+  const tagAfter = /<[a-z]/gi;
+  tagAfter.lastIndex = close ? close.index + close[0].length : 0;
+  const closedEarly = close !== null && tagAfter.test(html);
+  if (!cdata && !closedEarly) return html;
+  return html.replace(MISREAD, (m) =>
+    m.startsWith('<![') || (closedEarly && m.startsWith('</')) ? '' : m,
+  );
 }
 
 /** Elements a browser puts in <head> when they come before any body content. */

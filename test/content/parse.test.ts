@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../../src/content/parse.ts';
+
+/** The texts of the body's elements, in order. */
+const bodyTexts = (html: string) =>
+  [...parseHtml(html).body.querySelectorAll('*')].map((el) => el.textContent);
+
+describe('parseHtml reads malformed markup as browsers do', () => {
+  it('ends a stray <![CDATA[ in HTML content at the next >', () => {
+    expect(bodyTexts('<html><body><![CDATA[\n<div id="top"></div><p>one</p><p>two</p>')).toEqual([
+      'one',
+      'two',
+    ]);
+  });
+
+  it('leaves <![CDATA[ inside script text, comments and SVG as it is', () => {
+    const doc = parseHtml(
+      '<html><body><script>//<![CDATA[\nvar big = 2 > 1;\n//]]></script><!-- <![CDATA[ x --><p>after</p>' +
+        '<svg><style><![CDATA[ a > b ]]></style></svg><p>end</p></body></html>',
+    );
+    expect(doc.querySelector('script')?.textContent).toBe('//<![CDATA[\nvar big = 2 > 1;\n//]]>');
+    expect([...doc.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['after', 'end']);
+    expect(doc.querySelector('svg style')?.textContent).toContain('a > b');
+  });
+
+  it('puts markup before <html> in the head or the body, not in place of the page', () => {
+    const doc = parseHtml(
+      '<style>.x{}</style><!DOCTYPE html><html lang="en"><head><title>T</title></head><body><p>page</p></body></html>',
+    );
+    expect(doc.title).toBe('T');
+    expect(doc.head.querySelector('style')?.textContent).toBe('.x{}');
+    expect(bodyTexts('<div>first</div><html><head></head><body><p>then</p></body></html>')).toEqual(
+      ['first', 'then'],
+    );
+  });
+
+  it('goes on where a stray </body></html> stood', () => {
+    const doc = parseHtml(
+      '<html><body><article><p>one</p></body></html><p>two</p></article><footer>three</footer></body></html>',
+    );
+    expect([...doc.querySelectorAll('article p')].map((p) => p.textContent)).toEqual([
+      'one',
+      'two',
+    ]);
+    expect(doc.body.lastElementChild?.textContent).toBe('three');
+  });
+});
