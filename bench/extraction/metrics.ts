@@ -9,9 +9,14 @@ export function tokens(text: string): string[] {
   return text.match(TOKEN) ?? [];
 }
 
-/** Markdown as text: a link or image target is not article text, nor is an image's alt text. */
+/**
+ * Markdown as text: a link or image target is not article text, nor is an image's alt text. A
+ * target may hold backslash-escaped parentheses (`filters:no_upscale\(\)` in an image URL).
+ */
 export function markdownText(markdown: string): string {
-  return markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/\]\([^)]*\)/g, ']');
+  return markdown
+    .replace(/!\[[^\]]*\]\((?:\\.|[^)\\])*\)/g, ' ')
+    .replace(/\]\((?:\\.|[^)\\])*\)/g, ']');
 }
 
 function counts<T>(items: Iterable<T>): Map<T, number> {
