@@ -12,6 +12,7 @@ const SHORT_WORDS = [0, 50, 100, 150, 200];
 const RATIOS = [1, 1.5, 2, 3, 4];
 const DECLARED_WORDS = [1, 200, 400, 800, 1600, NEVER];
 const DECLARED_AGREEMENT = [0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, NEVER];
+const MENU_RATIOS = [0, 0.05, 0.1, 0.2, 0.5, 1];
 
 /**
  * The policies tried, the declared-article terms among them. Those terms were held at "always
@@ -23,12 +24,15 @@ export function grid(): RoutePolicy[] {
   return SHORT_WORDS.flatMap((shortWords) =>
     RATIOS.flatMap((ratio) =>
       DECLARED_WORDS.flatMap((declaredWords) =>
-        DECLARED_AGREEMENT.map((declaredAgreement) => ({
-          shortWords,
-          ratio,
-          declaredWords,
-          declaredAgreement,
-        })),
+        DECLARED_AGREEMENT.flatMap((declaredAgreement) =>
+          MENU_RATIOS.map((menuRatio) => ({
+            shortWords,
+            ratio,
+            declaredWords,
+            declaredAgreement,
+            menuRatio,
+          })),
+        ),
       ),
     ),
   );

@@ -171,7 +171,13 @@ export function fitClassifier(
     stage1,
     stage2,
     threshold: 0.5,
-    route: { shortWords: 0, ratio: 1, declaredWords: NEVER, declaredAgreement: NEVER },
+    route: {
+      shortWords: 0,
+      ratio: 1,
+      declaredWords: NEVER,
+      declaredAgreement: NEVER,
+      menuRatio: 0,
+    },
   };
   model.threshold = bestThreshold(model, pages);
   return model;

@@ -47,7 +47,7 @@ function fitAll(): { saved: SavedCases; classifier: BlockModel } {
 const { saved, classifier } = args['route-only']
   ? { saved: loadCases(), classifier: shippedModel() }
   : fitAll();
-const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEVER };
+const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEVER, menuRatio: 0 };
 const baseline = heldOutF1(saved, () => main, true);
 const held = heldOutF1(saved, choose);
 const wcxb = saved.all.flatMap((c, i) => (c.set === 'wcxb' ? [i] : []));

@@ -18,6 +18,11 @@ export interface RoutePolicy {
   declaredWords: number;
   /** Otherwise a declared article's pick wins when it holds this share of the classifier's kept words. */
   declaredAgreement: number;
+  /**
+   * Readability's pick replaces a pick of almost only link text when it has at least this share of
+   * that pick's words: a menu gives way to a story, a listing's cards do not give way to its caption.
+   */
+  menuRatio: number;
 }
 
 /** What the classifier kept, in numbers. */
@@ -43,9 +48,9 @@ export interface Readings {
  */
 const MENU_LINK_SHARE = 0.85;
 
-/** Kept almost only link text (a menu), or nothing at all. */
-function keptNoContent(kept: KeptSummary): boolean {
-  return kept.words === 0 || kept.linkChars >= MENU_LINK_SHARE * kept.chars;
+/** Kept almost only link text: a menu, or a listing's cards. */
+function keptLinks(kept: KeptSummary): boolean {
+  return kept.words > 0 && kept.linkChars >= MENU_LINK_SHARE * kept.chars;
 }
 
 /** Can a declared article's pick win before the classifier reads the page? Only then is it read first. */
@@ -70,21 +75,24 @@ export function doubtsClassifier(
 ): boolean {
   return (
     (declaresArticle && policy.declaredAgreement <= 1) ||
-    keptNoContent(kept) ||
+    kept.words === 0 ||
+    keptLinks(kept) ||
     kept.words < policy.shortWords
   );
 }
 
 /**
- * Does Readability's pick replace the classifier's? Any pick beats a menu or nothing; a declared
- * article's pick wins when it holds most of what the classifier kept (it then trims the same
- * content more tightly); a short pick gives way to one at least `ratio` times as long, since the
- * classifier cutting a page's content down to a few lines is its commonest way of failing a page.
+ * Does Readability's pick replace the classifier's? Any pick beats nothing, and a menu gives way to
+ * a pick of `menuRatio` of its words; a declared article's pick wins when it holds most of what the
+ * classifier kept (it then trims the same content more tightly); a short pick gives way to one at
+ * least `ratio` times as long, since the classifier cutting a page's content down to a few lines
+ * is its commonest way of failing a page.
  */
 export function readabilityWins(policy: RoutePolicy, r: Readings): boolean {
   if (r.readabilityWords === 0) return false;
-  if (declaredPickWins(policy, r.declaresArticle, r.readabilityWords) || keptNoContent(r.kept))
+  if (declaredPickWins(policy, r.declaresArticle, r.readabilityWords) || r.kept.words === 0)
     return true;
+  if (keptLinks(r.kept) && r.readabilityWords >= policy.menuRatio * r.kept.words) return true;
   if (r.declaresArticle && r.agreement >= policy.declaredAgreement) return true;
   return r.kept.words < policy.shortWords && r.readabilityWords >= policy.ratio * r.kept.words;
 }

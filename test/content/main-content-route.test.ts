@@ -44,7 +44,7 @@ const headingsOnly = (route: RoutePolicy): BlockModel => ({
 });
 
 /** The essay declares nothing, so the declared-article terms of the policy never apply. */
-const UNDECLARED = { declaredWords: 1, declaredAgreement: 1 };
+const UNDECLARED = { declaredWords: 1, declaredAgreement: 1, menuRatio: 0 };
 
 const text = (route: RoutePolicy) =>
   selectMainContent(parseHtml(ESSAY), headingsOnly(route))?.textContent ?? '';
@@ -87,6 +87,7 @@ const declaredText = (route: Partial<RoutePolicy>, withSidebar = false) =>
       ratio: 1,
       declaredWords: NEVER,
       declaredAgreement: NEVER,
+      menuRatio: 0,
       ...route,
     }),
   )?.textContent ?? '';

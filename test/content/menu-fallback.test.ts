@@ -19,12 +19,20 @@ const story = [
   .join('');
 const PAGE = `<!doctype html><html><head><title>Ferry news</title></head><body><nav><ul>${menu}</ul></nav><div class="story">${story}</div></body></html>`;
 
+/** A shop's category page: a line of introduction, then product cards whose every word is a link. */
+const cards = Array.from(
+  { length: 60 },
+  (_, i) =>
+    `<div class="card"><a href="/p/${i}"><h3>Stoneware mug number ${i} in speckled glaze</h3><span>Price 24 pounds</span></a></div>`,
+).join('');
+const SHOP = `<!doctype html><html><head><title>Mugs</title></head><body><h1>Mugs</h1><div class="intro"><p>Every mug here is thrown by hand, in our workshop by the river, and glazed in small batches, so no two are quite alike.</p><p>Orders leave within two days, packed in recycled paper, and a broken mug is replaced, free of charge, when you send us a photograph.</p></div><div class="grid">${cards}</div></body></html>`;
+
 /** Stand-in classifiers: one keeps every block, one keeps none. */
-const always = (bias: number): BlockModel => ({
+const always = (bias: number, menuRatio = 0): BlockModel => ({
   stage1: { means: [], scales: [], weights: [], bias: 0 },
   stage2: { base: bias, trees: [] },
   threshold: 0.5,
-  route: { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: 1 },
+  route: { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: 1, menuRatio },
 });
 
 describe('main content when the classifier keeps a menu', () => {
@@ -46,5 +54,20 @@ describe('main content when the classifier keeps a menu', () => {
     const text = selectMainContent(parseHtml(page), always(10))?.textContent ?? '';
     expect(text).toContain('Section name 3');
     expect(text).toContain('KEEP-ONE');
+  });
+
+  it("keeps a listing's link cards when Readability's pick is a small share of their words", () => {
+    const read = (menuRatio: number) =>
+      selectMainContent(parseHtml(SHOP), always(10, menuRatio))?.textContent ?? '';
+    expect(read(0.1)).toContain('Stoneware mug number 59');
+    expect(read(0.1)).toContain('Stoneware mug number 0 ');
+    // The same pick gives way when the policy lets any Readability pick replace link text.
+    expect(read(0)).not.toContain('Stoneware mug number 59');
+  });
+
+  it('still gives a menu up for a story with a share of its words above the ratio', () => {
+    const text = selectMainContent(parseHtml(PAGE), always(10, 0.02))?.textContent ?? '';
+    expect(text).toContain('KEEP-TWO');
+    expect(text).not.toContain('Section name 42');
   });
 });
