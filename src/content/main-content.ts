@@ -27,6 +27,22 @@ function titleHeading(doc: Document, blocks: Block[]): number {
   return blocks.findIndex((b) => b.element.tagName === 'H1' && namesPage(doc, b.text));
 }
 
+/**
+ * Keeps the title heading, and no other h1 of the same words: a page that prints its title in
+ * its header bar and again over the content (a forum's topic) would open the markdown twice.
+ */
+function keepTitleOnce(blocks: Block[], title: number, keep: Set<number>): void {
+  keep.add(title);
+  const words = wordsOf(blocks[title]!.text).join(' ');
+  for (const i of keep)
+    if (
+      i !== title &&
+      blocks[i]!.element.tagName === 'H1' &&
+      wordsOf(blocks[i]!.text).join(' ') === words
+    )
+      keep.delete(i);
+}
+
 /** Readability renames h1 to h2; the original level is remembered here and restored after. */
 const H1_MARK = 'data-webdata-h1';
 
@@ -251,7 +267,7 @@ export function selectMainContent(
     };
     if (readabilityWins(model.route, readings)) return withProductFacts(article, page.productFacts);
   }
-  if (page.title >= 0) keep.add(page.title);
+  if (page.title >= 0) keepTitleOnce(page.blocks, page.title, keep);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
   prune(body, keep);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { markers, PAGE_TYPES } from '../fixtures/page-types.ts';
+import { FORUM_TITLE_TWICE, markers, PAGE_TYPES } from '../fixtures/page-types.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
 
 const routes = Object.fromEntries(
-  Object.entries(PAGE_TYPES).map(([type, html]) => [
+  Object.entries({ ...PAGE_TYPES, forumTitleTwice: FORUM_TITLE_TWICE }).map(([type, html]) => [
     `/types/${type}.html`,
     (_req: unknown, res: import('node:http').ServerResponse) =>
       void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
@@ -33,6 +33,14 @@ describe('POST /v1/scrape/single main content by page type', () => {
     });
     expect(json.markdown.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
     expect(json.markdown.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
+  });
+
+  it('returns a title printed twice (a bar above the thread, then the thread) once', async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/forumTitleTwice.html`,
+    });
+    expect(json.markdown.match(/Sourdough starter smells of acetone/g)).toHaveLength(1);
+    for (const m of markers(FORUM_TITLE_TWICE).keep) expect(json.markdown, m).toContain(m);
   });
 
   it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
