@@ -44,4 +44,18 @@ describe('parseHtml reads malformed markup as browsers do', () => {
     ]);
     expect(doc.body.lastElementChild?.textContent).toBe('three');
   });
+
+  it('mends a page of many self-closed <svg/> icons in time linear in the page', () => {
+    const icons = '<svg viewBox="0 0 1 1"/><p>item</p>'.repeat(40_000);
+    const t0 = performance.now();
+    const doc = parseHtml(
+      `<html><body><![CDATA[ stray ><p>first</p>${icons}<p>last</p></body></html>`,
+    );
+    // Generous for a loaded machine; matching each <svg> to an end tag it never has took seconds.
+    expect(performance.now() - t0).toBeLessThan(3_000);
+    const texts = [...doc.querySelectorAll('p')].map((p) => p.textContent);
+    expect(texts[0]).toBe('first');
+    expect(texts.at(-1)).toBe('last');
+    expect(texts).toHaveLength(40_002);
+  });
 });
