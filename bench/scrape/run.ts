@@ -32,6 +32,7 @@ import {
   threadShares,
   threadSnapshot,
 } from '../thread-time.ts';
+import { startBareThreads } from './bare-threads.ts';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string' }, rounds: { type: 'string' }, workers: { type: 'string' } },
@@ -190,6 +191,7 @@ try {
   // while, as this thread is after the conversions above and below.
   const batchUrls = Array.from({ length: BATCH }, (_, i) => urls[i % urls.length]!);
   for (let r = 0; r < WARM_BATCHES; r++) await api('/api/v1/scrape/batch', { urls: batchUrls });
+  const htmls = Array.from({ length: BATCH }, (_, i) => pages[i % pages.length]!);
 
   const singles = await timeSingles();
   const directP50 = p50(singles.direct);
@@ -202,8 +204,8 @@ try {
     `  CPU per page (all threads): direct ${(cpu.direct / singles.direct.length).toFixed(1)} ms, API ${(cpu.api / singles.api.length).toFixed(1)} ms, ratio ${(cpu.api / cpu.direct).toFixed(2)}x`,
   );
 
-  const htmls = Array.from({ length: BATCH }, (_, i) => pages[i % pages.length]!);
   let bestConvert = Infinity;
+  let bestBare = Infinity;
   let bestSerial = Infinity;
   let bestBatch = Infinity;
   const batchThreads = new Map<string, ThreadTimes>();
@@ -234,11 +236,22 @@ try {
     bestBatch = Math.min(bestBatch, batchMs);
     if (res?.successful !== BATCH) throw new Error(`batch: ${res?.failed} failed`);
   }
+  // After the batches, so that these threads do not count among the batch's in /proc.
+  const bare = startBareThreads(htmls, batchUrls, Number(workers));
+  for (let r = 0; r < WARM_BATCHES; r++) await bare.round();
+  for (let r = 0; r < 3; r++) bestBare = Math.min(bestBare, await bare.round());
+  await bare.close();
   const rate = (ms: number) => (BATCH * 1000) / ms;
   const batchSpeedup = rate(bestBatch) / rate(bestSerial);
+  const bareSpeedup = rate(bestBare) / rate(bestSerial);
   console.log(
     `batch of ${BATCH} (best of 3, ${workers} content workers, ${availableParallelism()} cores): /v1/scrape/batch ${rate(bestBatch).toFixed(1)} pages/s, ` +
       `single-thread undici+convert ${rate(bestSerial).toFixed(1)} pages/s (ratio ${batchSpeedup.toFixed(2)}x), convertHtml alone ${rate(bestConvert).toFixed(1)} pages/s (ratio ${(rate(bestBatch) / rate(bestConvert)).toFixed(2)}x)`,
+  );
+  // The single-thread side also uses the second core a little (V8's GC and compiler threads), so
+  // on 2 cores even bare threads fall short of 2x: their speedup is the most a batch could reach.
+  console.log(
+    `  ceiling: ${workers} bare threads converting the same pages (no server, no fetching) ${rate(bestBare).toFixed(1)} pages/s, ${bareSpeedup.toFixed(2)}x the single-thread side; the batch reaches ${(bestBare / bestBatch).toFixed(2)} of it`,
   );
 
   // Wall-clock pages/s can only beat one thread when the process gets more than one core: with
@@ -259,7 +272,7 @@ try {
     `idle webdata serve (embedded defaults, 5 s after listening): RSS ${idle.server.toFixed(0)} MB; ${idle.childCount} child processes, ${idle.children.toFixed(0)} MB`,
   );
   console.log(
-    `RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)} batch_workers_wait_pct=${poolShares.wait.toFixed(0)} batch_workers_idle_pct=${poolShares.idle.toFixed(0)}`,
+    `RESULT single_p50_ratio=${singleRatio.toFixed(3)} batch_speedup=${batchSpeedup.toFixed(3)} bare_threads_speedup=${bareSpeedup.toFixed(3)} idle_rss_mb=${idle.server.toFixed(0)} batch_workers_wait_pct=${poolShares.wait.toFixed(0)} batch_workers_idle_pct=${poolShares.idle.toFixed(0)}`,
   );
 } finally {
   await server.close();
