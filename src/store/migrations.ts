@@ -179,6 +179,17 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_active_jobs': {
+    async up(db: Kysely<unknown>) {
+      // The runner looks for the oldest active job on every claim: without this it read every job
+      // kept until expiry (finished ones too), so a claim grew slower with each job stored.
+      await db.schema
+        .createIndex('jobs_status_created')
+        .on('jobs')
+        .columns(['status', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {
