@@ -103,6 +103,55 @@ export async function claimPending(db: Kysely<Tables>, limit: number): Promise<C
   );
 }
 
+/**
+ * Claims up to `limit` pending items of one job, lowest index first, if it is still active: the
+ * runner's next group while it works through the job it claimed from last, without looking for the
+ * oldest active job again (one statement of the two a claim took). The job has begun already.
+ */
+export async function claimPendingOf(
+  db: Kysely<Tables>,
+  job: { jobId: string; userId: string; type: JobType },
+  limit: number,
+): Promise<Claimed> {
+  const now = Date.now();
+  const next = db
+    .selectFrom('job_items')
+    .select('idx')
+    .where('job_id', '=', job.jobId)
+    .where('state', '=', 'pending')
+    .orderBy('idx')
+    .limit(limit);
+  const rows = await db
+    .updateTable('job_items')
+    .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
+    .where('job_id', '=', job.jobId)
+    .where('state', '=', 'pending')
+    .where('idx', 'in', next)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('id', '=', job.jobId)
+          .where('status', 'in', ACTIVE_STATUSES)
+          .where('expires_at', '>', now),
+      ),
+    )
+    .returning(['job_id', 'idx', 'input', 'attempts'])
+    .execute();
+  return claimed(
+    db,
+    rows.map((r) => ({
+      ...r,
+      user_id: job.userId,
+      type: job.type,
+      job_status: 'processing',
+      created_at: 0,
+    })),
+    now,
+  );
+}
+
 async function claimWhere(db: Kysely<Tables>, which: RawBuilder<unknown>): Promise<Claimed> {
   const now = Date.now();
   const job = (column: string) =>

@@ -40,11 +40,18 @@ export class EmbeddedQueue implements JobQueue {
   /** Failures below the operation so far, by item; this process is the only runner, so memory is enough. */
   readonly #failures = new Map<string, number>();
   readonly #retries = new Set<NodeJS.Timeout>();
+  /**
+   * The job the last group came from, claimed from again first. Forgotten whenever another job
+   * gains pending items or an item goes back in line, so oldest-job-first holds.
+   */
+  #current?: ItemRef;
 
   async start(): Promise<void> {}
 
   /** The item table is the queue: stored is queued. */
-  readonly enqueue = async (): Promise<void> => {};
+  readonly enqueue = async (_trx: unknown, job: { id: string }): Promise<void> => {
+    if (job.id !== this.#current?.jobId) this.#current = undefined;
+  };
 
   /** Recording an item's result is all that ends it. */
   readonly settle = async (): Promise<void> => {};
@@ -72,7 +79,11 @@ export class EmbeddedQueue implements JobQueue {
       while (!this.#closed && this.#active < run.concurrency) {
         if (this.#buffer.length === 0) {
           // A whole group at once, so a claim is paid per group rather than per freed slot.
-          const { items, unreadable } = await run.store.claimPending(run.concurrency);
+          const { items, unreadable } = await run.store.claimPending(
+            run.concurrency,
+            this.#current,
+          );
+          this.#current = items[0] ?? unreadable[0]?.ref;
           for (const { ref, error } of unreadable) this.#failed(run, ref, error);
           this.#buffer.push(...items);
           if (items.length + unreadable.length === 0) break;
@@ -100,7 +111,7 @@ export class EmbeddedQueue implements JobQueue {
       .then(async (executed) => {
         // The slot is free once the operation ended; the result joins the next batch written.
         free();
-        if (executed.stopped) await run.store.release(item.jobId, item.index);
+        if (executed.stopped) await this.#release(run, item);
         else await executed.recorded;
         this.#failures.delete(keyOf(item));
       })
@@ -124,12 +135,18 @@ export class EmbeddedQueue implements JobQueue {
     );
     this.#later(
       async () => {
-        if (attempts <= QUEUE_RETRY_LIMIT) return run.store.release(ref.jobId, ref.index);
+        if (attempts <= QUEUE_RETRY_LIMIT) return this.#release(run, ref);
         await run.executor.giveUp(ref, givenUpReason(attempts, err.message));
         this.#failures.delete(key);
       },
       (again) => this.#failed(run, ref, again),
     );
+  }
+
+  /** Puts an item back in line; its job may be older than the one claimed from last. */
+  #release(run: Running, ref: ItemRef): Promise<void> {
+    this.#current = undefined;
+    return run.store.release(ref.jobId, ref.index);
   }
 
   /** Runs `step` after the retry pause; `onError` if it fails too. */

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Meter } from '../billing/index.ts';
 import type { Tables } from '../store/index.ts';
 import { deleteWebhookEvents, type WebhookTarget } from '../webhooks/index.ts';
-import { type Claimed, claimItems, claimPending } from './claim.ts';
+import { type Claimed, claimItems, claimPending, claimPendingOf } from './claim.ts';
 import { emit, finalState } from './events.ts';
 import { type ItemRecord, type RecordedBatch, type RecordOptions, recordItems } from './record.ts';
 import {
@@ -252,8 +252,20 @@ export class JobStore {
     return claimItems(this.#db, refs, from);
   }
 
-  /** Claims up to `limit` pending items of active jobs, oldest job first (the embedded runner's queue). */
-  claimPending(limit: number): Promise<Claimed> {
+  /**
+   * Claims up to `limit` pending items of active jobs, oldest job first (the embedded runner's
+   * queue). `current`, the job the runner claimed from last, is tried first: while nothing older
+   * can have pending items (the runner forgets it when an item goes back in line or another job
+   * gains items), the oldest job with pending items is still that one until it has none.
+   */
+  async claimPending(
+    limit: number,
+    current?: { jobId: string; userId: string; type: JobType },
+  ): Promise<Claimed> {
+    if (current) {
+      const claimed = await claimPendingOf(this.#db, current, limit);
+      if (claimed.items.length + claimed.unreadable.length > 0) return claimed;
+    }
     return claimPending(this.#db, limit);
   }
 
