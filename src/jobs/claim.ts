@@ -49,6 +49,15 @@ export async function claimItems(
   return claimWhere(db, sql`${itemKeys(refs)} and state in (${sql.join(from)})`);
 }
 
+/** A job as a claim of its items needs it. */
+interface ClaimedJob {
+  id: string;
+  user_id: string;
+  type: string;
+  status: string;
+  created_at: number | string;
+}
+
 /**
  * Claims up to `limit` pending items of the oldest active job that has any, lowest index first
  * (the embedded runner's queue). Two short statements on the item table's state index, rather
@@ -74,33 +83,7 @@ export async function claimPending(db: Kysely<Tables>, limit: number): Promise<C
     .orderBy('j.id')
     .limit(1)
     .executeTakeFirst();
-  if (!job) return { items: [], unreadable: [] };
-  const next = db
-    .selectFrom('job_items')
-    .select('idx')
-    .where('job_id', '=', job.id)
-    .where('state', '=', 'pending')
-    .orderBy('idx')
-    .limit(limit);
-  const rows = await db
-    .updateTable('job_items')
-    .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
-    .where('job_id', '=', job.id)
-    .where('state', '=', 'pending')
-    .where('idx', 'in', next)
-    .returning(['job_id', 'idx', 'input', 'attempts'])
-    .execute();
-  return claimed(
-    db,
-    rows.map((r) => ({
-      ...r,
-      user_id: job.user_id,
-      type: job.type,
-      job_status: job.status,
-      created_at: job.created_at,
-    })),
-    now,
-  );
+  return job ? claimGroup(db, job, limit, now) : { items: [], unreadable: [] };
 }
 
 /**
@@ -108,23 +91,33 @@ export async function claimPending(db: Kysely<Tables>, limit: number): Promise<C
  * runner's next group while it works through the job it claimed from last, without looking for the
  * oldest active job again (one statement of the two a claim took). The job has begun already.
  */
-export async function claimPendingOf(
+export function claimPendingOf(
   db: Kysely<Tables>,
   job: { jobId: string; userId: string; type: JobType },
   limit: number,
 ): Promise<Claimed> {
-  const now = Date.now();
+  const begun = { id: job.jobId, user_id: job.userId, type: job.type, status: 'processing' };
+  return claimGroup(db, { ...begun, created_at: 0 }, limit, Date.now());
+}
+
+/** Marks up to `limit` pending items of `job` running, lowest index first, if the job is still active. */
+async function claimGroup(
+  db: Kysely<Tables>,
+  job: ClaimedJob,
+  limit: number,
+  now: number,
+): Promise<Claimed> {
   const next = db
     .selectFrom('job_items')
     .select('idx')
-    .where('job_id', '=', job.jobId)
+    .where('job_id', '=', job.id)
     .where('state', '=', 'pending')
     .orderBy('idx')
     .limit(limit);
   const rows = await db
     .updateTable('job_items')
     .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), started_at: now }))
-    .where('job_id', '=', job.jobId)
+    .where('job_id', '=', job.id)
     .where('state', '=', 'pending')
     .where('idx', 'in', next)
     .where((eb) =>
@@ -132,7 +125,7 @@ export async function claimPendingOf(
         eb
           .selectFrom('jobs')
           .select('id')
-          .where('id', '=', job.jobId)
+          .where('id', '=', job.id)
           .where('status', 'in', ACTIVE_STATUSES)
           .where('expires_at', '>', now),
       ),
@@ -143,10 +136,10 @@ export async function claimPendingOf(
     db,
     rows.map((r) => ({
       ...r,
-      user_id: job.userId,
+      user_id: job.user_id,
       type: job.type,
-      job_status: 'processing',
-      created_at: 0,
+      job_status: job.status,
+      created_at: job.created_at,
     })),
     now,
   );
