@@ -6,6 +6,7 @@ import {
   type ClaimedItem,
   type ItemKey,
   type ItemRef,
+  type JobRef,
   type JobType,
 } from './types.ts';
 
@@ -91,11 +92,7 @@ export async function claimPending(db: Kysely<Tables>, limit: number): Promise<C
  * runner's next group while it works through the job it claimed from last, without looking for the
  * oldest active job again (one statement of the two a claim took). The job has begun already.
  */
-export function claimPendingOf(
-  db: Kysely<Tables>,
-  job: { jobId: string; userId: string; type: JobType },
-  limit: number,
-): Promise<Claimed> {
+export function claimPendingOf(db: Kysely<Tables>, job: JobRef, limit: number): Promise<Claimed> {
   const begun = { id: job.jobId, user_id: job.userId, type: job.type, status: 'processing' };
   return claimGroup(db, { ...begun, created_at: 0 }, limit, Date.now());
 }

@@ -3,7 +3,7 @@ import { coalesced } from './coalesce.ts';
 import type { ItemExecutor } from './executor.ts';
 import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
 import type { JobStore } from './store.ts';
-import { type ClaimedItem, type ItemRef, keyOf } from './types.ts';
+import { type ClaimedItem, type ItemRef, type JobRef, keyOf } from './types.ts';
 
 /**
  * Wait before trying again after a failure below an item's operation (another process holding
@@ -44,7 +44,7 @@ export class EmbeddedQueue implements JobQueue {
    * The job the last group came from, claimed from again first. Forgotten whenever another job
    * gains pending items or an item goes back in line, so oldest-job-first holds.
    */
-  #current?: ItemRef;
+  #current?: JobRef;
 
   async start(): Promise<void> {}
 
@@ -83,7 +83,8 @@ export class EmbeddedQueue implements JobQueue {
             run.concurrency,
             this.#current,
           );
-          this.#current = items[0] ?? unreadable[0]?.ref;
+          const first = items[0] ?? unreadable[0]?.ref;
+          this.#current = first && { jobId: first.jobId, userId: first.userId, type: first.type };
           for (const { ref, error } of unreadable) this.#failed(run, ref, error);
           this.#buffer.push(...items);
           if (items.length + unreadable.length === 0) break;

@@ -13,6 +13,7 @@ import {
   type ItemOutcome,
   type ItemRef,
   type JobPage,
+  type JobRef,
   type JobStatus,
   type JobSummary,
   type JobType,
@@ -258,10 +259,7 @@ export class JobStore {
    * can have pending items (the runner forgets it when an item goes back in line or another job
    * gains items), the oldest job with pending items is still that one until it has none.
    */
-  async claimPending(
-    limit: number,
-    current?: { jobId: string; userId: string; type: JobType },
-  ): Promise<Claimed> {
+  async claimPending(limit: number, current?: JobRef): Promise<Claimed> {
     if (current) {
       const claimed = await claimPendingOf(this.#db, current, limit);
       if (claimed.items.length + claimed.unreadable.length > 0) return claimed;

@@ -44,6 +44,9 @@ export interface ItemRef {
   type: JobType;
 }
 
+/** Whose job of which type, without an item: what claiming from a job needs to know of it. */
+export type JobRef = Omit<ItemRef, 'index'>;
+
 /** An item as the queue and the recorder know it. */
 export interface ItemKey {
   jobId: string;
