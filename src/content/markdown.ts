@@ -108,13 +108,33 @@ function createService(): TurndownService {
   return service;
 }
 
+/**
+ * An image without alt text would come out as `![](src)`, and a linked one (a news page's video
+ * teasers, a shop's product tiles) as `[![](src)](href)`: a link a reader or a model cannot tell
+ * from the next. Such an image takes the name a screen reader would announce: its own
+ * `aria-label` or `title`, else, when it is all a link holds, the link's `aria-label` or `title`.
+ */
+function nameUnlabelledImages(root: ParentNode): void {
+  for (const img of root.querySelectorAll('img')) {
+    if (img.getAttribute('alt')?.trim()) continue;
+    let name = img.getAttribute('aria-label')?.trim() || img.getAttribute('title')?.trim();
+    const link = img.closest('a');
+    if (!name && link && !link.textContent?.trim() && link.querySelectorAll('img').length === 1)
+      name = link.getAttribute('aria-label')?.trim() || link.getAttribute('title')?.trim();
+    if (name) img.setAttribute('alt', name.replace(/\s+/g, ' '));
+  }
+}
+
 let service: TurndownService | undefined;
 
 export function toMarkdown(root: Node | string): string {
   service ??= createService();
   // linkedom splits text at entities ("a&nbsp;&nbsp; b" is three nodes); one node per run of
   // text lets readerText see the whole run.
-  if (typeof root !== 'string') root.normalize();
+  if (typeof root !== 'string') {
+    root.normalize();
+    nameUnlabelledImages(root as unknown as ParentNode);
+  }
   return service
     .turndown(root as never)
     .replace(/\n{3,}/g, '\n\n')

@@ -43,7 +43,9 @@ describe('main content by page type (block classifier)', () => {
   it("keeps a listing's cards as list items with their links", () => {
     const md = markdown(PAGE_TYPES.listing);
     expect(md).toContain('[KEEP-CARD-0 Garden chair model 0](https://shop.example/chair/0)');
-    expect(md).toMatch(/^- ### \[KEEP-CARD-11/m);
+    expect(md).toMatch(
+      /^- \[!\[KEEP-TILE-11 chair 11\]\([^)]+\)\]\([^)]+\)\n\s*\n {2}### \[KEEP-CARD-11/m,
+    );
   });
 
   it("keeps a product's specification table as a table", () => {
@@ -105,6 +107,27 @@ describe('markdown fidelity', () => {
     expect(md).not.toContain('[](');
     expect(md).not.toContain('p.gif');
     expect(md).toContain('![A harbour at dusk](https://shop.example/photo.jpg)');
+  });
+
+  it('names an image without alt text as a screen reader would: its title, else its link', () => {
+    const md = whole(
+      `<p><a href="/v/1" aria-label="Watch: the storm reaches the coast"><img src="/t1.jpg"></a></p>` +
+        `<p><img src="/t2.jpg" alt="" title="The pier at low tide"></p>` +
+        `<p><a href="/v/3" title="Ignored, the link has words"><img src="/t3.jpg">Harbour webcam</a></p>` +
+        `<p><a href="/v/4"><img src="/t4.jpg" alt="Its own words"></a></p>`,
+    );
+    expect(md).toContain(
+      '[![Watch: the storm reaches the coast](https://shop.example/t1.jpg)](https://shop.example/v/1)',
+    );
+    expect(md).toContain(
+      '![The pier at low tide](https://shop.example/t2.jpg "The pier at low tide")',
+    );
+    expect(md).toContain(
+      '[![](https://shop.example/t3.jpg)Harbour webcam](https://shop.example/v/3',
+    );
+    expect(md).toContain(
+      '[![Its own words](https://shop.example/t4.jpg)](https://shop.example/v/4)',
+    );
   });
 
   it('drops template placeholders and collapses runs of non-breaking spaces in prose, not in code', () => {

@@ -80,6 +80,15 @@ describe('POST /v1/scrape/single main content by page type', () => {
     expect(json.markdown).not.toContain('- Fabric:');
   });
 
+  it("names a listing card's picture, which has no alt text, by the link it sits in", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/listing.html`,
+    });
+    expect(json.markdown).toContain(
+      `[![KEEP-TILE-3 chair 3](${site.origin}/img/chair-3.jpg)](${site.origin}/chair/3)`,
+    );
+  });
+
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${site.origin}/types/service.html`,
