@@ -11,6 +11,15 @@ import { type ClaimedItem, type ItemRef, type JobRef, keyOf } from './types.ts';
  */
 const RETRY_MS = 1000;
 
+/**
+ * A claim takes up to this many items per slot. Each claim is a write transaction of its own (an
+ * item's attempt must be on disk before it runs, for kill -9 recovery) and cost about as much as
+ * one item's scrape of a small page; claiming a slot's worth at a time paid it about once per item
+ * freed. Items taken ahead wait here for a slot, and an item that goes back in line waits behind
+ * them: at most this many times the concurrency, less one.
+ */
+const CLAIM_PER_SLOT = 4;
+
 interface Running {
   executor: ItemExecutor;
   store: JobStore;
@@ -30,7 +39,7 @@ export class EmbeddedQueue implements JobQueue {
   readonly engine = 'embedded' as const;
   #run?: Running;
   #active = 0;
-  /** Claimed items waiting for a free slot (fewer than the concurrency). */
+  /** Claimed items waiting for a free slot (fewer than `CLAIM_PER_SLOT` times the concurrency). */
   #buffer: ClaimedItem[] = [];
   /** Claims pending items until the concurrency is used up; triggers during a pass coalesce. */
   readonly #pump = coalesced(() => this.#dispatch());
@@ -80,7 +89,7 @@ export class EmbeddedQueue implements JobQueue {
         if (this.#buffer.length === 0) {
           // A whole group at once, so a claim is paid per group rather than per freed slot.
           const { items, unreadable } = await run.store.claimPending(
-            run.concurrency,
+            CLAIM_PER_SLOT * run.concurrency,
             this.#current,
           );
           const first = items[0] ?? unreadable[0]?.ref;
