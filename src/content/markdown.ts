@@ -15,14 +15,42 @@ function isPixel(img: HTMLElement): boolean {
 }
 
 /**
+ * An image that comes out as nothing: no source, a tracking pixel, or a source written into the
+ * page as a data: URI (a lazy-loader's blank placeholder, or a picture as kilobytes of base64 that
+ * no reader or model can use; the real source of a lazy image is found before, in convert.ts).
+ */
+function isInvisible(img: HTMLElement): boolean {
+  const src = img.getAttribute('src')?.trim();
+  return !src || /^data:/i.test(src) || isPixel(img);
+}
+
+/** A link that goes nowhere a reader can follow: a script, or the top of the same page. */
+function goesNowhere(link: HTMLElement): boolean {
+  const href = link.getAttribute('href')?.trim() ?? '';
+  return href === '#' || /^javascript:/i.test(href);
+}
+
+/**
  * A template placeholder a page's script was meant to fill (`{{ product.price | currency }}`,
  * `{% block %}`): an expression, not words. Code keeps them, since turndown leaves code text alone.
  */
 const PLACEHOLDER = /\{\{\s*[\w$.[\]'"]+(?:\s*\|[^{}]*)?\s*\}\}|\{%[^{}%]*%\}/g;
 
-/** Prose text as a reader sees it: no placeholders, and runs of (non-breaking) spaces as one. */
+/**
+ * Zero-width characters that only steer layout (a zero-width space, a byte order mark), and
+ * joiners that join nothing: site builders put a lone U+200D in empty paragraphs and bold runs.
+ * A joiner between letters or emoji (Persian text, a family emoji) is kept.
+ */
+const INVISIBLE =
+  /[\u200b\ufeff]|(?<![\p{L}\p{M}\p{N}\p{Extended_Pictographic}])[\u200c\u200d]|[\u200c\u200d](?![\p{L}\p{M}\p{N}\p{Extended_Pictographic}])/gu;
+
+/** Most text has none of these characters; a plain class finds that faster than INVISIBLE's lookarounds. */
+const withoutInvisible = (text: string) =>
+  /[\u200b-\u200d\ufeff]/.test(text) ? text.replace(INVISIBLE, '') : text;
+
+/** Prose text as a reader sees it: no placeholders or invisible characters, and runs of (non-breaking) spaces as one. */
 function readerText(text: string): string {
-  return text
+  return withoutInvisible(text)
     .replace(PLACEHOLDER, '')
     .replace(/[ \u00a0]{2,}/g, ' ')
     .replace(/\u00a0/g, ' ');
@@ -77,15 +105,27 @@ function createService(): TurndownService {
   // An icon link whose svg or image is gone would come out as "[](url)": nothing to read or click.
   service.addRule('emptyLink', {
     filter: (node) =>
-      node.nodeName === 'A' && !node.textContent?.trim() && !node.querySelector('img'),
+      node.nodeName === 'A' &&
+      !withoutInvisible(node.textContent ?? '').trim() &&
+      [...node.querySelectorAll('img')].every((img) => isInvisible(img as HTMLElement)),
     replacement: () => '',
   });
-  // A 1x1 image is a tracking pixel, and an image without a source shows nothing.
+  service.addRule('linkToNowhere', {
+    filter: (node) => node.nodeName === 'A' && goesNowhere(node as HTMLElement),
+    replacement: (content) => content,
+  });
   service.addRule('invisibleImage', {
-    filter: (node) =>
-      node.nodeName === 'IMG' &&
-      (!(node as HTMLElement).getAttribute('src') || isPixel(node as HTMLElement)),
+    filter: (node) => node.nodeName === 'IMG' && isInvisible(node as HTMLElement),
     replacement: () => '',
+  });
+  // An ATX heading is one line: a heading holding a paragraph or a line break came out as "### "
+  // with its words on the lines below, and one holding nothing as a bare "###".
+  service.addRule('heading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = content.replace(/\s+/g, ' ').trim();
+      return text ? `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n` : '';
+    },
   });
   // Turndown pads list markers to four columns ("-   item"); one space is what people and
   // LLM tokenizers expect, and nesting still works because continuation lines indent to the marker.
@@ -98,8 +138,9 @@ function createService(): TurndownService {
         const start = Number(parent.getAttribute('start') ?? 1);
         prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
+      if (!content.trim()) return '';
       const body = content
-        .replace(/^\n+/, '')
+        .replace(/^(?:[ \t]*\n)+/, '')
         .replace(/\n+$/, '\n')
         .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
@@ -135,8 +176,17 @@ export function toMarkdown(root: Node | string): string {
     root.normalize();
     nameUnlabelledImages(root as unknown as ParentNode);
   }
+  // Whitespace that reached the output outside prose (between inline elements, in list items'
+  // indented blank lines, before the end of a block) says nothing: a non-breaking space is a
+  // space, a zero-width space or byte order mark goes, a line of spaces is blank, one trailing
+  // space goes, and so does a line break (two trailing spaces) that ends a paragraph.
   return service
     .turndown(root as never)
+    .replace(/\u00a0/g, ' ')
+    .replace(/[\u200b\ufeff]/g, '')
+    .replace(/^[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t](?=\n|$)/g, '')
+    .replace(/[ \t]+\n(?=\n)/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -130,6 +130,49 @@ describe('markdown fidelity', () => {
     );
   });
 
+  it("takes a lazy image's real source and drops data: URIs, with links left empty by them", () => {
+    const blank = 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=';
+    const md = whole(
+      `<p><img src="${blank}" data-lazy-src="/lazy.jpg" alt="Lazy one"></p>` +
+        `<p><img srcSet="/s-640.jpg 640w, /s-1280.jpg 1280w, /s-320.jpg 320w" alt="From a srcset"></p>` +
+        `<picture><source srcset="/p.webp 1x, /p@2x.webp 2x"><img src="${blank}" alt="From a picture"></picture>` +
+        `<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="Inline chart"></p>` +
+        `<p>Next: <a href="/next"><img src="${blank}"></a></p>`,
+    );
+    expect(md).toContain('![Lazy one](https://shop.example/lazy.jpg)');
+    expect(md).toContain('![From a srcset](https://shop.example/s-1280.jpg)');
+    expect(md).toContain('![From a picture](https://shop.example/p@2x.webp)');
+    expect(md).not.toContain('data:');
+    expect(md).not.toContain('Inline chart');
+    expect(md).not.toContain('[](');
+  });
+
+  it('writes script links as their words and headings on one line, drops empty ones', () => {
+    const md = whole(
+      `<h3><p>What are the benefits?</p></h3><p>Many.</p><h2><span> </span></h2>` +
+        `<p><a href="javascript:void(0)">Display</a> modes and <a href="#">back to top</a>.</p>`,
+    );
+    expect(md).toContain('### What are the benefits?\n\nMany.');
+    expect(md).not.toMatch(/^#+\s*$/m);
+    expect(md).toContain('Display modes and back to top.');
+  });
+
+  it('normalises whitespace and drops invisible characters, keeping emoji joiners', () => {
+    const md = whole(
+      `<p>Setting\u200b up a system.\u200d</p><p><strong>\u200d</strong></p>` +
+        `<p>The family \u{1F468}\u200d\u{1F469}\u200d\u{1F467} emoji.</p>` +
+        `<ul><li><p>First</p><p>more</p></li><li></li><li>Second</li></ul>` +
+        `<p><b>Bold</b>\u00a0<i>italic</i> text <br></p><p>Next </p>`,
+    );
+    expect(md).not.toMatch(/[\u200b\ufeff\u00a0]/);
+    expect(md).toContain('Setting up a system.\n');
+    expect(md).not.toContain('****');
+    expect(md).toContain('\u{1F468}\u200d\u{1F469}\u200d\u{1F467}');
+    expect(md).not.toMatch(/^[ \t]+$/m);
+    expect(md).not.toMatch(/^-\s*$/m);
+    expect(md).toContain('**Bold** *italic* text\n\nNext');
+  });
+
   it('drops template placeholders and collapses runs of non-breaking spaces in prose, not in code', () => {
     const md = whole(
       `<p>Total: {{ cart.total | currency }} due&nbsp;&nbsp;&nbsp; today {% if paid %}.</p><template><p>TEMPLATE-COPY</p></template>` +

@@ -89,6 +89,18 @@ describe('POST /v1/scrape/single main content by page type', () => {
     );
   });
 
+  it('returns a lazy figure by its real source and a script link as its words', async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/declaredArticle.html`,
+    });
+    expect(json.markdown).toContain(
+      `![KEEP-DECLARED-FIGURE The new gates](${site.origin}/gates.jpg)`,
+    );
+    expect(json.markdown).not.toContain('data:image');
+    expect(json.markdown).toContain('explains them: KEEP-PLANS see the gate plans before');
+    expect(json.markdown).not.toContain('javascript:');
+  });
+
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${site.origin}/types/service.html`,
