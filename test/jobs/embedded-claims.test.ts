@@ -1,9 +1,7 @@
-import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { EmbeddedQueue } from '../../src/jobs/embedded-queue.ts';
-import type { ItemExecutor } from '../../src/jobs/executor.ts';
 import { JobStore } from '../../src/jobs/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
+import { embeddedRunner, storeJob } from '../helpers/embedded-runner.ts';
 import { useFixture } from '../helpers/fixture.ts';
 
 const database = useFixture(storeBackends[0]![1]);
@@ -16,34 +14,18 @@ const database = useFixture(storeBackends[0]![1]);
 describe('the embedded queue claims ahead of its slots', () => {
   it('runs a 64-item job in a few claims, at most `concurrency` items at once', async () => {
     const store = new JobStore(database.db);
-    await store.create(
-      {
-        userId: 'u',
-        type: 'scrape-batch',
-        inputs: Array.from({ length: 64 }, (_, i) => ({ url: `https://example.com/${i}` })),
-        ttlMs: 60_000,
-      },
-      async () => undefined,
-    );
+    await storeJob(store, 64);
     const claims = vi.spyOn(store, 'claimPending');
     const ran: number[] = [];
     let running = 0;
     let most = 0;
-    const executor = {
-      async execute(item: { index: number }) {
-        running++;
-        most = Math.max(most, running);
-        await new Promise((r) => setTimeout(r, 2));
-        running--;
-        ran.push(item.index);
-        return { stopped: false as const, recorded: Promise.resolve() };
-      },
-      async giveUp() {},
-      stopAll() {},
-      async drain() {},
-    } as unknown as ItemExecutor;
-    const queue = new EmbeddedQueue();
-    await queue.work(executor, store, 4, pino({ level: 'silent' }));
+    const queue = await embeddedRunner(store, 4, async (item) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 2));
+      running--;
+      ran.push(item.index);
+    });
     try {
       await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(64);
       expect(new Set(ran).size).toBe(64);

@@ -1,10 +1,7 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EmbeddedQueue } from '../../src/jobs/embedded-queue.ts';
-import type { ItemExecutor } from '../../src/jobs/executor.ts';
 import { JobStore } from '../../src/jobs/index.ts';
-import type { ClaimedItem } from '../../src/jobs/types.ts';
 import { storeBackends } from '../helpers/backends.ts';
+import { embeddedRunner, storeJob } from '../helpers/embedded-runner.ts';
 import { useFixture } from '../helpers/fixture.ts';
 
 const database = useFixture(storeBackends[0]![1]);
@@ -18,39 +15,21 @@ describe('the embedded queue runs the oldest job first', () => {
     timeout: 20_000,
   }, async () => {
     const store = new JobStore(database.db);
-    const create = (n: number) =>
-      store.create(
-        {
-          userId: 'u',
-          type: 'scrape-batch',
-          inputs: Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${i}` })),
-          ttlMs: 60_000,
-        },
-        async () => undefined,
-      );
-    const older = await create(2);
-    await create(30);
+    const older = await storeJob(store, 2);
+    await storeJob(store, 30);
     const runs: string[] = [];
     let failedOnce = false;
-    const executor = {
-      async execute(item: ClaimedItem) {
-        const name = `${item.jobId === older.id ? 'older' : 'newer'}:${item.index}`;
-        runs.push(name);
-        // The older job's second item fails below its operation once: it goes back in line after
-        // the queue's retry pause (1 s), while the newer job's items run.
-        if (name === 'older:1' && !failedOnce) {
-          failedOnce = true;
-          throw new Error('store briefly unreachable');
-        }
-        await new Promise((r) => setTimeout(r, 100));
-        return { stopped: false as const, recorded: Promise.resolve() };
-      },
-      async giveUp() {},
-      stopAll() {},
-      async drain() {},
-    } as unknown as ItemExecutor;
-    const queue = new EmbeddedQueue();
-    await queue.work(executor, store, 1, pino({ level: 'silent' }));
+    const queue = await embeddedRunner(store, 1, async (item) => {
+      const name = `${item.jobId === older.id ? 'older' : 'newer'}:${item.index}`;
+      runs.push(name);
+      // The older job's second item fails below its operation once: it goes back in line after
+      // the queue's retry pause (1 s), while the newer job's items run.
+      if (name === 'older:1' && !failedOnce) {
+        failedOnce = true;
+        throw new Error('store briefly unreachable');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    });
     try {
       await expect
         .poll(() => runs.filter((r) => r === 'older:1').length, { timeout: 10_000 })
