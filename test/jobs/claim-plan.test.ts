@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobStore } from '../../src/jobs/index.ts';
 import { openDatabase, type Tables } from '../../src/store/index.ts';
 import { openSqlite } from '../../src/store/sqlite-driver.ts';
+import { storeJob } from '../helpers/embedded-runner.ts';
 
 /**
  * The embedded runner looks for the oldest active job on every claim. Finished jobs are kept until
@@ -43,15 +44,7 @@ describe('embedded claims with many finished jobs kept', () => {
 
   it('claims the active job items reading active jobs alone', async () => {
     const store = new JobStore(db);
-    const job = await store.create(
-      {
-        userId: 'u',
-        type: 'scrape-batch',
-        inputs: Array.from({ length: 12 }, (_, i) => ({ url: `https://example.com/${i}` })),
-        ttlMs: 60_000,
-      },
-      async () => undefined,
-    );
+    const job = await storeJob(store, 12);
     statements.length = 0;
     const { items } = await store.claimPending(8);
     expect(items.map((i) => [i.jobId, i.index])).toEqual(
