@@ -6,7 +6,9 @@
  * second stage can decide for the group rather than block by block.
  */
 
-const shapeOf = (el: Element) => `${el.tagName} ${el.getAttribute('class') ?? ''}`;
+/** Tag and class names: siblings whose class lists differ only in spacing or a repeated name share a shape. */
+const shapeOf = (el: Element) =>
+  `${el.tagName} ${[...new Set(el.getAttribute('class')?.split(/\s+/).filter(Boolean))].join(' ')}`;
 
 /** Siblings of one shape under one parent. */
 interface Run {
@@ -32,6 +34,8 @@ export interface RepeatedItem {
 
 export class Repeats {
   private readonly runs = new Map<Element, Map<string, Run>>();
+  /** Each element's shape, made once: a block's item is looked for up to MAX_LEVELS above it. */
+  private readonly shapes = new Map<Element, string>();
   private ids = 0;
   private readonly chars: (el: Element) => number;
 
@@ -40,13 +44,22 @@ export class Repeats {
     this.chars = chars;
   }
 
+  private shape(el: Element): string {
+    let shape = this.shapes.get(el);
+    if (shape === undefined) {
+      shape = shapeOf(el);
+      this.shapes.set(el, shape);
+    }
+    return shape;
+  }
+
   /** Counted once per parent, since long lists would make a count per child quadratic. */
   private runsOf(parent: Element): Map<string, Run> {
     let runs = this.runs.get(parent);
     if (!runs) {
       runs = new Map();
       for (const sib of parent.children) {
-        const shape = shapeOf(sib);
+        const shape = this.shape(sib);
         const run = runs.get(shape) ?? { count: 0, chars: 0, id: -1 };
         run.count++;
         run.chars += this.chars(sib);
@@ -60,7 +73,7 @@ export class Repeats {
   /** How many siblings share the element's tag and class. */
   siblings(el: Element): number {
     const parent = el.parentElement;
-    return parent ? (this.runsOf(parent).get(shapeOf(el))?.count ?? 1) : 1;
+    return parent ? (this.runsOf(parent).get(this.shape(el))?.count ?? 1) : 1;
   }
 
   /** The nearest ancestor-or-self of `el` that is one item of a run, described. */
@@ -69,7 +82,7 @@ export class Repeats {
     for (let level = 0; cur && level <= MAX_LEVELS; level++, cur = cur.parentElement) {
       const parent: Element | null = cur.parentElement;
       if (!parent) break;
-      const run = this.runsOf(parent).get(shapeOf(cur));
+      const run = this.runsOf(parent).get(this.shape(cur));
       if (!run || run.count < MIN_RUN || !run.chars) continue;
       if (run.id < 0) run.id = this.ids++;
       return {

@@ -44,4 +44,15 @@ describe('Repeats', () => {
     expect([...cardGroups][0]).toBeGreaterThanOrEqual(0);
     expect(blocks.find((b) => b.element.tagName === 'H1')!.groups[3]).toBe(-1);
   });
+
+  it('counts siblings whose class lists differ only in spacing or a repeated name as one run', () => {
+    const classes = ['card', ' card', 'card  ', 'card card'];
+    const doc = parseHtml(
+      `<html><body><ul>${classes.map((c) => `<li class="${c}"><p>Teak, seats one.</p></li>`).join('')}<li class="card wide"><p>Oak.</p></li></ul></body></html>`,
+    );
+    const repeats = new Repeats(textLength);
+    const items = [...doc.querySelectorAll('li')];
+    expect(items.slice(0, 4).map((li) => repeats.siblings(li))).toEqual([4, 4, 4, 4]);
+    expect(repeats.siblings(items[4]!)).toBe(1);
+  });
 });
