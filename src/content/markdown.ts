@@ -31,10 +31,12 @@ function goesNowhere(link: HTMLElement): boolean {
 }
 
 /**
- * A template placeholder a page's script was meant to fill (`{{ product.price | currency }}`,
- * `{% block %}`): an expression, not words. Code keeps them, since turndown leaves code text alone.
+ * A template placeholder a page's script or CMS was meant to fill (`{{ product.price | currency }}`,
+ * `{% block %}`, a shortcode `{{case-banner="/banners/hire"}}`): an expression, not words. Code
+ * keeps them, since turndown leaves code text alone.
  */
-const PLACEHOLDER = /\{\{\s*[\w$.[\]'"]+(?:\s*\|[^{}]*)?\s*\}\}|\{%[^{}%]*%\}/g;
+const PLACEHOLDER =
+  /\{\{\s*[\w$.[\]'"]+(?:\s*\|[^{}]*)?\s*\}\}|\{\{\s*[\w$.-]+\s*=\s*(?:"[^"{}]*"|'[^'{}]*')\s*\}\}|\{%[^{}%]*%\}/g;
 
 /**
  * Zero-width characters that only steer layout (a zero-width space, a byte order mark), and

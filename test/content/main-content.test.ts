@@ -176,9 +176,12 @@ describe('markdown fidelity', () => {
   it('drops template placeholders and collapses runs of non-breaking spaces in prose, not in code', () => {
     const md = whole(
       `<p>Total: {{ cart.total | currency }} due&nbsp;&nbsp;&nbsp; today {% if paid %}.</p><template><p>TEMPLATE-COPY</p></template>` +
-        `<p>Write <code>{{ name }}</code> in a view.</p><pre><code class="language-html">&lt;b&gt;{{ name }}&lt;/b&gt;  spaced</code></pre>`,
+        `<p>Write <code>{{ name }}</code> in a view.</p><pre><code class="language-html">&lt;b&gt;{{ name }}&lt;/b&gt;  spaced</code></pre>` +
+        `<p>Before the banner.</p><p>{{case-banner="/banners/hire-dev"}}</p><p>Put <code>{{note="x"}}</code> in a post.</p>`,
     );
     expect(md).toContain('Total: due today .');
+    expect(md).not.toContain('case-banner');
+    expect(md).toContain('Put `{{note="x"}}` in a post.');
     expect(md).not.toContain('TEMPLATE-COPY');
     expect(md).not.toContain('\u00a0');
     expect(md).toContain('Write `{{ name }}` in a view.');
