@@ -162,7 +162,12 @@ function nameUnlabelledImages(root: ParentNode): void {
     if (img.getAttribute('alt')?.trim()) continue;
     let name = img.getAttribute('aria-label')?.trim() || img.getAttribute('title')?.trim();
     const link = img.closest('a');
-    if (!name && link && !link.textContent?.trim() && link.querySelectorAll('img').length === 1)
+    if (
+      !name &&
+      link &&
+      !withoutInvisible(link.textContent ?? '').trim() &&
+      link.querySelectorAll('img').length === 1
+    )
       name = link.getAttribute('aria-label')?.trim() || link.getAttribute('title')?.trim();
     if (name) img.setAttribute('alt', name.replace(/\s+/g, ' '));
   }

@@ -114,7 +114,11 @@ describe('markdown fidelity', () => {
       `<p><a href="/v/1" aria-label="Watch: the storm reaches the coast"><img src="/t1.jpg"></a></p>` +
         `<p><img src="/t2.jpg" alt="" title="The pier at low tide"></p>` +
         `<p><a href="/v/3" title="Ignored, the link has words"><img src="/t3.jpg">Harbour webcam</a></p>` +
-        `<p><a href="/v/4"><img src="/t4.jpg" alt="Its own words"></a></p>`,
+        `<p><a href="/v/4"><img src="/t4.jpg" alt="Its own words"></a></p>` +
+        `<p><a href="/v/5" aria-label="Gallery: the new quay">\u200b<img src="/t5.jpg">\u200b</a></p>`,
+    );
+    expect(md).toContain(
+      '[![Gallery: the new quay](https://shop.example/t5.jpg)](https://shop.example/v/5)',
     );
     expect(md).toContain(
       '[![Watch: the storm reaches the coast](https://shop.example/t1.jpg)](https://shop.example/v/1)',
