@@ -50,6 +50,9 @@ const INVISIBLE =
 const withoutInvisible = (text: string) =>
   /[\u200b-\u200d\ufeff]/.test(text) ? text.replace(INVISIBLE, '') : text;
 
+/** Whether an element shows no words (invisible characters aside): an icon link, an image's link. */
+const wordless = (el: Node) => !withoutInvisible(el.textContent ?? '').trim();
+
 /** Prose text as a reader sees it: no placeholders or invisible characters, and runs of (non-breaking) spaces as one. */
 function readerText(text: string): string {
   return withoutInvisible(text)
@@ -108,7 +111,7 @@ function createService(): TurndownService {
   service.addRule('emptyLink', {
     filter: (node) =>
       node.nodeName === 'A' &&
-      !withoutInvisible(node.textContent ?? '').trim() &&
+      wordless(node) &&
       [...node.querySelectorAll('img')].every((img) => isInvisible(img as HTMLElement)),
     replacement: () => '',
   });
@@ -162,12 +165,7 @@ function nameUnlabelledImages(root: ParentNode): void {
     if (img.getAttribute('alt')?.trim()) continue;
     let name = img.getAttribute('aria-label')?.trim() || img.getAttribute('title')?.trim();
     const link = img.closest('a');
-    if (
-      !name &&
-      link &&
-      !withoutInvisible(link.textContent ?? '').trim() &&
-      link.querySelectorAll('img').length === 1
-    )
+    if (!name && link && wordless(link) && link.querySelectorAll('img').length === 1)
       name = link.getAttribute('aria-label')?.trim() || link.getAttribute('title')?.trim();
     if (name) img.setAttribute('alt', name.replace(/\s+/g, ' '));
   }
