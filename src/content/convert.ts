@@ -17,10 +17,12 @@ const URL_ATTRIBUTE: Record<string, string> = {
 /** One pass over the page (each querySelectorAll walks the whole tree in linkedom). */
 function absolutise(doc: Document, base: string): void {
   for (const el of doc.querySelectorAll('a[href], img, source[src], video[src], audio[src]')) {
-    const attr = URL_ATTRIBUTE[el.tagName]!;
+    // linkedom makes tagName anew on every read (upper-casing the local name): read once.
+    const tag = el.tagName;
+    const attr = URL_ATTRIBUTE[tag]!;
     const abs = absoluteUrl(el.getAttribute(attr), base);
     if (abs) el.setAttribute(attr, abs);
-    if (el.tagName !== 'IMG' || abs?.startsWith('http')) continue;
+    if (tag !== 'IMG' || abs?.startsWith('http')) continue;
     const real = lazySource(el, base);
     if (real) el.setAttribute('src', real);
   }
