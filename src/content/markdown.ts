@@ -50,8 +50,38 @@ const INVISIBLE =
 const withoutInvisible = (text: string) =>
   /[\u200b-\u200d\ufeff]/.test(text) ? text.replace(INVISIBLE, '') : text;
 
-/** Whether an element shows no words (invisible characters aside): an icon link, an image's link. */
-const wordless = (el: Node) => !withoutInvisible(el.textContent ?? '').trim();
+/** Elements turndown drops whole, text and all (see `service.remove` below). */
+const DROPPED = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'SVG',
+  'CANVAS',
+  'BUTTON',
+  'SELECT',
+  'INPUT',
+  'TEXTAREA',
+]);
+
+/**
+ * Whether an element shows no words in the markdown (invisible characters aside): an icon link,
+ * an image's link. Text inside what turndown drops does not count: an icon's `<svg><title>`
+ * (a logo link, a heading's permalink) left such links as `[](url)`.
+ */
+function wordless(el: Node): boolean {
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3) {
+      if (withoutInvisible(child.textContent ?? '').trim()) return false;
+    } else if (child.nodeType === 1 && !DROPPED.has(child.nodeName.toUpperCase())) {
+      if (!wordless(child)) return false;
+    }
+  }
+  return true;
+}
 
 /** Prose text as a reader sees it: no placeholders or invisible characters, and runs of (non-breaking) spaces as one. */
 function readerText(text: string): string {
@@ -81,21 +111,7 @@ function createService(): TurndownService {
   service.escape = (text: string) =>
     turndownEscape(readerText(text)).replace(INTRAWORD_UNDERSCORE, '_');
   // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
-  service.remove([
-    'script',
-    'style',
-    'noscript',
-    'template',
-    'iframe',
-    'object',
-    'embed',
-    'svg',
-    'canvas',
-    'button',
-    'select',
-    'input',
-    'textarea',
-  ] as never);
+  service.remove([...DROPPED].map((tag) => tag.toLowerCase()) as never);
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
   // language lives in a class on either element.
   service.addRule('fencedPre', {

@@ -101,8 +101,12 @@ describe('markdown fidelity', () => {
   it('drops links with nothing to read and tracking pixels, keeps image alt text', () => {
     const md = whole(
       `<p>Read <a href="/guide">the guide</a> <a href="/share"><svg><path d="M0"/></svg></a> today.</p>` +
-        `<img src="https://t.example/p.gif" width="1" height="1" alt=""><p><img src="/photo.jpg" alt="A harbour at dusk"></p>`,
+        `<img src="https://t.example/p.gif" width="1" height="1" alt=""><p><img src="/photo.jpg" alt="A harbour at dusk"></p>` +
+        // An icon's <svg><title> is text turndown drops with the svg: a logo link, a heading's permalink.
+        `<p><a href="/" title="Shop"><svg role="img"><title>Shop</title><path d="M0"/></svg></a></p>` +
+        `<h2 id="setup">Setup<a href="#setup"><span><svg><title>Link to Setup</title></svg></span></a></h2>`,
     );
+    expect(md).toMatch(/^## Setup$/m);
     expect(md).toContain('[the guide](https://shop.example/guide)');
     expect(md).not.toContain('[](');
     expect(md).not.toContain('p.gif');
