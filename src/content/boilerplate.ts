@@ -49,17 +49,17 @@ const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 /** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 
+/** Never content, whatever it holds: scripts, form controls, embeds, and dialogs, which say what they are. */
+function isNeverContent(el: Element): boolean {
+  if (ALWAYS_TAGS.has(el.tagName) || el.getAttribute('aria-modal') === 'true') return true;
+  const role = el.getAttribute('role');
+  return role !== null && DIALOG_ROLES.has(role);
+}
+
+/** Hidden or named as furniture: removed unless it holds most of the page (see stripBoilerplate). */
 function isFurniture(el: Element): boolean {
   const tag = el.tagName;
-  if (ALWAYS_TAGS.has(tag)) return true;
-  if (
-    el.hasAttribute('hidden') ||
-    el.getAttribute('aria-hidden') === 'true' ||
-    el.getAttribute('aria-modal') === 'true'
-  )
-    return true;
-  const role = el.getAttribute('role');
-  if (role && DIALOG_ROLES.has(role)) return true;
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
   if (style && HIDDEN_STYLE.test(style)) return true;
   if (PROTECTED.has(tag)) return false;
@@ -85,11 +85,38 @@ function mostlyLinks(el: Element): boolean {
   return links >= LINK_BAR_SHARE * text;
 }
 
+/** Elements whose text a reader never sees, left out of the page's text when shares of it are compared. */
+const UNREAD = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
+
+/**
+ * Characters of text a reader could see under `node`. It runs on every page: walking siblings
+ * rather than `childNodes` (an array linkedom builds on each call) costs half as much.
+ */
+function readableChars(node: Node): number {
+  let chars = 0;
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3) chars += (child as Text).data.trim().length;
+    else if (child.nodeType === 1 && !UNREAD.has(child.nodeName)) chars += readableChars(child);
+  }
+  return chars;
+}
+
+/**
+ * Share of the page's text above which an element is the page, whatever hides or names it: a
+ * wrapper hidden until a script shows it (`visibility:hidden` against a flash of unstyled
+ * content), a `<div class=share>` left open by its author around the rest of the page. No cookie
+ * banner, share bar or hidden menu holds most of a page's words.
+ */
+const MOST_OF_PAGE = 0.5;
+
 /**
  * One walk over the tree rather than a query per rule: on linkedom each selector query is a
  * full traversal, and this runs on every page.
  */
 export function stripBoilerplate(root: ParentNode): void {
+  // From the root element: linkedom's document links its first child to no next sibling.
+  const pageChars = readableChars((root as Document).documentElement ?? (root as Node));
+  const holdsMostOfPage = (el: Element) => readableChars(el) > MOST_OF_PAGE * pageChars;
   for (const el of [...root.querySelectorAll('*')]) {
     if (el.tagName === 'NOSCRIPT') {
       // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
@@ -97,7 +124,7 @@ export function stripBoilerplate(root: ParentNode): void {
       if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS)
         el.replaceWith(...el.childNodes);
       else el.remove();
-    } else if (isFurniture(el)) {
+    } else if (isNeverContent(el) || (isFurniture(el) && !holdsMostOfPage(el))) {
       el.remove();
     }
   }

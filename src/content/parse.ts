@@ -1,5 +1,6 @@
 import { DOMParser } from 'linkedom';
 import { boundDepth } from './depth.ts';
+import { completeStreamedParts } from './streamed.ts';
 
 /**
  * One parse per page: the same document feeds metadata, links, main-content selection and
@@ -12,8 +13,12 @@ export function parseHtml(html: string): Document {
     'text/html',
   ) as unknown as Document;
   adoptStrayNodes(doc);
+  if (STREAMED_PART.test(html)) completeStreamedParts(doc);
   return doc;
 }
+
+/** A React streamed part's id (streamed.ts); most pages have none, and a scan of the text is cheaper than a query of the tree. */
+const STREAMED_PART = /\bid="?S:[0-9a-f]/;
 
 /** What may come before `<html>` without starting the document: white space, comments, a doctype. */
 const PROLOGUE = /^(?:\s+|<!--[\s\S]*?-->|<!doctype[^>]*>)*/i;

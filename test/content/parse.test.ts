@@ -59,3 +59,36 @@ describe('parseHtml reads malformed markup as browsers do', () => {
     expect(texts).toHaveLength(40_002);
   });
 });
+
+describe('parseHtml places streamed parts where their script would', () => {
+  const texts = (html: string) =>
+    [...parseHtml(`<html><body>${html}</body></html>`).body.querySelectorAll('p')].map(
+      (p) => p.textContent,
+    );
+
+  it('replaces a boundary fallback with its part, in place, nested boundaries included', () => {
+    expect(
+      texts(
+        '<p>top</p><!--$?--><template id="B:0"></template><p>loading story</p><!--$--><p>inner fallback</p><!--/$--><!--/$-->' +
+          '<p>footer</p>' +
+          '<div hidden id="S:0"><p>story</p><!--$?--><template id="B:1"></template><p>loading comments</p><!--/$--></div>' +
+          '<div hidden id="S:1"><p>comments</p></div>',
+      ),
+    ).toEqual(['top', 'story', 'comments', 'footer']);
+  });
+
+  it('fills a bare placeholder, and leaves a hidden part nothing points to hidden', () => {
+    const doc = parseHtml(
+      '<html><body><p>a</p><template id="P:2"></template><p>c</p><div hidden id="S:2"><p>b</p></div>' +
+        '<div hidden id="S:7"><p>orphan</p></div></body></html>',
+    );
+    expect([...doc.body.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'a',
+      'b',
+      'c',
+      'orphan',
+    ]);
+    expect(doc.getElementById('S:7')?.hasAttribute('hidden')).toBe(true);
+    expect(doc.querySelector('template')).toBeNull();
+  });
+});

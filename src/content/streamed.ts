@@ -1,0 +1,51 @@
+/**
+ * React's streamed server rendering (Next.js and others) sends a page's slow parts after the
+ * rest: where a part belongs it prints a fallback (a skeleton, often nothing) marked by a
+ * `<template id="B:n">` between `<!--$?-->` and `<!--/$-->`, or a bare `<template id="P:n">`, and at
+ * the end of the body the part itself in `<div hidden id="S:n">`, which an inline script
+ * (`$RC("B:n","S:n")`, `$RS("S:n","P:n")`) moves into place. A browser shows the part where it
+ * belongs; without this the article sat in a hidden div and went with the hidden markup. The
+ * numbers pair up whether or not the scripts were kept (they share one counter), so the move is
+ * made from the markup alone, as the scripts would make it.
+ */
+
+const SUSPENSE_START = new Set(['$', '$?', '$!']);
+
+/** The boundary's fallback goes, from its start comment to the matching `<!--/$-->`, and the part takes its place. */
+function completeBoundary(template: Element, part: Element): void {
+  const start = template.previousSibling;
+  const parent = template.parentNode;
+  if (!parent || start?.nodeType !== 8 || (start as Comment).data !== '$?') {
+    template.replaceWith(...part.childNodes);
+    return;
+  }
+  let node = start.nextSibling;
+  let depth = 0;
+  while (node) {
+    if (node.nodeType === 8) {
+      const data = (node as Comment).data;
+      if (data === '/$') {
+        if (depth === 0) break;
+        depth--;
+      } else if (SUSPENSE_START.has(data)) depth++;
+    }
+    const next: ChildNode | null = node.nextSibling;
+    node.remove();
+    node = next;
+  }
+  for (const child of [...part.childNodes]) parent.insertBefore(child, node);
+  (start as Comment).data = '$';
+}
+
+export function completeStreamedParts(doc: Document): void {
+  // In document order, as the stream delivers them: a part may hold the placeholders of later ones.
+  for (const part of doc.querySelectorAll('div[hidden][id^="S:"]')) {
+    const n = part.getAttribute('id')!.slice(2);
+    const boundary = doc.getElementById(`B:${n}`);
+    const placeholder = boundary ? null : doc.getElementById(`P:${n}`);
+    if (boundary) completeBoundary(boundary, part);
+    else if (placeholder) placeholder.replaceWith(...part.childNodes);
+    else continue;
+    part.remove();
+  }
+}

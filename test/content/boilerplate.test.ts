@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { stripBoilerplate } from '../../src/content/boilerplate.ts';
+import { parseHtml } from '../../src/content/parse.ts';
+
+const long = (topic: string) =>
+  `<p>${topic} runs on for a while, as prose does, with clauses and commas and more words than any menu.</p>`;
+
+/** The body's text after the boilerplate pass, words squeezed. */
+function stripped(body: string): string {
+  const doc = parseHtml(`<html><body>${body}</body></html>`);
+  stripBoilerplate(doc);
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+describe('stripBoilerplate', () => {
+  it('keeps hidden or furniture-named markup that holds most of the page', () => {
+    expect(stripped(`<div style="visibility:hidden">${long('Story')}</div><p>Menu</p>`)).toContain(
+      'Story runs on',
+    );
+    expect(stripped(`<div class="social">${long('Story')}</div><p>Menu</p>`)).toContain(
+      'Story runs on',
+    );
+  });
+
+  it('removes hidden and furniture markup that holds less, and dialogs whatever they hold', () => {
+    const text = stripped(
+      `<div hidden><p>Hidden menu</p></div><div class="share"><a href="/s">Share this</a></div>` +
+        `<div role="dialog">${long('Dialog')}${long('Dialog')}</div>${long('Story')}`,
+    );
+    expect(text).toContain('Story runs on');
+    expect(text).not.toContain('Hidden menu');
+    expect(text).not.toContain('Share this');
+    expect(text).not.toContain('Dialog');
+  });
+
+  it('counts only text a reader sees when it weighs a share of the page', () => {
+    const script = `<script>${'var state = "serialised page data";'.repeat(50)}</script>`;
+    expect(
+      stripped(`${script}<div aria-hidden="true">${long('Story')}</div><p>Menu</p>`),
+    ).toContain('Story runs on');
+  });
+});
