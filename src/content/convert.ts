@@ -22,8 +22,10 @@ function absolutise(doc: Document, base: string): void {
     const attr = URL_ATTRIBUTE[tag]!;
     const abs = absoluteUrl(el.getAttribute(attr), base);
     if (abs) el.setAttribute(attr, abs);
-    if (tag !== 'IMG' || abs?.startsWith('http')) continue;
-    const real = lazySource(el, base);
+    if (tag !== 'IMG') continue;
+    const real =
+      lazyAttributeSource(el, base) ??
+      (abs?.startsWith('http') ? undefined : srcsetSource(el, base));
     if (real) el.setAttribute('src', real);
   }
 }
@@ -57,15 +59,23 @@ function widestCandidate(srcset: string): string | undefined {
 }
 
 /**
- * The real source of an image shown by a script: what a lazy-loading attribute holds, else the
- * widest candidate of a srcset on it or on a `<source>` of its `<picture>`. Without this the
- * markdown carried the placeholder (a data: URI) and lost the picture.
+ * The real source of an image shown by a script: what a lazy-loading attribute holds, which the
+ * script puts in `src` whatever `src` holds before (a data: URI, nothing, or a placeholder GIF
+ * served from the site). Without this the markdown carried the placeholder and lost the picture.
  */
-function lazySource(img: Element, base: string): string | undefined {
+function lazyAttributeSource(img: Element, base: string): string | undefined {
   for (const name of LAZY_SRC) {
-    const abs = absoluteUrl(attribute(img, name), base);
+    const value = attribute(img, name);
+    // A flag some scripts keep there (`data-src="false"`) is not a path.
+    if (!value || !/[./]/.test(value)) continue;
+    const abs = absoluteUrl(value, base);
     if (abs) return abs;
   }
+  return undefined;
+}
+
+/** Else, when `src` holds no picture, the widest candidate of a srcset on it or on a `<source>` of its `<picture>`. */
+function srcsetSource(img: Element, base: string): string | undefined {
   const sets = LAZY_SRCSET.map((name) => attribute(img, name));
   const picture = img.parentElement?.tagName === 'PICTURE' ? img.parentElement : undefined;
   for (const source of picture?.querySelectorAll('source') ?? [])

@@ -129,12 +129,17 @@ describe('convertHtml main content', () => {
     const body = `<article><h1>Gallery</h1>${para('The exhibition')}
       <p>See the <a href="../archive/2019.html">archive</a> and <a href="//cdn.example/x">mirror</a>.</p>
       <img src="img/one.jpg" alt="First painting"><img data-src="/lazy/two.jpg" src="data:image/gif;base64,R0lGOD" alt="Second painting">
+      <img src="/assets/lazy_placeholder.gif" data-src="/lazy/three.jpg" alt="Third painting">
+      <img src="img/four.jpg" data-src="false" alt="Fourth painting">
       ${para('The catalogue')}</article>`;
     const md = markdown(page(body));
     expect(md).toContain('[archive](https://news.example/archive/2019.html)');
     expect(md).toContain('[mirror](https://cdn.example/x)');
     expect(md).toContain('![First painting](https://news.example/section/img/one.jpg)');
     expect(md).toContain('![Second painting](https://news.example/lazy/two.jpg)');
+    // A placeholder served from the site gives way to the source the lazy-loading script would set.
+    expect(md).toContain('![Third painting](https://news.example/lazy/three.jpg)');
+    expect(md).toContain('![Fourth painting](https://news.example/section/img/four.jpg)');
     const based = markdown(page(body, '<base href="https://static.example/v2/">'));
     expect(based).toContain('![First painting](https://static.example/v2/img/one.jpg)');
   });
