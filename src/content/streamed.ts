@@ -38,11 +38,15 @@ function completeBoundary(template: Element, part: Element): void {
 }
 
 export function completeStreamedParts(doc: Document): void {
+  // Found once: linkedom walks the whole tree for each getElementById, and a page streams dozens of parts.
+  const templates = new Map<string, Element>();
+  for (const template of doc.querySelectorAll('template[id]'))
+    templates.set(template.getAttribute('id')!, template);
   // In document order, as the stream delivers them: a part may hold the placeholders of later ones.
   for (const part of doc.querySelectorAll('div[hidden][id^="S:"]')) {
     const n = part.getAttribute('id')!.slice(2);
-    const boundary = doc.getElementById(`B:${n}`);
-    const placeholder = boundary ? null : doc.getElementById(`P:${n}`);
+    const boundary = templates.get(`B:${n}`);
+    const placeholder = boundary ? undefined : templates.get(`P:${n}`);
     if (boundary) completeBoundary(boundary, part);
     else if (placeholder) placeholder.replaceWith(...part.childNodes);
     else continue;
