@@ -118,6 +118,8 @@ export function stripBoilerplate(root: ParentNode): void {
   const pageChars = readableChars((root as Document).documentElement ?? (root as Node));
   const holdsMostOfPage = (el: Element) => readableChars(el) > MOST_OF_PAGE * pageChars;
   for (const el of [...root.querySelectorAll('*')]) {
+    // Inside what an earlier element's removal took away: nothing left to judge or to weigh.
+    if (!el.isConnected) continue;
     if (el.tagName === 'NOSCRIPT') {
       // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
       // for crawlers; that copy is the content. Small ones hold tracking pixels and notices.

@@ -73,9 +73,10 @@ const DROPPED = new Set([
  * (a logo link, a heading's permalink) left such links as `[](url)`.
  */
 function wordless(el: Node): boolean {
-  for (const child of el.childNodes) {
+  // Siblings rather than `childNodes`, an array linkedom builds on each call: this runs on every link.
+  for (let child = el.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3) {
-      if (withoutInvisible(child.textContent ?? '').trim()) return false;
+      if (withoutInvisible((child as Text).data).trim()) return false;
     } else if (child.nodeType === 1 && !DROPPED.has(child.nodeName.toUpperCase())) {
       if (!wordless(child)) return false;
     }

@@ -34,16 +34,19 @@ function completeBoundary(template: Element, part: Element): void {
     node = next;
   }
   for (const child of [...part.childNodes]) parent.insertBefore(child, node);
-  (start as Comment).data = '$';
 }
 
 export function completeStreamedParts(doc: Document): void {
-  // Found once: linkedom walks the whole tree for each getElementById, and a page streams dozens of parts.
+  // One walk finds both (linkedom walks the whole tree for each query or getElementById, and a
+  // page streams dozens of parts).
   const templates = new Map<string, Element>();
-  for (const template of doc.querySelectorAll('template[id]'))
-    templates.set(template.getAttribute('id')!, template);
+  const parts: Element[] = [];
+  for (const el of doc.querySelectorAll('template[id], div[hidden][id^="S:"]')) {
+    if (el.tagName === 'TEMPLATE') templates.set(el.getAttribute('id')!, el);
+    else parts.push(el);
+  }
   // In document order, as the stream delivers them: a part may hold the placeholders of later ones.
-  for (const part of doc.querySelectorAll('div[hidden][id^="S:"]')) {
+  for (const part of parts) {
     const n = part.getAttribute('id')!.slice(2);
     const boundary = templates.get(`B:${n}`);
     const placeholder = boundary ? undefined : templates.get(`P:${n}`);
