@@ -49,6 +49,20 @@ const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 /** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 
+const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+
+/**
+ * A button that is a heading's text or holds a heading: an accordion's or a tab's toggle, whose
+ * words are the section's title (WAI-ARIA's accordion pattern is `<h3><button>Question</button></h3>`).
+ * Its words are read as the heading's; every other button is a control, whose label is no content.
+ */
+export function isHeadingToggle(el: Element): boolean {
+  return (
+    el.tagName === 'BUTTON' &&
+    (el.closest(HEADINGS) !== null || el.querySelector(HEADINGS) !== null)
+  );
+}
+
 /** Never content, whatever it holds: scripts, form controls, embeds, and dialogs, which say what they are. */
 function isNeverContent(el: Element): boolean {
   if (ALWAYS_TAGS.has(el.tagName) || el.getAttribute('aria-modal') === 'true') return true;
@@ -126,6 +140,8 @@ export function stripBoilerplate(root: ParentNode): void {
       if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS)
         el.replaceWith(...el.childNodes);
       else el.remove();
+    } else if (isHeadingToggle(el)) {
+      el.replaceWith(...el.childNodes);
     } else if (isNeverContent(el) || (isFurniture(el) && !holdsMostOfPage(el))) {
       el.remove();
     }

@@ -1,5 +1,6 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
+import { isHeadingToggle } from './boilerplate.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -50,7 +51,7 @@ const INVISIBLE =
 const withoutInvisible = (text: string) =>
   /[\u200b-\u200d\ufeff]/.test(text) ? text.replace(INVISIBLE, '') : text;
 
-/** Elements turndown drops whole, text and all (see `service.remove` below). */
+/** Elements turndown drops whole, text and all (see `service.remove` below), but a heading's toggle (its words are the heading's). */
 const DROPPED = new Set([
   'SCRIPT',
   'STYLE',
@@ -67,6 +68,8 @@ const DROPPED = new Set([
   'TEXTAREA',
 ]);
 
+const isDropped = (el: Element) => DROPPED.has(el.nodeName.toUpperCase()) && !isHeadingToggle(el);
+
 /**
  * Whether an element shows no words in the markdown (invisible characters aside): an icon link,
  * an image's link. Text inside what turndown drops does not count: an icon's `<svg><title>`
@@ -77,7 +80,7 @@ function wordless(el: Node): boolean {
   for (let child = el.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3) {
       if (withoutInvisible((child as Text).data).trim()) return false;
-    } else if (child.nodeType === 1 && !DROPPED.has(child.nodeName.toUpperCase())) {
+    } else if (child.nodeType === 1 && !isDropped(child as Element)) {
       if (!wordless(child)) return false;
     }
   }
@@ -112,7 +115,7 @@ function createService(): TurndownService {
   service.escape = (text: string) =>
     turndownEscape(readerText(text)).replace(INTRAWORD_UNDERSCORE, '_');
   // Form controls go, but not <form> itself: forum engines and ASP.NET sites wrap whole pages in one.
-  service.remove([...DROPPED].map((tag) => tag.toLowerCase()) as never);
+  service.remove((node) => isDropped(node));
   // Turndown only fences <pre><code>; many sites highlight code in a bare <pre>, and the
   // language lives in a class on either element.
   service.addRule('fencedPre', {

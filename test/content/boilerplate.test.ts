@@ -33,6 +33,16 @@ describe('stripBoilerplate', () => {
     expect(text).not.toContain('Dialog');
   });
 
+  it("keeps a heading's toggle as the heading's words, and removes every other button", () => {
+    const text = stripped(
+      `<h3><button aria-expanded="false">Can I pay by card?</button></h3>${long('Answer')}` +
+        `<button><h4>Delivery times</h4></button><button>Add to basket</button>`,
+    );
+    expect(text).toContain('Can I pay by card?');
+    expect(text).toContain('Delivery times');
+    expect(text).not.toContain('Add to basket');
+  });
+
   it('counts only text a reader sees when it weighs a share of the page', () => {
     const script = `<script>${'var state = "serialised page data";'.repeat(50)}</script>`;
     expect(

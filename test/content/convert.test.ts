@@ -144,6 +144,13 @@ describe('convertHtml main content', () => {
     expect(based).toContain('![First painting](https://static.example/v2/img/one.jpg)');
   });
 
+  it("writes a heading's toggle button as the heading's words on the whole page, and no other button", () => {
+    const html = `<html><body><h3><button aria-expanded="true">Opening hours</button></h3>${para('The hours')}<p><button>Book now</button></p></body></html>`;
+    const out = convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent: false });
+    expect(out.content).toContain('### Opening hours');
+    expect(out.content).not.toContain('Book now');
+  });
+
   it('reads pages that leave out <html>, <head> and <body>, as browsers do', () => {
     const bare = `<!doctype html><title>Bare page</title><meta name="description" content="No root element"><h1>Bare heading</h1>${para('The first point')}${para('The second point')}`;
     const out = convertHtml({ html: bare, url: URL_, format: 'markdown', onlyMainContent: false });
