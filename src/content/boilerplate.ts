@@ -70,12 +70,39 @@ function isNeverContent(el: Element): boolean {
   return role !== null && DIALOG_ROLES.has(role);
 }
 
-/** Hidden or named as furniture: removed unless it holds most of the page (see stripBoilerplate). */
-function isFurniture(el: Element): boolean {
-  const tag = el.tagName;
+function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
-  if (style && HIDDEN_STYLE.test(style)) return true;
+  return style !== null && HIDDEN_STYLE.test(style);
+}
+
+/**
+ * Hidden until a click shows it: a tab's panel, or what a control's `aria-controls` opens (an
+ * accordion's answer, a "read more"). A service's questions and a doc page's code samples in
+ * other languages sit in such panels, and the page's reader opens them; hidden markup nothing
+ * opens (a menu's copy, a slide-out cart) is furniture. A panel that opens a menu is left to
+ * the classifier, which drops menus wherever they stand.
+ */
+function isDisclosurePanel(el: Element, controlled: Set<string>): boolean {
+  if (el.getAttribute('role') === 'tabpanel') return true;
+  const id = el.getAttribute('id');
+  return id !== null && controlled.has(id);
+}
+
+/** Ids of the elements a control opens (`aria-controls` holds a list of ids). */
+function controlledIds(elements: Element[]): Set<string> {
+  const ids = new Set<string>();
+  for (const el of elements) {
+    const controls = el.getAttribute('aria-controls');
+    if (controls) for (const id of controls.split(/\s+/)) if (id) ids.add(id);
+  }
+  return ids;
+}
+
+/** Hidden (a disclosure panel aside) or named as furniture: removed unless it holds most of the page (see stripBoilerplate). */
+function isFurniture(el: Element, controlled: Set<string>): boolean {
+  const tag = el.tagName;
+  if (isHidden(el) && !isDisclosurePanel(el, controlled)) return true;
   if (PROTECTED.has(tag)) return false;
   const id = el.getAttribute('id');
   const cls = el.getAttribute('class');
@@ -131,7 +158,9 @@ export function stripBoilerplate(root: ParentNode): void {
   // From the root element: linkedom's document links its first child to no next sibling.
   const pageChars = readableChars((root as Document).documentElement ?? (root as Node));
   const holdsMostOfPage = (el: Element) => readableChars(el) > MOST_OF_PAGE * pageChars;
-  for (const el of [...root.querySelectorAll('*')]) {
+  const elements = [...root.querySelectorAll('*')];
+  const controlled = controlledIds(elements);
+  for (const el of elements) {
     // Inside what an earlier element's removal took away: nothing left to judge or to weigh.
     if (!el.isConnected) continue;
     if (el.tagName === 'NOSCRIPT') {
@@ -142,7 +171,7 @@ export function stripBoilerplate(root: ParentNode): void {
       else el.remove();
     } else if (isHeadingToggle(el)) {
       el.replaceWith(...el.childNodes);
-    } else if (isNeverContent(el) || (isFurniture(el) && !holdsMostOfPage(el))) {
+    } else if (isNeverContent(el) || (isFurniture(el, controlled) && !holdsMostOfPage(el))) {
       el.remove();
     }
   }

@@ -43,6 +43,19 @@ describe('stripBoilerplate', () => {
     expect(text).not.toContain('Add to basket');
   });
 
+  it('keeps a closed tab or accordion panel, and removes hidden markup nothing opens', () => {
+    const text = stripped(
+      `<div role="tablist"><span role="tab" aria-controls="p-go">Go</span></div>` +
+        `<div role="tabpanel" id="p-py" hidden>Python sample</div><div id="p-go" style="display:none">Go sample</div>` +
+        `<button aria-controls="more">More</button><div id="more" aria-hidden="true">The rest of the answer</div>` +
+        `<div id="drawer" hidden>Slide-out basket</div>${long('Story')}`,
+    );
+    expect(text).toContain('Python sample');
+    expect(text).toContain('Go sample');
+    expect(text).toContain('The rest of the answer');
+    expect(text).not.toContain('Slide-out basket');
+  });
+
   it('counts only text a reader sees when it weighs a share of the page', () => {
     const script = `<script>${'var state = "serialised page data";'.repeat(50)}</script>`;
     expect(
