@@ -70,6 +70,7 @@ function isNeverContent(el: Element): boolean {
   return role !== null && DIALOG_ROLES.has(role);
 }
 
+/** Hidden by an attribute or an inline style (stylesheets are not read). */
 function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');

@@ -51,7 +51,7 @@ const INVISIBLE =
 const withoutInvisible = (text: string) =>
   /[\u200b-\u200d\ufeff]/.test(text) ? text.replace(INVISIBLE, '') : text;
 
-/** Elements turndown drops whole, text and all (see `service.remove` below), but a heading's toggle (its words are the heading's). */
+/** Elements turndown drops whole, text and all (see `service.remove` below). */
 const DROPPED = new Set([
   'SCRIPT',
   'STYLE',
@@ -68,6 +68,7 @@ const DROPPED = new Set([
   'TEXTAREA',
 ]);
 
+/** Dropped whole, but a heading's toggle button: its words are the heading's. */
 const isDropped = (el: Element) => DROPPED.has(el.nodeName.toUpperCase()) && !isHeadingToggle(el);
 
 /**
