@@ -11,11 +11,17 @@
 
 const SUSPENSE_START = new Set(['$', '$?', '$!']);
 
-/** The boundary's fallback goes, from its start comment to the matching `<!--/$-->`, and the part takes its place. */
-function completeBoundary(template: Element, part: Element): void {
+/**
+ * Puts a part where its template stands. A boundary's template (`B:n` after `<!--$?-->`) takes its
+ * fallback with it, up to the matching `<!--/$-->`; any other template is simply replaced.
+ */
+function fillTemplate(template: Element, part: Element): void {
   const start = template.previousSibling;
-  const parent = template.parentNode;
-  if (!parent || start?.nodeType !== 8 || (start as Comment).data !== '$?') {
+  if (
+    !template.getAttribute('id')!.startsWith('B:') ||
+    start?.nodeType !== 8 ||
+    (start as Comment).data !== '$?'
+  ) {
     template.replaceWith(...part.childNodes);
     return;
   }
@@ -33,7 +39,7 @@ function completeBoundary(template: Element, part: Element): void {
     node.remove();
     node = next;
   }
-  for (const child of [...part.childNodes]) parent.insertBefore(child, node);
+  for (const child of [...part.childNodes]) start.parentNode!.insertBefore(child, node);
 }
 
 export function completeStreamedParts(doc: Document): void {
@@ -48,11 +54,9 @@ export function completeStreamedParts(doc: Document): void {
   // In document order, as the stream delivers them: a part may hold the placeholders of later ones.
   for (const part of parts) {
     const n = part.getAttribute('id')!.slice(2);
-    const boundary = templates.get(`B:${n}`);
-    const placeholder = boundary ? undefined : templates.get(`P:${n}`);
-    if (boundary) completeBoundary(boundary, part);
-    else if (placeholder) placeholder.replaceWith(...part.childNodes);
-    else continue;
+    const template = templates.get(`B:${n}`) ?? templates.get(`P:${n}`);
+    if (!template) continue;
+    fillTemplate(template, part);
     part.remove();
   }
 }

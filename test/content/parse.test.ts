@@ -61,10 +61,9 @@ describe('parseHtml reads malformed markup as browsers do', () => {
 });
 
 describe('parseHtml places streamed parts where their script would', () => {
-  const texts = (html: string) =>
-    [...parseHtml(`<html><body>${html}</body></html>`).body.querySelectorAll('p')].map(
-      (p) => p.textContent,
-    );
+  const paragraphs = (doc: Document) =>
+    [...doc.body.querySelectorAll('p')].map((p) => p.textContent);
+  const texts = (html: string) => paragraphs(parseHtml(`<html><body>${html}</body></html>`));
 
   it('replaces a boundary fallback with its part, in place, nested boundaries included', () => {
     expect(
@@ -82,12 +81,7 @@ describe('parseHtml places streamed parts where their script would', () => {
       '<html><body><p>a</p><template id="P:2"></template><p>c</p><div hidden id="S:2"><p>b</p></div>' +
         '<div hidden id="S:7"><p>orphan</p></div></body></html>',
     );
-    expect([...doc.body.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
-      'a',
-      'b',
-      'c',
-      'orphan',
-    ]);
+    expect(paragraphs(doc)).toEqual(['a', 'b', 'c', 'orphan']);
     expect(doc.getElementById('S:7')?.hasAttribute('hidden')).toBe(true);
     expect(doc.querySelector('template')).toBeNull();
   });
