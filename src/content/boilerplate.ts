@@ -52,6 +52,15 @@ const NOSCRIPT_CONTENT_CHARS = 200;
 const HEADINGS = 'h1, h2, h3, h4, h5, h6';
 
 /**
+ * A `<noscript>` holding a no-script rendering of the page: script-driven sites (Discourse and the
+ * like) print the whole readable page there for crawlers, and outside it the saved page is an
+ * empty app. That copy is the content; smaller ones hold tracking pixels and "enable JavaScript".
+ */
+export function isNoscriptCopy(el: Element): boolean {
+  return el.tagName === 'NOSCRIPT' && (el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS;
+}
+
+/**
  * A button that is a heading's text or holds a heading: an accordion's or a tab's toggle, whose
  * words are the section's title (WAI-ARIA's accordion pattern is `<h3><button>Question</button></h3>`).
  * Its words are read as the heading's; every other button is a control, whose label is no content.
@@ -165,10 +174,7 @@ export function stripBoilerplate(root: ParentNode): void {
     // Inside what an earlier element's removal took away: nothing left to judge or to weigh.
     if (!el.isConnected) continue;
     if (el.tagName === 'NOSCRIPT') {
-      // Script-driven sites (Discourse and the like) put the whole readable page in <noscript>
-      // for crawlers; that copy is the content. Small ones hold tracking pixels and notices.
-      if ((el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS)
-        el.replaceWith(...el.childNodes);
+      if (isNoscriptCopy(el)) el.replaceWith(...el.childNodes);
       else el.remove();
     } else if (isHeadingToggle(el)) {
       el.replaceWith(...el.childNodes);

@@ -1,6 +1,6 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
-import { isHeadingToggle } from './boilerplate.ts';
+import { isHeadingToggle, isNoscriptCopy } from './boilerplate.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -68,8 +68,13 @@ const DROPPED = new Set([
   'TEXTAREA',
 ]);
 
-/** Dropped whole, but a heading's toggle button: its words are the heading's. */
-const isDropped = (el: Element) => DROPPED.has(el.nodeName.toUpperCase()) && !isHeadingToggle(el);
+/**
+ * Dropped whole, but a heading's toggle button (its words are the heading's) and a no-script copy
+ * of the page (on the whole page as in the main content: outside it such a page is an empty app,
+ * and 19 of the 1,657 data-set pages, forum threads, came back as nothing or a few words).
+ */
+const isDropped = (el: Element) =>
+  DROPPED.has(el.nodeName.toUpperCase()) && !isHeadingToggle(el) && !isNoscriptCopy(el);
 
 /**
  * Whether an element shows no words in the markdown (invisible characters aside): an icon link,

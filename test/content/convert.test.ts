@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertHtml } from '../../src/content/index.ts';
+import { FORUM_NOSCRIPT_COPY, markers } from '../fixtures/page-types.ts';
 
 const URL_ = 'https://news.example/section/story.html';
 
@@ -149,6 +150,19 @@ describe('convertHtml main content', () => {
     const out = convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent: false });
     expect(out.content).toContain('### Opening hours');
     expect(out.content).not.toContain('Book now');
+  });
+
+  it("writes a no-script copy of the page on the whole page, and not a small noscript's plea", () => {
+    const out = convertHtml({
+      html: FORUM_NOSCRIPT_COPY,
+      url: URL_,
+      format: 'markdown',
+      onlyMainContent: false,
+    }).content;
+    expect(out).toContain('# [Kiln temperature drops overnight]');
+    for (const m of markers(FORUM_NOSCRIPT_COPY).keep) expect(out, m).toContain(m);
+    expect(out).not.toContain('DROP-NOSCRIPT-PLEA');
+    expect(out).not.toContain('start()');
   });
 
   it('reads pages that leave out <html>, <head> and <body>, as browsers do', () => {

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { FORUM_TITLE_TWICE, markers, PAGE_TYPES } from '../fixtures/page-types.ts';
+import {
+  FORUM_NOSCRIPT_COPY,
+  FORUM_TITLE_TWICE,
+  markers,
+  PAGE_TYPES,
+} from '../fixtures/page-types.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
 
 const routes = Object.fromEntries(
-  Object.entries({ ...PAGE_TYPES, forumTitleTwice: FORUM_TITLE_TWICE }).map(([type, html]) => [
+  Object.entries({
+    ...PAGE_TYPES,
+    forumTitleTwice: FORUM_TITLE_TWICE,
+    forumNoscriptCopy: FORUM_NOSCRIPT_COPY,
+  }).map(([type, html]) => [
     `/types/${type}.html`,
     (_req: unknown, res: import('node:http').ServerResponse) =>
       void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
@@ -41,6 +50,20 @@ describe('POST /v1/scrape/single main content by page type', () => {
     });
     expect(json.markdown.match(/Sourdough starter smells of acetone/g)).toHaveLength(1);
     for (const m of markers(FORUM_TITLE_TWICE).keep) expect(json.markdown, m).toContain(m);
+  });
+
+  it('returns the thread a script-driven forum prints in <noscript>, on the whole page and as main content', async () => {
+    const { keep, drop } = markers(FORUM_NOSCRIPT_COPY);
+    for (const onlyMainContent of [false, true]) {
+      const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
+        url: `${site.origin}/types/forumNoscriptCopy.html`,
+        onlyMainContent,
+      });
+      expect(status).toBe(200);
+      for (const m of keep)
+        expect(json.markdown, `${m}, onlyMainContent ${onlyMainContent}`).toContain(m);
+      for (const m of drop) expect(json.markdown, m).not.toContain(m);
+    }
   });
 
   it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
