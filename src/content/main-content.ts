@@ -22,9 +22,18 @@ function namesPage(doc: Document, text: string): boolean {
   return w.length > 0 && w.filter((x) => title.includes(x)).length >= 0.75 * w.length;
 }
 
-/** The first h1 block that names the page. */
+/**
+ * The first h1 block that names the page; else the page's only h1 block, unless it stands in the
+ * page's header, navigation, footer or an aside (a logo): a page titled "Results" or "Members
+ * area" whose one heading reads "Results for limpet" or "Welcome" is headed by it all the same.
+ */
 function titleHeading(doc: Document, blocks: Block[]): number {
-  return blocks.findIndex((b) => b.element.tagName === 'H1' && namesPage(doc, b.text));
+  const named = blocks.findIndex((b) => b.element.tagName === 'H1' && namesPage(doc, b.text));
+  if (named >= 0) return named;
+  const h1s = blocks.flatMap((b, i) => (b.element.tagName === 'H1' ? [i] : []));
+  return h1s.length === 1 && !blocks[h1s[0]!]!.element.closest('header, nav, footer, aside')
+    ? h1s[0]!
+    : -1;
 }
 
 /**

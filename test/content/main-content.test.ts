@@ -69,6 +69,11 @@ describe('main content by page type (block classifier)', () => {
     expect(md).not.toContain('- Fabric:');
   });
 
+  it("heads the content with the page's only h1 when the <title> says something else", () => {
+    const html = `<!doctype html><html><head><title>Members area</title></head><body><h1>Welcome, human visitor</h1><p>The members area lists every tide pool survey since 1998.</p></body></html>`;
+    expect(markdown(html).startsWith('# Welcome, human visitor\n')).toBe(true);
+  });
+
   it("keeps a forum thread's short replies with its opening post", () => {
     const md = markdown(PAGE_TYPES.forumShortReplies);
     expect(md).toContain('KEEP-REPLY-ONE Use baking paper.');
