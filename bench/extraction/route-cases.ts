@@ -47,7 +47,7 @@ export function classifierPick(
   model: BlockModel,
   p: PageBlocks,
 ): { keep: boolean[]; kept: KeptSummary } {
-  const scores = classifyBlocks(model, p.features, p.words, p.groups);
+  const scores = classifyBlocks(model, p);
   const keep = keptBlocks(
     scores,
     model.threshold,

@@ -2,13 +2,25 @@ import { readFileSync } from 'node:fs';
 import { type Forest, forestProbability } from './forest.ts';
 import type { RoutePolicy } from './route.ts';
 
-/** A logistic regression over standardised features. */
+/** A logistic regression over standardised features and hashed words. */
 export interface Logistic {
   /** Feature means and spreads of the training blocks, to put every feature on one scale. */
   means: number[];
   scales: number[];
   weights: number[];
   bias: number;
+  /** A weight per bucket of the block's hashed words (`block-tokens.ts`). */
+  tokens: number[];
+}
+
+/** What the classifier reads of a page, per block. */
+export interface BlockInputs {
+  features: number[][];
+  /** Hashed words (`block-tokens.ts`). */
+  tokens: number[][];
+  words: number[];
+  /** Parent, grandparent, great-grandparent and repeated-run ids (`blocks.ts`). */
+  groups: number[][];
 }
 
 /**
@@ -29,10 +41,11 @@ export interface BlockModel {
   route: RoutePolicy;
 }
 
-export function probability(model: Logistic, features: number[]): number {
+export function probability(model: Logistic, features: number[], tokens: number[]): number {
   let z = model.bias;
   for (let i = 0; i < model.weights.length; i++)
     z += (model.weights[i]! * ((features[i] ?? 0) - model.means[i]!)) / model.scales[i]!;
+  for (const t of tokens) z += model.tokens[t] ?? 0;
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -92,26 +105,22 @@ export function contextFeatures(p1: number[], words: number[], groups: number[][
  * What stage two reads per block: its context (first, so feature 0 is the stage-one log-odds)
  * followed by its own features, which the trees may combine with the context.
  */
-export function stageTwoInput(
-  stage1: Logistic,
-  features: number[][],
-  words: number[],
-  groups: number[][],
-): number[][] {
-  const p1 = features.map((f) => probability(stage1, f));
-  return contextFeatures(p1, words, groups).map((context, i) => [...context, ...features[i]!]);
+export function stageTwoInput(stage1: Logistic, page: BlockInputs): number[][] {
+  const p1 = page.features.map((f, i) => probability(stage1, f, page.tokens[i]!));
+  return stageTwoFrom(p1, page);
+}
+
+/** Stage two's input from given stage-one scores (training scores each block by a model that did not see it). */
+export function stageTwoFrom(p1: number[], page: BlockInputs): number[][] {
+  return contextFeatures(p1, page.words, page.groups).map((context, i) => [
+    ...context,
+    ...page.features[i]!,
+  ]);
 }
 
 /** Stage-two probability of each block being content. */
-export function classifyBlocks(
-  model: BlockModel,
-  features: number[][],
-  words: number[],
-  groups: number[][],
-): number[] {
-  return stageTwoInput(model.stage1, features, words, groups).map((x) =>
-    forestProbability(model.stage2, x),
-  );
+export function classifyBlocks(model: BlockModel, page: BlockInputs): number[] {
+  return stageTwoInput(model.stage1, page).map((x) => forestProbability(model.stage2, x));
 }
 
 let shipped: BlockModel | undefined;

@@ -7,6 +7,7 @@
  * (cards, posts, rows) and what the page as a whole looks like.
  */
 
+import { BlockTokens } from './block-tokens.ts';
 import { isLabelValueCell } from './label-value-rows.ts';
 import type { DeclaredTypes } from './page-type.ts';
 import { Repeats } from './repeats.ts';
@@ -167,6 +168,8 @@ export interface Block {
   linkChars: number;
   /** Features that only need the block and its ancestors; page-level ones are added later. */
   own: number[];
+  /** The hashed words its markup is named with and, when short, its own (`block-tokens.ts`). */
+  tokens: number[];
   /**
    * Ids of the block's parent, grandparent and great-grandparent elements, shared by the blocks
    * under the same element, and of the run of repeated items it sits in (repeats.ts): the
@@ -286,7 +289,15 @@ export function collectBlocks(root: Element): Block[] {
         if (!data.trim()) continue;
         let block = byElement.get(owner);
         if (!block) {
-          block = { element: owner, text: '', linkChars: 0, own: [], groups: [], specTable: -1 };
+          block = {
+            element: owner,
+            text: '',
+            linkChars: 0,
+            own: [],
+            tokens: [],
+            groups: [],
+            specTable: -1,
+          };
           byElement.set(owner, block);
           contexts.set(owner, ctx);
           blocks.push(block);
@@ -320,6 +331,7 @@ export function collectBlocks(root: Element): Block[] {
   for (const block of blocks) block.text = block.text.replace(/\s+/g, ' ').trim();
   const containers = containerScores(blocks);
   const repeats = new Repeats((el) => containers.chars.get(el) ?? 0);
+  const tokens = new BlockTokens();
   blocks.forEach((block, i) => {
     const ctx = contexts.get(block.element)!;
     block.element.setAttribute(BLOCK_ATTR, String(i));
@@ -328,6 +340,7 @@ export function collectBlocks(root: Element): Block[] {
     const item = repeats.item(block.element);
     block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement), item.id];
     const words = wordCount(block.text);
+    block.tokens = tokens.of(block.element, block.text);
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;

@@ -255,12 +255,12 @@ export function selectMainContent(
     return withProductFacts(article, declaredProductFacts(doc, declared));
   const page = analysePage(doc, declared);
   const keep = new Set<number>();
-  const scores = classifyBlocks(
-    model,
-    page.features,
-    page.words,
-    page.blocks.map((b) => b.groups),
-  );
+  const scores = classifyBlocks(model, {
+    features: page.features,
+    tokens: page.blocks.map((b) => b.tokens),
+    words: page.words,
+    groups: page.blocks.map((b) => b.groups),
+  });
   keptBlocks(
     scores,
     model.threshold,

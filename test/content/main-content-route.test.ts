@@ -25,6 +25,7 @@ const headingsOnly = (route: RoutePolicy): BlockModel => ({
     scales: new Array(HEADING_FEATURE + 1).fill(1),
     weights: [...new Array(HEADING_FEATURE).fill(0), 20],
     bias: -10,
+    tokens: [],
   },
   // Stage two reads stage one's log-odds (its input 0) and keeps its verdict.
   stage2: {

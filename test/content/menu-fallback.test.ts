@@ -29,7 +29,7 @@ const SHOP = `<!doctype html><html><head><title>Mugs</title></head><body><h1>Mug
 
 /** Stand-in classifiers: one keeps every block, one keeps none. */
 const always = (bias: number, menuRatio = 0): BlockModel => ({
-  stage1: { means: [], scales: [], weights: [], bias: 0 },
+  stage1: { means: [], scales: [], weights: [], bias: 0, tokens: [] },
   stage2: { base: bias, trees: [] },
   threshold: 0.5,
   route: { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: 1, menuRatio },
