@@ -8,7 +8,7 @@
  * unseen pages, as the model was trained before both sets were.
  * Saves the route cases (bench/results/route-cases.json) so that
  *
- *   npm run train:extraction                   # classifier and route policy, about 15 min
+ *   npm run train:extraction                   # classifier and route policy, about 25 min
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
  *
  * The route-only run keeps the shipped classifier, which the full run fits again (to within 3e-5 a weight).
