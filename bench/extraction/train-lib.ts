@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import {
+  type BlockInputs,
   type BlockModel,
   classifyBlocks,
   type Logistic,
@@ -24,19 +25,14 @@ import { tokens } from './metrics.ts';
 import { type RouteCase, routeCase } from './route-cases.ts';
 import { bestRoute, heldOutF1 } from './route-fit.ts';
 
-export interface PageBlocks {
+/** A page's blocks as the classifier reads them (`words`, per block, also weigh it in the F1 the benchmark counts) and labelled. */
+export interface PageBlocks extends BlockInputs {
   page: Page;
-  features: number[][];
-  /** Hashed words per block (block-tokens.ts). */
-  tokens: number[][];
-  /** Words per block, the weight of each block in the F1 the benchmark counts. */
-  words: number[];
   /** Per block, the share of it that is content (labelPage). */
   labels: number[];
   /** Words of the truth that no block holds: recall no choice of blocks can win. */
   unreachable: number;
   texts: string[];
-  groups: number[][];
   /** Per block, the table whose label-value row it is a cell of, or -1. */
   specTables: number[];
   /** The title heading's block, kept whatever its score, or -1. */
@@ -89,12 +85,12 @@ export function labelPage(page: Page): PageBlocks {
   return {
     page,
     features: analysis.features,
-    tokens: analysis.blocks.map((b) => b.tokens),
+    tokens: analysis.tokens,
     words,
     labels,
     unreachable: Math.max(0, tokens(page.truth).length - reachable),
     texts: analysis.blocks.map((b) => b.text),
-    groups: analysis.blocks.map((b) => b.groups),
+    groups: analysis.groups,
     specTables: analysis.blocks.map((b) => b.specTable),
     title: analysis.title,
     linkChars: analysis.blocks.map((b) => b.linkChars),

@@ -1,5 +1,11 @@
 import { Readability } from '@mozilla/readability';
-import { type BlockModel, classifyBlocks, keptBlocks, shippedModel } from './block-model.ts';
+import {
+  type BlockInputs,
+  type BlockModel,
+  classifyBlocks,
+  keptBlocks,
+  shippedModel,
+} from './block-model.ts';
 import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
@@ -106,11 +112,9 @@ function declaredProductFacts(doc: Document, declared: DeclaredTypes): ProductFa
   return declared.product ? productFacts(doc) : {};
 }
 
-export interface PageAnalysis {
+/** The page's blocks and, per block, what the classifier reads of them (`BlockInputs`). */
+export interface PageAnalysis extends BlockInputs {
   blocks: Block[];
-  features: number[][];
-  /** Words per block. */
-  words: number[];
   /** Index of the block that is the page's title heading, or -1. */
   title: number;
   /** Open Graph or JSON-LD says the page is one article: Readability reads it. */
@@ -134,7 +138,9 @@ export function analysePage(doc: Document, declared = declaredTypes(doc)): PageA
   return {
     blocks,
     features,
+    tokens: blocks.map((b) => b.tokens),
     words: counts,
+    groups: blocks.map((b) => b.groups),
     title: titleHeading(doc, blocks),
     declaresArticle: declared.article,
     productFacts: facts,
@@ -255,17 +261,12 @@ export function selectMainContent(
     return withProductFacts(article, declaredProductFacts(doc, declared));
   const page = analysePage(doc, declared);
   const keep = new Set<number>();
-  const scores = classifyBlocks(model, {
-    features: page.features,
-    tokens: page.blocks.map((b) => b.tokens),
-    words: page.words,
-    groups: page.blocks.map((b) => b.groups),
-  });
+  const scores = classifyBlocks(model, page);
   keptBlocks(
     scores,
     model.threshold,
     page.blocks.map((b) => b.specTable),
-    page.blocks.map((b) => b.groups[0]!),
+    page.groups.map((g) => g[0]!),
   ).forEach((k, i) => {
     if (k) keep.add(i);
   });
