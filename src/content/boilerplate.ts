@@ -1,3 +1,5 @@
+import { resolveNoscripts } from './noscript.ts';
+
 /**
  * Removes what is never main content before the blocks are scored: cookie banners, share bars,
  * newsletter boxes and hidden markup would otherwise skew the scores of the blocks around them
@@ -10,6 +12,8 @@ const ALWAYS_TAGS = new Set([
   'SCRIPT',
   'STYLE',
   'TEMPLATE',
+  // Left by resolveNoscripts: a tracking pixel, "enable JavaScript", a copy the page already shows.
+  'NOSCRIPT',
   'IFRAME',
   'OBJECT',
   'EMBED',
@@ -46,19 +50,7 @@ const LINK_BAR_SHARE = 0.5;
 /** Never removed by class/id: containers whose names often also carry a furniture word. */
 const PROTECTED = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
 
-/** More text than a "please enable JavaScript" notice: a no-script rendering of the page. */
-const NOSCRIPT_CONTENT_CHARS = 200;
-
 const HEADINGS = 'h1, h2, h3, h4, h5, h6';
-
-/**
- * A `<noscript>` holding a no-script rendering of the page: script-driven sites (Discourse and the
- * like) print the whole readable page there for crawlers, and outside it the saved page is an
- * empty app. That copy is the content; smaller ones hold tracking pixels and "enable JavaScript".
- */
-export function isNoscriptCopy(el: Element): boolean {
-  return el.tagName === 'NOSCRIPT' && (el.textContent ?? '').trim().length > NOSCRIPT_CONTENT_CHARS;
-}
 
 /**
  * A button that is a heading's text or holds a heading: an accordion's or a tab's toggle, whose
@@ -165,6 +157,7 @@ const MOST_OF_PAGE = 0.5;
  * full traversal, and this runs on every page.
  */
 export function stripBoilerplate(root: ParentNode): void {
+  resolveNoscripts(root);
   // From the root element: linkedom's document links its first child to no next sibling.
   const pageChars = readableChars((root as Document).documentElement ?? (root as Node));
   const holdsMostOfPage = (el: Element) => readableChars(el) > MOST_OF_PAGE * pageChars;
@@ -173,10 +166,7 @@ export function stripBoilerplate(root: ParentNode): void {
   for (const el of elements) {
     // Inside what an earlier element's removal took away: nothing left to judge or to weigh.
     if (!el.isConnected) continue;
-    if (el.tagName === 'NOSCRIPT') {
-      if (isNoscriptCopy(el)) el.replaceWith(...el.childNodes);
-      else el.remove();
-    } else if (isHeadingToggle(el)) {
+    if (isHeadingToggle(el)) {
       el.replaceWith(...el.childNodes);
     } else if (isNeverContent(el) || (isFurniture(el, controlled) && !holdsMostOfPage(el))) {
       el.remove();

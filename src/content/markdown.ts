@@ -1,6 +1,7 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
-import { isHeadingToggle, isNoscriptCopy } from './boilerplate.ts';
+import { isHeadingToggle } from './boilerplate.ts';
+import { resolveNoscripts } from './noscript.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -68,13 +69,8 @@ const DROPPED = new Set([
   'TEXTAREA',
 ]);
 
-/**
- * Dropped whole, but a heading's toggle button (its words are the heading's) and a no-script copy
- * of the page (on the whole page as in the main content: outside it such a page is an empty app,
- * and 19 of the 1,657 data-set pages, forum threads, came back as nothing or a few words).
- */
-const isDropped = (el: Element) =>
-  DROPPED.has(el.nodeName.toUpperCase()) && !isHeadingToggle(el) && !isNoscriptCopy(el);
+/** Dropped whole, but a heading's toggle button: its words are the heading's. */
+const isDropped = (el: Element) => DROPPED.has(el.nodeName.toUpperCase()) && !isHeadingToggle(el);
 
 /**
  * Whether an element shows no words in the markdown (invisible characters aside): an icon link,
@@ -204,6 +200,9 @@ export function toMarkdown(root: Node | string): string {
   // linkedom splits text at entities ("a&nbsp;&nbsp; b" is three nodes); one node per run of
   // text lets readerText see the whole run.
   if (typeof root !== 'string') {
+    // On the whole page as in the main content: outside a no-script copy such a page can be an
+    // empty app (19 of the 1,657 data-set pages, forum threads, came back as nothing or a few words).
+    resolveNoscripts(root as unknown as ParentNode);
     root.normalize();
     nameUnlabelledImages(root as unknown as ParentNode);
   }

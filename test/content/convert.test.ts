@@ -165,6 +165,16 @@ describe('convertHtml main content', () => {
     expect(out).not.toContain('start()');
   });
 
+  it('writes an article once when a <noscript> repeats it, as main content and on the whole page', () => {
+    const article = `<h1>Plumbing trends</h1>${para('The first trend')}${para('The second trend')}`;
+    const html = `<html><body><nav><a href="/">Home</a></nav><article>${article}</article><noscript><div class="copy">${article}</div></noscript></body></html>`;
+    for (const onlyMainContent of [true, false]) {
+      const out = convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent }).content;
+      expect(out.split('The first trend'), `onlyMainContent ${onlyMainContent}`).toHaveLength(2);
+      expect(out.split('The second trend'), `onlyMainContent ${onlyMainContent}`).toHaveLength(2);
+    }
+  });
+
   it('reads pages that leave out <html>, <head> and <body>, as browsers do', () => {
     const bare = `<!doctype html><title>Bare page</title><meta name="description" content="No root element"><h1>Bare heading</h1>${para('The first point')}${para('The second point')}`;
     const out = convertHtml({ html: bare, url: URL_, format: 'markdown', onlyMainContent: false });

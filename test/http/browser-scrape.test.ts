@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { THREAD } from '../fixtures/site/routes/browser.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -29,6 +30,24 @@ describe('scrape escalation to the browser', () => {
     const { json } = await scrape({ url: `${site.origin}/browser/spa?delay=800` });
     expect(json.success).toBe(true);
     expect(json.markdown).toContain('The harbour seals haul out on the sandbar');
+  });
+
+  it('returns a script-rendered thread once, not again from its <noscript> copy', async () => {
+    for (const onlyMainContent of [true, false]) {
+      const { json } = await scrape({
+        url: `${site.origin}/browser/app-with-noscript-copy`,
+        onlyMainContent,
+        // An action takes the page to the browser, whose app shows the thread the copy repeats.
+        actions: [{ type: 'wait', milliseconds: 10 }],
+      });
+      expect(json.success).toBe(true);
+      expect(json.method).toBe('browser');
+      for (const post of THREAD)
+        expect(
+          json.markdown.split(post),
+          `${post}, onlyMainContent ${onlyMainContent}`,
+        ).toHaveLength(2);
+    }
   });
 
   it('passes a JavaScript cookie challenge (sets a cookie and reloads) and reports the real status', async () => {
