@@ -33,6 +33,8 @@ export interface PageBlocks extends BlockInputs {
   /** Words of the truth that no block holds: recall no choice of blocks can win. */
   unreachable: number;
   texts: string[];
+  /** Per block, whether it sits in a `<blockquote>`. */
+  quoted: boolean[];
   /** Per block, the table whose label-value row it is a cell of, or -1. */
   specTables: number[];
   /** The title heading's block, kept whatever its score, or -1. */
@@ -90,6 +92,7 @@ export function labelPage(page: Page): PageBlocks {
     labels,
     unreachable: Math.max(0, tokens(page.truth).length - reachable),
     texts: analysis.blocks.map((b) => b.text),
+    quoted: analysis.blocks.map((b) => b.quoted),
     groups: analysis.groups,
     specTables: analysis.blocks.map((b) => b.specTable),
     title: analysis.title,

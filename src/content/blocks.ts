@@ -161,6 +161,7 @@ interface Context {
   places: number;
   names: number;
   depth: number;
+  quoted: boolean;
 }
 
 export interface Block {
@@ -179,6 +180,8 @@ export interface Block {
   groups: number[];
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
   specTable: number;
+  /** Inside a `<blockquote>`: a forum reply's quote of an earlier post (see `repeated-quotes.ts`). */
+  quoted: boolean;
 }
 
 export const BLOCK_ATTR = 'data-webdata-block';
@@ -235,6 +238,7 @@ export function collectBlocks(root: Element): Block[] {
             tokens: [],
             groups: [],
             specTable: -1,
+            quoted: ctx.quoted,
           };
           byElement.set(owner, block);
           contexts.set(owner, ctx);
@@ -249,12 +253,13 @@ export function collectBlocks(root: Element): Block[] {
           places: ctx.places | placeBits(c),
           names: ctx.names | nameBits(c),
           depth: ctx.depth + 1,
+          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE',
         };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
       }
     }
   };
-  visit(root, root, { places: 0, names: 0, depth: 0 }, false);
+  visit(root, root, { places: 0, names: 0, depth: 0, quoted: false }, false);
 
   const groupIds = new Map<Element, number>();
   const groupOf = (el: Element | null | undefined) => {

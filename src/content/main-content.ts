@@ -9,6 +9,7 @@ import {
 import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
+import { dropRepeatedQuotes } from './repeated-quotes.ts';
 import {
   agreement,
   declaredPickWins,
@@ -262,12 +263,18 @@ export function selectMainContent(
   const page = analysePage(doc, declared);
   const keep = new Set<number>();
   const scores = classifyBlocks(model, page);
-  keptBlocks(
+  const picked = keptBlocks(
     scores,
     model.threshold,
     page.blocks.map((b) => b.specTable),
     page.groups.map((g) => g[0]!),
-  ).forEach((k, i) => {
+  );
+  dropRepeatedQuotes(
+    page.blocks.map((b) => b.text),
+    page.blocks.map((b) => b.quoted),
+    picked,
+  );
+  picked.forEach((k, i) => {
     if (k) keep.add(i);
   });
   const kept = keptSummary(page, keep);

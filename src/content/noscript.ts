@@ -1,13 +1,10 @@
-import { wordsOf } from './words.ts';
+import { shareOf, wordRuns, wordsOf } from './words.ts';
 
 /**
  * More words than a "please enable JavaScript" plea (the longest of the 1,657 data-set pages'
  * holds 43), a country form or a tracking pixel's markup written as text: a no-script rendering.
  */
 const COPY_WORDS = 50;
-
-/** Runs of this many words compare two texts; shorter runs are common phrases on any page. */
-const RUN = 4;
 
 /** At or above this share of its runs already on the page, a no-script rendering is a second copy. */
 const ALREADY_SHOWN = 0.5;
@@ -26,12 +23,6 @@ function textOf(node: Node, skip: Set<string>): string {
     else if (child.nodeType === 1 && !skip.has(child.nodeName)) text += textOf(child, skip);
   }
   return text;
-}
-
-function runsOf(words: string[]): Set<string> {
-  const runs = new Set<string>();
-  for (let i = 0; i + RUN <= words.length; i++) runs.add(words.slice(i, i + RUN).join(' '));
-  return runs;
 }
 
 /** From the root element: linkedom's document links its first child to no next sibling. */
@@ -58,10 +49,7 @@ export function resolveNoscripts(root: ParentNode): void {
     const words = wordsOf(textOf(el, NOT_TEXT));
     if (words.length < COPY_WORDS) continue;
     // Read once, before any copy is unwrapped: the page as a browser with scripts on shows it.
-    shown ??= runsOf(wordsOf(textOf(top(root), NOT_SHOWN)));
-    const runs = runsOf(words);
-    let seen = 0;
-    for (const run of runs) if (shown.has(run)) seen++;
-    if (seen < ALREADY_SHOWN * runs.size) el.replaceWith(...el.childNodes);
+    shown ??= wordRuns(wordsOf(textOf(top(root), NOT_SHOWN)));
+    if (shareOf(wordRuns(words), shown) < ALREADY_SHOWN) el.replaceWith(...el.childNodes);
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertHtml } from '../../src/content/index.ts';
-import { markers, PAGE_TYPES } from '../fixtures/page-types.ts';
+import { FORUM_QUOTING_REPLIES, markers, PAGE_TYPES } from '../fixtures/page-types.ts';
 
 const URL_ = 'https://shop.example/section/page.html';
 const markdown = (html: string) =>
@@ -79,6 +79,13 @@ describe('main content by page type (block classifier)', () => {
     expect(md).toContain('KEEP-REPLY-ONE Use baking paper.');
     expect(md).toContain('KEEP-REPLY-THREE Thanks, both worked!');
     expect(md).not.toContain('DROP-SIDEBAR');
+  });
+
+  it("drops a reply's quote of a post the content holds, and keeps a quote of one it does not", () => {
+    const md = markdown(FORUM_QUOTING_REPLIES);
+    expect(md.split('KEEP-QUOTED-POST')).toHaveLength(2);
+    for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(md, m).toContain(m);
+    expect(md).toMatch(/^> KEEP-QUOTE-ELSEWHERE/m);
   });
 
   it('leaves no block markers in the HTML it returns', () => {

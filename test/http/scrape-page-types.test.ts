@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FORUM_NOSCRIPT_COPY,
+  FORUM_QUOTING_REPLIES,
   FORUM_TITLE_TWICE,
   markers,
   PAGE_TYPES,
@@ -14,6 +15,7 @@ const routes = Object.fromEntries(
     ...PAGE_TYPES,
     forumTitleTwice: FORUM_TITLE_TWICE,
     forumNoscriptCopy: FORUM_NOSCRIPT_COPY,
+    forumQuotingReplies: FORUM_QUOTING_REPLIES,
   }).map(([type, html]) => [
     `/types/${type}.html`,
     (_req: unknown, res: import('node:http').ServerResponse) =>
@@ -64,6 +66,14 @@ describe('POST /v1/scrape/single main content by page type', () => {
         expect(json.markdown, `${m}, onlyMainContent ${onlyMainContent}`).toContain(m);
       for (const m of drop) expect(json.markdown, m).not.toContain(m);
     }
+  });
+
+  it("returns a thread without a reply's quote of a post it already holds", async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/forumQuotingReplies.html`,
+    });
+    expect(json.markdown.split('KEEP-QUOTED-POST')).toHaveLength(2);
+    for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(json.markdown, m).toContain(m);
   });
 
   it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
