@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { type BlockModel, classifyBlocks, keptBlocks } from '../../src/content/block-model.ts';
 import { readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
-import { dropRepeatedQuotes } from '../../src/content/repeated-quotes.ts';
+import { dropRepeatedText } from '../../src/content/repeated-text.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
 import { missingFacts } from '../../src/content/structured-data.ts';
 import { wordCount } from '../../src/content/words.ts';
@@ -43,7 +43,7 @@ export function readabilityText(p: PageBlocks): string {
   return p.readability;
 }
 
-/** The classifier's kept blocks (title aside, repeated quotes dropped, as the converter keeps them) and their numbers. */
+/** The classifier's kept blocks (title aside, repeated copies dropped, as the converter keeps them) and their numbers. */
 export function classifierPick(
   model: BlockModel,
   p: PageBlocks,
@@ -55,7 +55,7 @@ export function classifierPick(
     p.specTables,
     p.groups.map((g) => g[0]!),
   );
-  dropRepeatedQuotes(p.texts, p.quoted, keep);
+  dropRepeatedText(p.texts, p.quoted, p.viewport, keep);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   keep.forEach((k, i) => {
     if (!k) return;

@@ -33,8 +33,9 @@ export interface PageBlocks extends BlockInputs {
   /** Words of the truth that no block holds: recall no choice of blocks can win. */
   unreachable: number;
   texts: string[];
-  /** Per block, whether it sits in a `<blockquote>`. */
+  /** Per block, whether it sits in a `<blockquote>`, and in markup shown at one screen size. */
   quoted: boolean[];
+  viewport: boolean[];
   /** Per block, the table whose label-value row it is a cell of, or -1. */
   specTables: number[];
   /** The title heading's block, kept whatever its score, or -1. */
@@ -93,6 +94,7 @@ export function labelPage(page: Page): PageBlocks {
     unreachable: Math.max(0, tokens(page.truth).length - reachable),
     texts: analysis.blocks.map((b) => b.text),
     quoted: analysis.blocks.map((b) => b.quoted),
+    viewport: analysis.blocks.map((b) => b.viewport),
     groups: analysis.groups,
     specTables: analysis.blocks.map((b) => b.specTable),
     title: analysis.title,

@@ -36,6 +36,13 @@ function bucket(token: string): number {
 /** Generated names (`css-1x2y3z`, `post-48213`) are one page's, not a convention. */
 const GENERATED = /\d{3,}/;
 
+/** An element's id and class names, lower-cased, or '' when it has neither. */
+export function idAndClass(el: Element): string {
+  const id = el.getAttribute('id');
+  const cls = el.getAttribute('class');
+  return id || cls ? `${id ?? ''} ${cls ?? ''}`.toLowerCase() : '';
+}
+
 /**
  * A page's blocks' hashed words. Blocks share their ancestors, so an element's words and a word's
  * bucket are worked out once per page, not once per block that reads them.
@@ -49,9 +56,7 @@ export class BlockTokens {
     let out = this.names.get(el);
     if (!out) {
       out = [];
-      const names =
-        `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`.toLowerCase();
-      for (const name of names.split(/\s+/)) {
+      for (const name of idAndClass(el).split(/\s+/)) {
         if (!name || GENERATED.test(name)) continue;
         out.push(`:${name}`);
         for (const part of name.split(/[^a-z]+/)) if (part.length > 2) out.push(`p:${part}`);

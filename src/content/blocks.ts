@@ -7,7 +7,7 @@
  * (cards, posts, rows) and what the page as a whole looks like.
  */
 
-import { BlockTokens } from './block-tokens.ts';
+import { BlockTokens, idAndClass } from './block-tokens.ts';
 import { containerScores } from './container-score.ts';
 import { isLabelValueCell } from './label-value-rows.ts';
 import type { DeclaredTypes } from './page-type.ts';
@@ -116,6 +116,14 @@ const PLACE_OF_ROLE: Record<string, number> = {
   main: 4,
 };
 
+/**
+ * Names of markup shown at some screen sizes only: responsive utility classes (Bootstrap's
+ * `d-md-none`, `d-none` and `hidden-xs`, Tailwind's `md:hidden` and `lg:block`, Foundation's
+ * `show-for-small-only`) and names with a device in them (`description-mobile`, `desktop-only`).
+ */
+const VIEWPORT_NAMES =
+  /(?:^|\s)(?:d-none|d-(?:sm|md|lg|xl|xxl)-(?:none|block|flex|grid|inline|inline-block)|(?:visible|hidden)-(?:xs|sm|md|lg|xl)(?:-[a-z-]+)?|(?:max-)?(?:sm|md|lg|xl|2xl):(?:hidden|block|flex|grid|inline|inline-block)|(?:show|hide)-for-[a-z-]+)(?=\s|$)|(?:^|[^a-z])(?:mobile|desktop|tablet)(?=$|[^a-z])/;
+
 /** Words of class and id names, in groups that mean the same thing to a reader. */
 const NAME_GROUPS: Array<[string, RegExp]> = [
   [
@@ -162,6 +170,7 @@ interface Context {
   names: number;
   depth: number;
   quoted: boolean;
+  viewport: boolean;
 }
 
 export interface Block {
@@ -180,17 +189,16 @@ export interface Block {
   groups: number[];
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
   specTable: number;
-  /** Inside a `<blockquote>`: a forum reply's quote of an earlier post (see `repeated-quotes.ts`). */
+  /** Inside a `<blockquote>`: a forum reply's quote of an earlier post (see `repeated-text.ts`). */
   quoted: boolean;
+  /** Inside markup shown at one screen size only: one of a phone's and a desktop's copies (`repeated-text.ts`). */
+  viewport: boolean;
 }
 
 export const BLOCK_ATTR = 'data-webdata-block';
 
-function nameBits(el: Element): number {
-  const id = el.getAttribute('id');
-  const cls = el.getAttribute('class');
-  if (!id && !cls) return 0;
-  const names = `${id ?? ''} ${cls ?? ''}`.toLowerCase();
+function nameBits(names: string): number {
+  if (!names) return 0;
   let bits = 0;
   NAME_GROUPS.forEach(([, re], i) => {
     if (re.test(names)) bits |= 1 << i;
@@ -239,6 +247,7 @@ export function collectBlocks(root: Element): Block[] {
             groups: [],
             specTable: -1,
             quoted: ctx.quoted,
+            viewport: ctx.viewport,
           };
           byElement.set(owner, block);
           contexts.set(owner, ctx);
@@ -249,17 +258,19 @@ export function collectBlocks(root: Element): Block[] {
       } else if (child.nodeType === 1) {
         const c = child as Element;
         if (SKIP.has(c.tagName)) continue;
+        const names = idAndClass(c);
         const next: Context = {
           places: ctx.places | placeBits(c),
-          names: ctx.names | nameBits(c),
+          names: ctx.names | nameBits(names),
           depth: ctx.depth + 1,
           quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE',
+          viewport: ctx.viewport || (names !== '' && VIEWPORT_NAMES.test(names)),
         };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
       }
     }
   };
-  visit(root, root, { places: 0, names: 0, depth: 0, quoted: false }, false);
+  visit(root, root, { places: 0, names: 0, depth: 0, quoted: false, viewport: false }, false);
 
   const groupIds = new Map<Element, number>();
   const groupOf = (el: Element | null | undefined) => {

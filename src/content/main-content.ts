@@ -9,7 +9,7 @@ import {
 import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
-import { dropRepeatedQuotes } from './repeated-quotes.ts';
+import { dropRepeatedText } from './repeated-text.ts';
 import {
   agreement,
   declaredPickWins,
@@ -269,9 +269,10 @@ export function selectMainContent(
     page.blocks.map((b) => b.specTable),
     page.groups.map((g) => g[0]!),
   );
-  dropRepeatedQuotes(
+  dropRepeatedText(
     page.blocks.map((b) => b.text),
     page.blocks.map((b) => b.quoted),
+    page.blocks.map((b) => b.viewport),
     picked,
   );
   picked.forEach((k, i) => {

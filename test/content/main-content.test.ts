@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { convertHtml } from '../../src/content/index.ts';
-import { FORUM_QUOTING_REPLIES, markers, PAGE_TYPES } from '../fixtures/page-types.ts';
+import {
+  FORUM_QUOTING_REPLIES,
+  markers,
+  PAGE_TYPES,
+  PRODUCT_RESPONSIVE_COPIES,
+} from '../fixtures/page-types.ts';
 
 const URL_ = 'https://shop.example/section/page.html';
 const markdown = (html: string) =>
@@ -86,6 +91,18 @@ describe('main content by page type (block classifier)', () => {
     expect(md.split('KEEP-QUOTED-POST')).toHaveLength(2);
     for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(md, m).toContain(m);
     expect(md).toMatch(/^> KEEP-QUOTE-ELSEWHERE/m);
+  });
+
+  it('writes a description printed for phones and again for desktops once', () => {
+    const md = markdown(PRODUCT_RESPONSIVE_COPIES);
+    expect(md.split('KEEP-RESPONSIVE-DESCRIPTION')).toHaveLength(2);
+  });
+
+  it('keeps text repeated where no copy is marked as one: a parameter described under two methods', () => {
+    const param = (method: string) =>
+      `<h2>${method}</h2><ul><li><code>amount</code><p>The amount to charge, a positive integer in the smallest currency unit, such as 100 cents to charge one dollar.</p></li><li><code>${method}-only</code><p>${method} takes this one as well, which no other method here reads.</p></li></ul>`;
+    const html = `<!doctype html><html><head><title>Charges API</title></head><body><main><h1>Charges API</h1>${param('Create a charge')}${param('Update a charge')}</main></body></html>`;
+    expect(markdown(html).split('The amount to charge')).toHaveLength(3);
   });
 
   it('leaves no block markers in the HTML it returns', () => {

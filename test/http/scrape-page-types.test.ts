@@ -5,6 +5,7 @@ import {
   FORUM_TITLE_TWICE,
   markers,
   PAGE_TYPES,
+  PRODUCT_RESPONSIVE_COPIES,
 } from '../fixtures/page-types.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -16,6 +17,7 @@ const routes = Object.fromEntries(
     forumTitleTwice: FORUM_TITLE_TWICE,
     forumNoscriptCopy: FORUM_NOSCRIPT_COPY,
     forumQuotingReplies: FORUM_QUOTING_REPLIES,
+    productResponsiveCopies: PRODUCT_RESPONSIVE_COPIES,
   }).map(([type, html]) => [
     `/types/${type}.html`,
     (_req: unknown, res: import('node:http').ServerResponse) =>
@@ -74,6 +76,14 @@ describe('POST /v1/scrape/single main content by page type', () => {
     });
     expect(json.markdown.split('KEEP-QUOTED-POST')).toHaveLength(2);
     for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(json.markdown, m).toContain(m);
+  });
+
+  it('returns a description printed for phones and again for desktops once', async () => {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/productResponsiveCopies.html`,
+    });
+    expect(json.markdown.split('KEEP-RESPONSIVE-DESCRIPTION')).toHaveLength(2);
+    expect(json.markdown).toContain('# Harbour tent, two person');
   });
 
   it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
