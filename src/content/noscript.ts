@@ -48,8 +48,12 @@ export function resolveNoscripts(root: ParentNode): void {
     if (!el.isConnected) continue;
     const words = wordsOf(textOf(el, NOT_TEXT));
     if (words.length < COPY_WORDS) continue;
-    // Read once, before any copy is unwrapped: the page as a browser with scripts on shows it.
+    // The page as a browser with scripts on shows it, then each copy as it is unwrapped: two
+    // copies of one rendering are one.
     shown ??= wordRuns(wordsOf(textOf(top(root), NOT_SHOWN)));
-    if (shareOf(wordRuns(words), shown) < ALREADY_SHOWN) el.replaceWith(...el.childNodes);
+    const runs = wordRuns(words);
+    if (shareOf(runs, shown) >= ALREADY_SHOWN) continue;
+    for (const run of runs) shown.add(run);
+    el.replaceWith(...el.childNodes);
   }
 }

@@ -175,6 +175,15 @@ describe('convertHtml main content', () => {
     }
   });
 
+  it('writes a no-script rendering once when the page holds it in two <noscript>s', () => {
+    const copy = `<noscript><div class="crawler">${para('The only post')}${para('The only reply')}</div></noscript>`;
+    const html = `<html><body><div id="app"></div>${copy}${copy}</body></html>`;
+    for (const onlyMainContent of [true, false]) {
+      const out = convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent }).content;
+      expect(out.split('The only post'), `onlyMainContent ${onlyMainContent}`).toHaveLength(2);
+    }
+  });
+
   it('reads pages that leave out <html>, <head> and <body>, as browsers do', () => {
     const bare = `<!doctype html><title>Bare page</title><meta name="description" content="No root element"><h1>Bare heading</h1>${para('The first point')}${para('The second point')}`;
     const out = convertHtml({ html: bare, url: URL_, format: 'markdown', onlyMainContent: false });
