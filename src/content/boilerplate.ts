@@ -1,4 +1,4 @@
-import { resolveNoscripts } from './noscript.ts';
+import { NOT_SHOWN, resolveNoscripts } from './noscript.ts';
 
 /**
  * Removes what is never main content before the blocks are scored: cookie banners, share bars,
@@ -128,9 +128,6 @@ function mostlyLinks(el: Element): boolean {
   return links >= LINK_BAR_SHARE * text;
 }
 
-/** Elements whose text a reader never sees, left out of the page's text when shares of it are compared. */
-const UNREAD = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
-
 /**
  * Characters of text a reader could see under `node`. It runs on every page: walking siblings
  * rather than `childNodes` (an array linkedom builds on each call) costs half as much.
@@ -139,7 +136,7 @@ function readableChars(node: Node): number {
   let chars = 0;
   for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3) chars += (child as Text).data.trim().length;
-    else if (child.nodeType === 1 && !UNREAD.has(child.nodeName)) chars += readableChars(child);
+    else if (child.nodeType === 1 && !NOT_SHOWN.has(child.nodeName)) chars += readableChars(child);
   }
   return chars;
 }

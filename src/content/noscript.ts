@@ -12,8 +12,8 @@ const ALREADY_SHOWN = 0.5;
 /** Inside a `<noscript>`, never text: a lazy stylesheet (`<noscript><style>`) or a script. */
 const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE']);
 
-/** What a browser with scripts on shows none of. */
-const NOT_SHOWN = new Set([...NOT_TEXT, 'NOSCRIPT']);
+/** Elements whose text a browser with scripts on never shows (a page's readable text leaves them out). */
+export const NOT_SHOWN = new Set([...NOT_TEXT, 'NOSCRIPT']);
 
 /** Text a reader could see under `node`, skipping what `skip` names. */
 function textOf(node: Node, skip: Set<string>): string {
