@@ -2,6 +2,7 @@ import { extractLinks } from './links.ts';
 import { selectMainContent } from './main-content.ts';
 import { toMarkdown } from './markdown.ts';
 import { extractMetadata } from './metadata.ts';
+import { resolveNoscripts } from './noscript.ts';
 import { absoluteUrl, documentBase, parseHtml } from './parse.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
@@ -105,6 +106,11 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
   let root: Element | undefined;
   if (input.onlyMainContent) {
     root = selectMainContent(doc);
+  } else if (input.format !== 'html') {
+    // The main content's boilerplate pass reads them; the whole page's markdown too: outside a
+    // no-script copy such a page can be an empty app (19 of the 1,657 data-set pages, forum
+    // threads, came back as nothing or a few words).
+    resolveNoscripts(doc);
   }
 
   if (input.format === 'html') {

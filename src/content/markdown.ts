@@ -1,7 +1,6 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { isHeadingToggle } from './boilerplate.ts';
-import { resolveNoscripts } from './noscript.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -200,9 +199,6 @@ export function toMarkdown(root: Node | string): string {
   // linkedom splits text at entities ("a&nbsp;&nbsp; b" is three nodes); one node per run of
   // text lets readerText see the whole run.
   if (typeof root !== 'string') {
-    // On the whole page as in the main content: outside a no-script copy such a page can be an
-    // empty app (19 of the 1,657 data-set pages, forum threads, came back as nothing or a few words).
-    resolveNoscripts(root as unknown as ParentNode);
     root.normalize();
     nameUnlabelledImages(root as unknown as ParentNode);
   }
