@@ -6,10 +6,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type BlockModel, classifyBlocks, keptBlocks } from '../../src/content/block-model.ts';
-import { readabilityArticle } from '../../src/content/main-content.ts';
+import type { BlockModel } from '../../src/content/block-model.ts';
+import { pickBlocks, readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
-import { dropRepeatedText } from '../../src/content/repeated-text.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
 import { missingFacts } from '../../src/content/structured-data.ts';
 import { wordCount } from '../../src/content/words.ts';
@@ -43,31 +42,8 @@ export function readabilityText(p: PageBlocks): string {
   return p.readability;
 }
 
-/** The classifier's kept blocks (title aside, repeated copies dropped, as the converter keeps them) and their numbers. */
-export function classifierPick(
-  model: BlockModel,
-  p: PageBlocks,
-): { keep: boolean[]; kept: KeptSummary } {
-  const scores = classifyBlocks(model, p);
-  const keep = keptBlocks(
-    scores,
-    model.threshold,
-    p.specTables,
-    p.groups.map((g) => g[0]!),
-  );
-  dropRepeatedText(p.texts, p.quoted, p.viewport, keep);
-  const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
-  keep.forEach((k, i) => {
-    if (!k) return;
-    kept.words += p.words[i]!;
-    kept.chars += p.texts[i]!.length;
-    kept.linkChars += p.linkChars[i]!;
-  });
-  return { keep, kept };
-}
-
 export const classifierText = (p: PageBlocks, keep: boolean[]) =>
-  p.texts.filter((_, i) => i === p.title || keep[i]).join('\n');
+  p.blocks.flatMap((b, i) => (i === p.title || keep[i] ? [b.text] : [])).join('\n');
 
 /** The converter adds a product's JSON-LD description and specs to whichever reading lacks them. */
 export function withDescription(p: PageBlocks, text: string): string {
@@ -87,7 +63,7 @@ function scored(p: PageBlocks, text: string): { f1: number; shingles?: Precision
 }
 
 export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
-  const { keep, kept } = classifierPick(model, p);
+  const { keep, kept } = pickBlocks(model, p);
   const cls = classifierText(p, keep);
   const rd = readabilityText(p);
   const classifier = scored(p, withDescription(p, cls));
@@ -99,7 +75,7 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
     kept,
     pageWords: p.words.reduce((a, w) => a + w, 0),
     readabilityWords: wordCount(rd),
-    agreement: agreement(p.texts.filter((_, i) => keep[i]).join('\n'), rd),
+    agreement: agreement(p.blocks.flatMap((b, i) => (keep[i] ? [b.text] : [])).join('\n'), rd),
     classifier: classifier.f1,
     readability: readability.f1,
     classifierPlain: scored(p, cls).f1,

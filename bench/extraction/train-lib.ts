@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import {
-  type BlockInputs,
   type BlockModel,
   classifyBlocks,
   type Logistic,
@@ -15,7 +14,7 @@ import {
   stageTwoFrom,
 } from '../../src/content/block-model.ts';
 import { TOKEN_BUCKETS } from '../../src/content/block-tokens.ts';
-import { analysePage } from '../../src/content/main-content.ts';
+import { analysePage, type PickInputs } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { NEVER } from '../../src/content/route.ts';
 import type { ProductFacts } from '../../src/content/structured-data.ts';
@@ -26,21 +25,14 @@ import { type RouteCase, routeCase } from './route-cases.ts';
 import { bestRoute, heldOutF1 } from './route-fit.ts';
 
 /** A page's blocks as the classifier reads them (`words`, per block, also weigh it in the F1 the benchmark counts) and labelled. */
-export interface PageBlocks extends BlockInputs {
+export interface PageBlocks extends PickInputs {
   page: Page;
   /** Per block, the share of it that is content (labelPage). */
   labels: number[];
   /** Words of the truth that no block holds: recall no choice of blocks can win. */
   unreachable: number;
-  texts: string[];
-  /** Per block, whether it sits in a `<blockquote>`, and in markup shown at one screen size. */
-  quoted: boolean[];
-  viewport: boolean[];
-  /** Per block, the table whose label-value row it is a cell of, or -1. */
-  specTables: number[];
   /** The title heading's block, kept whatever its score, or -1. */
   title: number;
-  linkChars: number[];
   declaresArticle: boolean;
   productFacts: ProductFacts;
   /** Readability's pick as text, read when the routing first asks for it. */
@@ -92,13 +84,16 @@ export function labelPage(page: Page): PageBlocks {
     words,
     labels,
     unreachable: Math.max(0, tokens(page.truth).length - reachable),
-    texts: analysis.blocks.map((b) => b.text),
-    quoted: analysis.blocks.map((b) => b.quoted),
-    viewport: analysis.blocks.map((b) => b.viewport),
+    // Without their elements, so that each page's tree can go once it is read.
+    blocks: analysis.blocks.map(({ text, linkChars, specTable, quoted, viewport }) => ({
+      text,
+      linkChars,
+      specTable,
+      quoted,
+      viewport,
+    })),
     groups: analysis.groups,
-    specTables: analysis.blocks.map((b) => b.specTable),
     title: analysis.title,
-    linkChars: analysis.blocks.map((b) => b.linkChars),
     declaresArticle: analysis.declaresArticle,
     productFacts: analysis.productFacts,
   };

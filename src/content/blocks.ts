@@ -195,6 +195,9 @@ export interface Block {
   viewport: boolean;
 }
 
+/** What the pick and the routing count of a block, without its element (`pickBlocks`). */
+export type BlockFacts = Pick<Block, 'text' | 'linkChars' | 'specTable' | 'quoted' | 'viewport'>;
+
 export const BLOCK_ATTR = 'data-webdata-block';
 
 function nameBits(names: string): number {

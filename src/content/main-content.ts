@@ -6,7 +6,13 @@ import {
   keptBlocks,
   shippedModel,
 } from './block-model.ts';
-import { BLOCK_ATTR, type Block, collectBlocks, featureVectors } from './blocks.ts';
+import {
+  BLOCK_ATTR,
+  type Block,
+  type BlockFacts,
+  collectBlocks,
+  featureVectors,
+} from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
 import { dropRepeatedText } from './repeated-text.ts';
@@ -114,7 +120,7 @@ function declaredProductFacts(doc: Document, declared: DeclaredTypes): ProductFa
 }
 
 /** The page's blocks and, per block, what the classifier reads of them (`BlockInputs`). */
-export interface PageAnalysis extends BlockInputs {
+export interface PageAnalysis extends PickInputs {
   blocks: Block[];
   /** Index of the block that is the page's title heading, or -1. */
   title: number;
@@ -200,15 +206,36 @@ function narrow(root: Element): Element {
   }
 }
 
-/** What the classifier kept (the title heading aside), in numbers. */
-export function keptSummary(page: PageAnalysis, keep: Set<number>): KeptSummary {
+/** What the classifier's pick reads of a page: its inputs and, per block, what it counts. */
+export interface PickInputs extends BlockInputs {
+  blocks: readonly BlockFacts[];
+}
+
+/**
+ * The blocks the classifier keeps (the title heading aside) and what they hold, in numbers: those
+ * at or over the threshold with their table rows whole, less the copies the page marks as copies.
+ * The training's held-out reading (`bench/extraction/route-cases.ts`) calls this too, so that it
+ * scores what the converter keeps.
+ */
+export function pickBlocks(
+  model: BlockModel,
+  page: PickInputs,
+): { keep: boolean[]; kept: KeptSummary } {
+  const keep = keptBlocks(
+    classifyBlocks(model, page),
+    model.threshold,
+    page.blocks.map((b) => b.specTable),
+    page.groups.map((g) => g[0]!),
+  );
+  dropRepeatedText(page.blocks, keep);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
-  for (const i of keep) {
+  keep.forEach((k, i) => {
+    if (!k) return;
     kept.words += page.words[i]!;
     kept.chars += page.blocks[i]!.text.length;
     kept.linkChars += page.blocks[i]!.linkChars;
-  }
-  return kept;
+  });
+  return { keep, kept };
 }
 
 /**
@@ -261,24 +288,9 @@ export function selectMainContent(
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
     return withProductFacts(article, declaredProductFacts(doc, declared));
   const page = analysePage(doc, declared);
-  const keep = new Set<number>();
-  const scores = classifyBlocks(model, page);
-  const picked = keptBlocks(
-    scores,
-    model.threshold,
-    page.blocks.map((b) => b.specTable),
-    page.groups.map((g) => g[0]!),
-  );
-  dropRepeatedText(
-    page.blocks.map((b) => b.text),
-    page.blocks.map((b) => b.quoted),
-    page.blocks.map((b) => b.viewport),
-    picked,
-  );
-  picked.forEach((k, i) => {
-    if (k) keep.add(i);
-  });
-  const kept = keptSummary(page, keep);
+  const picked = pickBlocks(model, page);
+  const keep = new Set(picked.keep.flatMap((k, i) => (k ? [i] : [])));
+  const { kept } = picked;
   if (!readFirst && doubtsClassifier(model.route, declaresArticle, kept))
     article = readabilityArticle(doc.cloneNode(true) as Document);
   if (article) {

@@ -1,3 +1,4 @@
+import type { BlockFacts } from './blocks.ts';
 import { shareOf, wordRuns, wordsOf } from './words.ts';
 
 /** At or above this share of its runs of words already kept, a block repeats the content. */
@@ -20,26 +21,24 @@ const MIN_WORDS = 8;
  * A quote of what the content does not hold (an earlier page of the thread, another site) stays.
  */
 export function dropRepeatedText(
-  texts: readonly string[],
-  quoted: readonly boolean[],
-  viewport: readonly boolean[],
+  blocks: readonly Pick<BlockFacts, 'text' | 'quoted' | 'viewport'>[],
   keep: boolean[],
 ): void {
   const said = new Set<string>();
   const saidInViewport = new Set<string>();
-  texts.forEach((text, i) => {
+  blocks.forEach(({ text, quoted, viewport }, i) => {
     if (!keep[i]) return;
     const words = wordsOf(text);
     const runs = wordRuns(words);
     if (
       words.length >= MIN_WORDS &&
-      (((quoted[i] || viewport[i]) && shareOf(runs, said) >= SAID_BEFORE) ||
+      (((quoted || viewport) && shareOf(runs, said) >= SAID_BEFORE) ||
         shareOf(runs, saidInViewport) >= SAID_BEFORE)
     ) {
       keep[i] = false;
       return;
     }
     for (const run of runs) said.add(run);
-    if (viewport[i]) for (const run of runs) saidInViewport.add(run);
+    if (viewport) for (const run of runs) saidInViewport.add(run);
   });
 }
