@@ -124,6 +124,15 @@ const PLACE_OF_ROLE: Record<string, number> = {
 const VIEWPORT_NAMES =
   /(?:^|\s)(?:d-none|d-(?:sm|md|lg|xl|xxl)-(?:none|block|flex|grid|inline|inline-block)|(?:visible|hidden)-(?:xs|sm|md|lg|xl)(?:-[a-z-]+)?|(?:max-)?(?:sm|md|lg|xl|2xl):(?:hidden|block|flex|grid|inline|inline-block)|(?:show|hide)-for-[a-z-]+)(?=\s|$)|(?:^|[^a-z])(?:mobile|desktop|tablet)(?=$|[^a-z])/;
 
+/**
+ * Names of markup that cites other text: a quote (`quote`, XenForo's `bbCodeBlock--quote`,
+ * Invision's `ipsQuote`, `quoteContainer`) or a preview cut to a few lines by the stylesheet
+ * (`line-clamp-1`: NodeBB shows over each reply the post it answers so). A select-to-quote post
+ * body (`js-selectToQuote`) is the post, not a quote.
+ */
+const CITING_NAMES =
+  /(?:^|[^a-z])(?:ips|bbcode)?quotes?(?:container|contents?)?(?=$|[^a-z])|(?:^|\s)line-clamp-\d+(?=\s|$)/;
+
 /** Words of class and id names, in groups that mean the same thing to a reader. */
 const NAME_GROUPS: Array<[string, RegExp]> = [
   [
@@ -189,7 +198,10 @@ export interface Block {
   groups: number[];
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
   specTable: number;
-  /** Inside a `<blockquote>`: a forum reply's quote of an earlier post (see `repeated-text.ts`). */
+  /**
+   * Inside a `<blockquote>` or markup named as citing (`CITING_NAMES`): a forum reply's quote or
+   * preview of an earlier post (see `repeated-text.ts`).
+   */
   quoted: boolean;
   /** Inside markup shown at one screen size only: one of a phone's and a desktop's copies (`repeated-text.ts`). */
   viewport: boolean;
@@ -266,7 +278,8 @@ export function collectBlocks(root: Element): Block[] {
           places: ctx.places | placeBits(c),
           names: ctx.names | nameBits(names),
           depth: ctx.depth + 1,
-          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE',
+          quoted:
+            ctx.quoted || c.tagName === 'BLOCKQUOTE' || (names !== '' && CITING_NAMES.test(names)),
           viewport: ctx.viewport || (names !== '' && VIEWPORT_NAMES.test(names)),
         };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');

@@ -10,8 +10,9 @@ const MIN_WORDS = 8;
 /**
  * Drops kept blocks that repeat what the kept content has already said, where the page marks one
  * copy as a copy:
- * - a quote (`<blockquote>`): a forum reply quoting an earlier post of the thread, which the
- *   reader has a few lines up;
+ * - a quote (`<blockquote>`, or markup named as a quote or a preview cut to a line: `quoted`
+ *   in `blocks.ts`): a forum reply quoting an earlier post of the thread, which the reader has a
+ *   few lines up;
  * - a block in markup shown at one screen size (`viewport`): shops and landing pages print a
  *   description once for phones and once for desktops and let the stylesheet, which we do not
  *   read, hide one. Either copy may carry the mark; the first one kept stays.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertHtml } from '../../src/content/index.ts';
 import {
+  FORUM_CITING_REPLIES,
   FORUM_QUOTING_REPLIES,
   markers,
   PAGE_TYPES,
@@ -91,6 +92,12 @@ describe('main content by page type (block classifier)', () => {
     expect(md.split('KEEP-QUOTED-POST')).toHaveLength(2);
     for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(md, m).toContain(m);
     expect(md).toMatch(/^> KEEP-QUOTE-ELSEWHERE/m);
+  });
+
+  it("drops a reply's one-line preview and boxed quote of a post the content holds", () => {
+    const md = markdown(FORUM_CITING_REPLIES);
+    expect(md.split('KEEP-CITED-POST')).toHaveLength(2);
+    for (const m of markers(FORUM_CITING_REPLIES).keep) expect(md, m).toContain(m);
   });
 
   it('writes a description printed for phones and again for desktops once', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  FORUM_CITING_REPLIES,
   FORUM_NOSCRIPT_COPY,
   FORUM_QUOTING_REPLIES,
   FORUM_TITLE_TWICE,
@@ -16,6 +17,7 @@ const routes = Object.fromEntries(
     ...PAGE_TYPES,
     forumTitleTwice: FORUM_TITLE_TWICE,
     forumNoscriptCopy: FORUM_NOSCRIPT_COPY,
+    forumCitingReplies: FORUM_CITING_REPLIES,
     forumQuotingReplies: FORUM_QUOTING_REPLIES,
     productResponsiveCopies: PRODUCT_RESPONSIVE_COPIES,
   }).map(([type, html]) => [
@@ -76,6 +78,15 @@ describe('POST /v1/scrape/single main content by page type', () => {
     });
     expect(json.markdown.split('KEEP-QUOTED-POST')).toHaveLength(2);
     for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(json.markdown, m).toContain(m);
+  });
+
+  it("returns a thread without a reply's preview or boxed quote of a post it already holds", async () => {
+    const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/forumCitingReplies.html`,
+    });
+    expect(status).toBe(200);
+    expect(json.markdown.split('KEEP-CITED-POST')).toHaveLength(2);
+    for (const m of markers(FORUM_CITING_REPLIES).keep) expect(json.markdown, m).toContain(m);
   });
 
   it('returns a description printed for phones and again for desktops once', async () => {
