@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BlockModel } from '../../src/content/block-model.ts';
-import { pickBlocks, readabilityArticle } from '../../src/content/main-content.ts';
+import { keptText, pickBlocks, readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { agreement, type KeptSummary } from '../../src/content/route.ts';
 import { missingFacts } from '../../src/content/structured-data.ts';
@@ -43,7 +43,10 @@ export function readabilityText(p: PageBlocks): string {
 }
 
 export const classifierText = (p: PageBlocks, keep: boolean[]) =>
-  p.blocks.flatMap((b, i) => (i === p.title || keep[i] ? [b.text] : [])).join('\n');
+  keptText(
+    p.blocks,
+    keep.map((k, i) => k || i === p.title),
+  );
 
 /** The converter adds a product's JSON-LD description and specs to whichever reading lacks them. */
 export function withDescription(p: PageBlocks, text: string): string {
@@ -75,7 +78,7 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
     kept,
     pageWords: p.words.reduce((a, w) => a + w, 0),
     readabilityWords: wordCount(rd),
-    agreement: agreement(p.blocks.flatMap((b, i) => (keep[i] ? [b.text] : [])).join('\n'), rd),
+    agreement: agreement(keptText(p.blocks, keep), rd),
     classifier: classifier.f1,
     readability: readability.f1,
     classifierPlain: scored(p, cls).f1,

@@ -278,9 +278,8 @@ export function collectBlocks(root: Element): Block[] {
           places: ctx.places | placeBits(c),
           names: ctx.names | nameBits(names),
           depth: ctx.depth + 1,
-          quoted:
-            ctx.quoted || c.tagName === 'BLOCKQUOTE' || (names !== '' && CITING_NAMES.test(names)),
-          viewport: ctx.viewport || (names !== '' && VIEWPORT_NAMES.test(names)),
+          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE' || CITING_NAMES.test(names),
+          viewport: ctx.viewport || VIEWPORT_NAMES.test(names),
         };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
       }

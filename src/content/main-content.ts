@@ -211,6 +211,10 @@ export interface PickInputs extends BlockInputs {
   blocks: readonly BlockFacts[];
 }
 
+/** The text of the kept blocks, one block a line: what the routing compares with Readability's pick. */
+export const keptText = (blocks: readonly BlockFacts[], keep: readonly boolean[]): string =>
+  blocks.flatMap((b, i) => (keep[i] ? [b.text] : [])).join('\n');
+
 /**
  * The blocks the classifier keeps (the title heading aside) and what they hold, in numbers: those
  * at or over the threshold with their table rows whole, less the copies the page marks as copies.
@@ -289,20 +293,19 @@ export function selectMainContent(
     return withProductFacts(article, declaredProductFacts(doc, declared));
   const page = analysePage(doc, declared);
   const picked = pickBlocks(model, page);
-  const keep = new Set(picked.keep.flatMap((k, i) => (k ? [i] : [])));
   const { kept } = picked;
   if (!readFirst && doubtsClassifier(model.route, declaresArticle, kept))
     article = readabilityArticle(doc.cloneNode(true) as Document);
   if (article) {
-    const keptText = [...keep].map((i) => page.blocks[i]!.text).join('\n');
     const readings = {
       declaresArticle,
       kept,
       readabilityWords: wordCount(article.textContent ?? ''),
-      agreement: agreement(keptText, article.textContent ?? ''),
+      agreement: agreement(keptText(page.blocks, picked.keep), article.textContent ?? ''),
     };
     if (readabilityWins(model.route, readings)) return withProductFacts(article, page.productFacts);
   }
+  const keep = new Set(picked.keep.flatMap((k, i) => (k ? [i] : [])));
   if (page.title >= 0) keepTitleOnce(page.blocks, page.title, keep);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
