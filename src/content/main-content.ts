@@ -27,10 +27,12 @@ import {
 import { missingFacts, type ProductFacts, productFacts } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
 
-/** Does the text name the page: are most of its words in the <title> or og:title? */
-function namesPage(doc: Document, text: string): boolean {
-  const title =
-    `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
+/** The page's <title> and og:title, lower case: what a text naming the page repeats. */
+const pageTitle = (doc: Document) =>
+  `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
+
+/** Does the text name the page: are most of its words in its title (`pageTitle`)? */
+function namesPage(title: string, text: string): boolean {
   const w = wordsOf(text);
   return w.length > 0 && w.filter((x) => title.includes(x)).length >= 0.75 * w.length;
 }
@@ -41,7 +43,8 @@ function namesPage(doc: Document, text: string): boolean {
  * area" whose one heading reads "Results for limpet" or "Welcome" is headed by it all the same.
  */
 function titleHeading(doc: Document, blocks: Block[]): number {
-  const named = blocks.findIndex((b) => b.element.tagName === 'H1' && namesPage(doc, b.text));
+  const title = pageTitle(doc);
+  const named = blocks.findIndex((b) => b.element.tagName === 'H1' && namesPage(title, b.text));
   if (named >= 0) return named;
   const h1s = blocks.flatMap((b, i) => (b.element.tagName === 'H1' ? [i] : []));
   return h1s.length === 1 && !blocks[h1s[0]!]!.element.closest('header, nav, footer, aside')
@@ -87,9 +90,10 @@ function restoreH1(root: Element): void {
 export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
   const h1s = [...doc.querySelectorAll('h1')];
+  const named = pageTitle(doc);
   const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
-    .find((t) => namesPage(doc, t));
+    .find((t) => namesPage(named, t));
   for (const h1 of h1s) h1.setAttribute(H1_MARK, '');
   let picked: Element | undefined;
   try {
@@ -160,33 +164,117 @@ function hasText(node: Node): boolean {
 }
 
 const MEDIA = new Set(['img', 'picture', 'video', 'audio']);
+const MEDIA_SELECTOR = [...MEDIA].join(', ');
+
+/** An image URL's file name, which the page's sizes of one picture share (`lead.jpg?w=618`, `lead.jpg?w=1200`). */
+const fileName = (url: string | null): string | undefined =>
+  url
+    ?.replace(/[?#].*/s, '')
+    .split('/')
+    .pop()
+    ?.toLowerCase() || undefined;
+
+/** The figure an element sits in; walked rather than `closest`, which linkedom parses on every call. */
+function figureAround(el: Element): Element | undefined {
+  for (let up: Element | null = el; up; up = up.parentElement)
+    if (up.localName === 'figure') return up;
+  return undefined;
+}
+
+/** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
+function declaredImages(doc: Document): Set<string | undefined> {
+  const names = new Set(
+    [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].map((m) =>
+      fileName(m.getAttribute('content')),
+    ),
+  );
+  names.delete(undefined);
+  return names;
+}
+
+/** Is the image the page's own picture: declared as such, or named for the page (two words or more of its title)? */
+function pagePicture(title: string, declared: Set<string | undefined>, img: Element): boolean {
+  if (declared.has(fileName(img.getAttribute('src')))) return true;
+  const alt = img.getAttribute('alt') ?? '';
+  return wordCount(alt) >= 2 && namesPage(title, alt);
+}
 
 /**
- * Whether an element `prune` found nothing kept in is an image or video, or holds one: those are
- * not judged by the classifier, so they stay where they stand. Prune has already taken the
- * element's text and every child holding no media, so any element child left holds media. Read
- * from the tree rather than with `matches` and `querySelector`: linkedom parses the selector on
- * every call, a tenth of a page's conversion when asked once per pruned element.
+ * The images and videos that stay with the kept text. The classifier judges text, not pictures,
+ * so a picture goes or stays with the text around it: one between the first and the last kept
+ * block stays (an article's figures), and outside that span one stays when the nearest text
+ * block before or after it (in reading order; for media inside a block, that block comes first)
+ * is kept, or when it is the page's own picture (`pagePicture`: a lead image above the byline, a
+ * product's gallery above its title). A sidebar's ad banners, a teaser list's thumbnails and a
+ * header's logo go with the text the classifier dropped around them (before, every image in the
+ * element the kept text spans stayed: on the 181 article-extraction pages, 910 images beside
+ * those of Readability's pick of the article, 348 now, `bench/extraction/images.ts`). A figure's own text (its
+ * caption, credit, a gallery's count) is not what it stands beside: it keeps the figure's media
+ * when kept, and when dropped, the text around the figure decides.
  */
-function holdsMedia(el: Element): boolean {
-  return MEDIA.has(el.localName) || el.firstElementChild !== null;
+function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
+  const doc = root.ownerDocument;
+  const declared = declaredImages(doc);
+  const title = pageTitle(doc);
+  const near = new Set<Element>();
+  let before = false;
+  let seenKept = false;
+  // Media since the last block, and since the last kept block (once one is seen: the span).
+  let sinceBlock: Element[] = [];
+  let sinceKept: Element[] = [];
+  for (const el of root.querySelectorAll('*')) {
+    const mark = el.getAttribute(BLOCK_ATTR);
+    if (mark !== null) {
+      const kept = keep.has(Number(mark));
+      const figure = figureAround(el);
+      if (figure) {
+        if (kept) for (const m of figure.querySelectorAll(MEDIA_SELECTOR)) near.add(m);
+        continue;
+      }
+      if (kept) {
+        for (const m of [...sinceBlock, ...sinceKept]) near.add(m);
+        sinceKept = [];
+        seenKept = true;
+      }
+      sinceBlock = [];
+      before = kept;
+    } else if (MEDIA.has(el.localName)) {
+      if (before || (el.localName === 'img' && pagePicture(title, declared, el))) near.add(el);
+      else {
+        sinceBlock.push(el);
+        if (seenKept) sinceKept.push(el);
+      }
+    }
+  }
+  return near;
+}
+
+/**
+ * Whether an element `prune` found nothing kept in is an image or video beside kept content, or
+ * holds one. Prune has already taken the element's text and every child holding no such media,
+ * so any element child left holds one. Read from the tree rather than with `matches` and
+ * `querySelector`: linkedom parses the selector on every call, a tenth of a page's conversion
+ * when asked once per pruned element.
+ */
+function holdsMedia(el: Element, near: Set<Element>): boolean {
+  return near.has(el) || el.firstElementChild !== null;
 }
 
 /**
  * Removes from `el` all text that is not in a kept block, and the elements left empty, keeping
- * the structure (lists, tables, headings, figures) around what stays and images where they
- * stand. Text belongs to the nearest block around it, so what sits in inline elements inside a
+ * the structure (lists, tables, headings, figures) around what stays and the images beside it
+ * (`near`). Text belongs to the nearest block around it, so what sits in inline elements inside a
  * kept block (a link's bold words, a paragraph wrapped in two spans) stays with it; `inKept`
  * says whether the block around `el` is kept. Returns whether anything kept is inside.
  */
-function prune(el: Element, keep: Set<number>, inKept = false): boolean {
+function prune(el: Element, keep: Set<number>, near: Set<Element>, inKept = false): boolean {
   const mark = el.getAttribute(BLOCK_ATTR);
   const kept = mark === null ? inKept : keep.has(Number(mark));
   let any = kept;
   for (const child of [...el.childNodes]) {
     if (child.nodeType === 1) {
-      if (prune(child as Element, keep, kept)) any = true;
-      else if (!holdsMedia(child as Element)) child.remove();
+      if (prune(child as Element, keep, near, kept)) any = true;
+      else if (!holdsMedia(child as Element, near)) child.remove();
     } else if (child.nodeType === 3 && !kept) {
       child.remove();
     }
@@ -309,6 +397,6 @@ export function selectMainContent(
   if (page.title >= 0) keepTitleOnce(page.blocks, page.title, keep);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
-  prune(body, keep);
+  prune(body, keep, mediaNearKept(body, keep));
   return withProductFacts(narrow(body), page.productFacts);
 }

@@ -40,6 +40,18 @@ describe('main content by page type (block classifier)', () => {
     for (const m of markers(declared).drop) expect(md).not.toContain(m);
   });
 
+  it("keeps the page's own picture away from the kept text: its og:image, or one named for the page", () => {
+    const gallery =
+      '<div class="gallery"><img src="/img/bridge-lead.jpg?w=400" alt="">' +
+      '<img src="/img/span-side.jpg" alt="Swing bridge turns again after repairs">' +
+      '<img src="/img/harbour-map.jpg" alt="Harbour map"></div></main>';
+    const md = markdown(PAGE_TYPES.articlePictures.replace('</main>', gallery));
+    expect(md).toContain('/img/bridge-lead.jpg?w=400');
+    expect(md).toContain('/img/span-side.jpg');
+    expect(md).not.toContain('/img/harbour-map.jpg');
+    expect(md).not.toContain('DROP-BANNER');
+  });
+
   it('keeps a doc page code block with its language', () => {
     expect(markdown(PAGE_TYPES.doc)).toContain(
       '```yaml\ncache:\n  dir: /var/cache/example   # KEEP-CODE',
