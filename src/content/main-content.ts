@@ -182,19 +182,18 @@ function figureAround(el: Element): Element | undefined {
 }
 
 /** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
-function declaredImages(doc: Document): Set<string | undefined> {
-  const names = new Set(
-    [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].map((m) =>
-      fileName(m.getAttribute('content')),
+function declaredImages(doc: Document): Set<string> {
+  return new Set(
+    [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].flatMap(
+      (m) => fileName(m.getAttribute('content')) ?? [],
     ),
   );
-  names.delete(undefined);
-  return names;
 }
 
 /** Is the image the page's own picture: declared as such, or named for the page (two words or more of its title)? */
-function pagePicture(title: string, declared: Set<string | undefined>, img: Element): boolean {
-  if (declared.has(fileName(img.getAttribute('src')))) return true;
+function pagePicture(title: string, declared: Set<string>, img: Element): boolean {
+  const name = fileName(img.getAttribute('src'));
+  if (name && declared.has(name)) return true;
   const alt = img.getAttribute('alt') ?? '';
   return wordCount(alt) >= 2 && namesPage(title, alt);
 }
@@ -208,9 +207,9 @@ function pagePicture(title: string, declared: Set<string | undefined>, img: Elem
  * product's gallery above its title). A sidebar's ad banners, a teaser list's thumbnails and a
  * header's logo go with the text the classifier dropped around them (before, every image in the
  * element the kept text spans stayed: on the 181 article-extraction pages, 910 images beside
- * those of Readability's pick of the article, 348 now, `bench/extraction/images.ts`). A figure's own text (its
- * caption, credit, a gallery's count) is not what it stands beside: it keeps the figure's media
- * when kept, and when dropped, the text around the figure decides.
+ * those of Readability's pick of the article, 348 now; `bench/extraction/images.ts`). A figure's
+ * own text (its caption, credit, a gallery's count) is not what it stands beside: it keeps the
+ * figure's media when kept, and when dropped, the text around the figure decides.
  */
 function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
   const doc = root.ownerDocument;
