@@ -207,9 +207,9 @@ function pagePicture(title: string, declared: Set<string>, img: Element): boolea
  * product's gallery above its title). A sidebar's ad banners, a teaser list's thumbnails and a
  * header's logo go with the text the classifier dropped around them (before, every image in the
  * element the kept text spans stayed: on the 181 article-extraction pages, 910 images beside
- * those of Readability's pick of the article, 348 now; `bench/extraction/images.ts`). A figure's
- * own text (its caption, credit, a gallery's count) is not what it stands beside: it keeps the
- * figure's media when kept, and when dropped, the text around the figure decides.
+ * those of Readability's pick of the article, under 350 since; `bench/extraction/images.ts`). A
+ * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
+ * keeps the figure's media when kept, and when dropped, the text around the figure decides.
  */
 function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
   const doc = root.ownerDocument;
@@ -298,6 +298,14 @@ export interface PickInputs extends BlockInputs {
   blocks: readonly BlockFacts[];
 }
 
+/**
+ * Below this many words a page is kept whole: a line or two of text holds nothing to tell content
+ * from furniture by, and the classifier's scores there are a coin toss (on a page of two sentences,
+ * one nested 2,000 deep, it kept one or the other by a few thousandths of its threshold). 7 of the
+ * 1,657 data-set pages are this small, shells whose text a script writes.
+ */
+const SMALL_PAGE_WORDS = 30;
+
 /** The text of the kept blocks, one block a line: what the routing compares with Readability's pick. */
 export const keptText = (blocks: readonly BlockFacts[], keep: readonly boolean[]): string =>
   blocks.flatMap((b, i) => (keep[i] ? [b.text] : [])).join('\n');
@@ -319,6 +327,7 @@ export function pickBlocks(
     page.groups.map((g) => g[0]!),
   );
   dropRepeatedText(page.blocks, keep);
+  if (page.words.reduce((a, b) => a + b, 0) < SMALL_PAGE_WORDS) keep.fill(true);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   keep.forEach((k, i) => {
     if (!k) return;

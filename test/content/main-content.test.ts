@@ -52,6 +52,16 @@ describe('main content by page type (block classifier)', () => {
     expect(md).not.toContain('DROP-BANNER');
   });
 
+  it('keeps a page of a line or two whole, however deep its text sits', () => {
+    for (const depth of [1, 2_000]) {
+      const md = markdown(
+        `<!doctype html><html><head><title>Deep ${depth}</title></head><body><p>Opening words of the deep page.</p>${'<div>'.repeat(depth)}Words at the bottom of ${depth} levels.${'</div>'.repeat(depth)}</body></html>`,
+      );
+      expect(md, `${depth}`).toContain('Opening words of the deep page.');
+      expect(md, `${depth}`).toContain(`Words at the bottom of ${depth} levels.`);
+    }
+  });
+
   it('keeps a doc page code block with its language', () => {
     expect(markdown(PAGE_TYPES.doc)).toContain(
       '```yaml\ncache:\n  dir: /var/cache/example   # KEEP-CODE',
