@@ -11,9 +11,9 @@
  *   npm run train:extraction                   # classifier and route policy, about 25 min
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
  *
- * The route-only run keeps the shipped classifier. The shipped one was fitted on the blocks as read
- * before the `<noscript>` change; a full run on this code fits another (docs/extraction.md, "Left
- * open"), which is why the shipped file is not what a full run writes.
+ * The route-only run keeps the shipped classifier, which is what the full run writes on this code
+ * (training is deterministic: two full runs write the same bytes). A change to what the blocks are
+ * changes the fit: refit and ship it with the change.
  */
 import { parseArgs } from 'node:util';
 import { type BlockModel, shippedModel } from '../../src/content/block-model.ts';
