@@ -14,6 +14,8 @@ import {
   featureVectors,
 } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
+import { mediaNearKept } from './kept-media.ts';
+import { namesPage, pageTitle } from './page-title.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
 import { dropRepeatedText } from './repeated-text.ts';
 import {
@@ -26,16 +28,6 @@ import {
 } from './route.ts';
 import { missingFacts, type ProductFacts, productFacts } from './structured-data.ts';
 import { wordCount, wordsOf } from './words.ts';
-
-/** The page's <title> and og:title, lower case: what a text naming the page repeats. */
-const pageTitle = (doc: Document) =>
-  `${doc.querySelector('title')?.textContent ?? ''} ${doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? ''}`.toLowerCase();
-
-/** Does the text name the page: are most of its words in its title (`pageTitle`)? */
-function namesPage(title: string, text: string): boolean {
-  const w = wordsOf(text);
-  return w.length > 0 && w.filter((x) => title.includes(x)).length >= 0.75 * w.length;
-}
 
 /**
  * The first h1 block that names the page; else the page's only h1 block, unless it stands in the
@@ -90,10 +82,10 @@ function restoreH1(root: Element): void {
 export function readabilityArticle(doc: Document): Element | undefined {
   stripBoilerplate(doc);
   const h1s = [...doc.querySelectorAll('h1')];
-  const named = pageTitle(doc);
+  const pageName = pageTitle(doc);
   const title = h1s
     .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim())
-    .find((t) => namesPage(named, t));
+    .find((t) => namesPage(pageName, t));
   for (const h1 of h1s) h1.setAttribute(H1_MARK, '');
   let picked: Element | undefined;
   try {
@@ -161,91 +153,6 @@ export function analysePage(doc: Document, declared = declaredTypes(doc)): PageA
 /** Has the subtree text a reader would see? */
 function hasText(node: Node): boolean {
   return !!node.textContent?.trim();
-}
-
-const MEDIA = new Set(['img', 'picture', 'video', 'audio']);
-const MEDIA_SELECTOR = [...MEDIA].join(', ');
-
-/** An image URL's file name, which the page's sizes of one picture share (`lead.jpg?w=618`, `lead.jpg?w=1200`). */
-const fileName = (url: string | null): string | undefined =>
-  url
-    ?.replace(/[?#].*/s, '')
-    .split('/')
-    .pop()
-    ?.toLowerCase() || undefined;
-
-/** The figure an element sits in; walked rather than `closest`, which linkedom parses on every call. */
-function figureAround(el: Element): Element | undefined {
-  for (let up: Element | null = el; up; up = up.parentElement)
-    if (up.localName === 'figure') return up;
-  return undefined;
-}
-
-/** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
-function declaredImages(doc: Document): Set<string> {
-  return new Set(
-    [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].flatMap(
-      (m) => fileName(m.getAttribute('content')) ?? [],
-    ),
-  );
-}
-
-/** Is the image the page's own picture: declared as such, or named for the page (two words or more of its title)? */
-function pagePicture(title: string, declared: Set<string>, img: Element): boolean {
-  const name = fileName(img.getAttribute('src'));
-  if (name && declared.has(name)) return true;
-  const alt = img.getAttribute('alt') ?? '';
-  return wordCount(alt) >= 2 && namesPage(title, alt);
-}
-
-/**
- * The images and videos that stay with the kept text. The classifier judges text, not pictures,
- * so a picture goes or stays with the text around it: one between the first and the last kept
- * block stays (an article's figures), and outside that span one stays when the nearest text
- * block before or after it (in reading order; for media inside a block, that block comes first)
- * is kept, or when it is the page's own picture (`pagePicture`: a lead image above the byline, a
- * product's gallery above its title). A sidebar's ad banners, a teaser list's thumbnails and a
- * header's logo go with the text the classifier dropped around them (before, every image in the
- * element the kept text spans stayed: on the 181 article-extraction pages, 910 images beside
- * those of Readability's pick of the article, under 350 since; `bench/extraction/images.ts`). A
- * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
- * keeps the figure's media when kept, and when dropped, the text around the figure decides.
- */
-function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
-  const doc = root.ownerDocument;
-  const declared = declaredImages(doc);
-  const title = pageTitle(doc);
-  const near = new Set<Element>();
-  let before = false;
-  let seenKept = false;
-  // Media since the last block, and since the last kept block (once one is seen: the span).
-  let sinceBlock: Element[] = [];
-  let sinceKept: Element[] = [];
-  for (const el of root.querySelectorAll('*')) {
-    const mark = el.getAttribute(BLOCK_ATTR);
-    if (mark !== null) {
-      const kept = keep.has(Number(mark));
-      const figure = figureAround(el);
-      if (figure) {
-        if (kept) for (const m of figure.querySelectorAll(MEDIA_SELECTOR)) near.add(m);
-        continue;
-      }
-      if (kept) {
-        for (const m of [...sinceBlock, ...sinceKept]) near.add(m);
-        sinceKept = [];
-        seenKept = true;
-      }
-      sinceBlock = [];
-      before = kept;
-    } else if (MEDIA.has(el.localName)) {
-      if (before || (el.localName === 'img' && pagePicture(title, declared, el))) near.add(el);
-      else {
-        sinceBlock.push(el);
-        if (seenKept) sinceKept.push(el);
-      }
-    }
-  }
-  return near;
 }
 
 /**

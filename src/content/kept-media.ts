@@ -1,0 +1,92 @@
+/**
+ * Which images and videos stay in the main content. The block classifier judges text only; a
+ * picture is kept or dropped with the text around it.
+ */
+import { BLOCK_ATTR } from './blocks.ts';
+import { namesPage, pageTitle } from './page-title.ts';
+import { wordCount } from './words.ts';
+
+const MEDIA = new Set(['img', 'picture', 'video', 'audio']);
+const MEDIA_SELECTOR = [...MEDIA].join(', ');
+
+/** An image URL's file name, which the page's sizes of one picture share (`lead.jpg?w=618`, `lead.jpg?w=1200`). */
+const fileName = (url: string | null): string | undefined =>
+  url
+    ?.replace(/[?#].*/s, '')
+    .split('/')
+    .pop()
+    ?.toLowerCase() || undefined;
+
+/** The figure an element sits in; walked rather than `closest`, which linkedom parses on every call. */
+function figureAround(el: Element): Element | undefined {
+  for (let up: Element | null = el; up; up = up.parentElement)
+    if (up.localName === 'figure') return up;
+  return undefined;
+}
+
+/** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
+function declaredImages(doc: Document): Set<string> {
+  return new Set(
+    [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].flatMap(
+      (m) => fileName(m.getAttribute('content')) ?? [],
+    ),
+  );
+}
+
+/** Is the image the page's own picture: declared as such, or named for the page (two words or more of its title)? */
+function pagePicture(title: string, declared: Set<string>, img: Element): boolean {
+  const name = fileName(img.getAttribute('src'));
+  if (name && declared.has(name)) return true;
+  const alt = img.getAttribute('alt') ?? '';
+  return wordCount(alt) >= 2 && namesPage(title, alt);
+}
+
+/**
+ * The images and videos that stay with the kept text. The classifier judges text, not pictures,
+ * so a picture goes or stays with the text around it: one between the first and the last kept
+ * block stays (an article's figures), and outside that span one stays when the nearest text
+ * block before or after it (in reading order; for media inside a block, that block comes first)
+ * is kept, or when it is the page's own picture (`pagePicture`: a lead image above the byline, a
+ * product's gallery above its title). A sidebar's ad banners, a teaser list's thumbnails and a
+ * header's logo go with the text the classifier dropped around them (before, every image in the
+ * element the kept text spans stayed: on the 181 article-extraction pages, 910 images beside
+ * those of Readability's pick of the article, under 350 since; `bench/extraction/images.ts`). A
+ * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
+ * keeps the figure's media when kept, and when dropped, the text around the figure decides.
+ */
+export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
+  const doc = root.ownerDocument;
+  const declared = declaredImages(doc);
+  const title = pageTitle(doc);
+  const near = new Set<Element>();
+  let before = false;
+  let seenKept = false;
+  // Media since the last block, and since the last kept block (once one is seen: the span).
+  let sinceBlock: Element[] = [];
+  let sinceKept: Element[] = [];
+  for (const el of root.querySelectorAll('*')) {
+    const mark = el.getAttribute(BLOCK_ATTR);
+    if (mark !== null) {
+      const kept = keep.has(Number(mark));
+      const figure = figureAround(el);
+      if (figure) {
+        if (kept) for (const m of figure.querySelectorAll(MEDIA_SELECTOR)) near.add(m);
+        continue;
+      }
+      if (kept) {
+        for (const m of [...sinceBlock, ...sinceKept]) near.add(m);
+        sinceKept = [];
+        seenKept = true;
+      }
+      sinceBlock = [];
+      before = kept;
+    } else if (MEDIA.has(el.localName)) {
+      if (before || (el.localName === 'img' && pagePicture(title, declared, el))) near.add(el);
+      else {
+        sinceBlock.push(el);
+        if (seenKept) sinceKept.push(el);
+      }
+    }
+  }
+  return near;
+}
