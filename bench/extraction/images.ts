@@ -2,21 +2,19 @@
  * The pictures the main content's markdown carries: how many on each data set (WCXB by page type),
  * and on article-extraction how many of the images in Readability's pick of the article (the
  * same-run baseline of what an article's own pictures are) it keeps, and how many others it adds.
- * Images are matched by file name, so one picture at two sizes counts once. Word F1 does not see
+ * Images are matched by file name as the converter matches a page's declared picture
+ * (`imageFileName`), so one picture at two sizes counts once. Word F1 does not see
  * images (the metrics drop them), so this is their only measure.
  *
  *   node bench/extraction/images.ts
  */
 import { convertHtml } from '../../src/content/index.ts';
+import { imageFileName } from '../../src/content/kept-media.ts';
 import { readabilityArticle } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
 
-const fileName = (url: string) =>
-  url
-    .replace(/[?#].*/s, '')
-    .split('/')
-    .pop() ?? '';
+const fileName = (url: string) => imageFileName(url) ?? '';
 
 /** The file names of the images in markdown (`![alt](src)`). */
 function markdownImages(markdown: string): string[] {

@@ -10,7 +10,7 @@ const MEDIA = new Set(['img', 'picture', 'video', 'audio']);
 const MEDIA_SELECTOR = [...MEDIA].join(', ');
 
 /** An image URL's file name, which the page's sizes of one picture share (`lead.jpg?w=618`, `lead.jpg?w=1200`). */
-const fileName = (url: string | null): string | undefined =>
+export const imageFileName = (url: string | null): string | undefined =>
   url
     ?.replace(/[?#].*/s, '')
     .split('/')
@@ -28,14 +28,14 @@ function figureAround(el: Element): Element | undefined {
 function declaredImages(doc: Document): Set<string> {
   return new Set(
     [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].flatMap(
-      (m) => fileName(m.getAttribute('content')) ?? [],
+      (m) => imageFileName(m.getAttribute('content')) ?? [],
     ),
   );
 }
 
 /** Is the image the page's own picture: declared as such, or named for the page (two words or more of its title)? */
 function pagePicture(title: string, declared: Set<string>, img: Element): boolean {
-  const name = fileName(img.getAttribute('src'));
+  const name = imageFileName(img.getAttribute('src'));
   if (name && declared.has(name)) return true;
   const alt = img.getAttribute('alt') ?? '';
   return wordCount(alt) >= 2 && namesPage(title, alt);
