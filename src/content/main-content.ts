@@ -177,10 +177,12 @@ function prune(el: Element, keep: Set<number>, near: Set<Element>, inKept = fals
   const mark = el.getAttribute(BLOCK_ATTR);
   const kept = mark === null ? inKept : keep.has(Number(mark));
   let any = kept;
+  // A video or audio beside the kept text keeps its <source>s: its file, when it has no src.
+  const inMedia = near.has(el);
   for (const child of [...el.childNodes]) {
     if (child.nodeType === 1) {
       if (prune(child as Element, keep, near, kept)) any = true;
-      else if (!holdsMedia(child as Element, near)) child.remove();
+      else if (!inMedia && !holdsMedia(child as Element, near)) child.remove();
     } else if (child.nodeType === 3 && !kept) {
       child.remove();
     }

@@ -145,6 +145,27 @@ describe('convertHtml main content', () => {
     expect(based).toContain('![First painting](https://static.example/v2/img/one.jpg)');
   });
 
+  it('writes a video or audio as a link to its file, named as a screen reader names it, on the whole page and as main content', () => {
+    const body = `<article><h1>The lock</h1>${para('The morning shift')}
+      <video controls aria-label="A tour (of) the lock"><source src="blob:https://news.example/1"><source src="media/tour (1).mp4">Your browser cannot play this video.</video>
+      <audio controls src="/media/interview.mp3"></audio>
+      <video controls><source src="/media/clip.webm"></video>
+      <video autoplay muted loop src="/media/background.mp4"></video>
+      <video controls src="blob:https://news.example/2"></video>
+      ${para('The night crossing')}</article>`;
+    for (const whole of [false, true]) {
+      const md = markdown(page(body), !whole);
+      expect(md).toContain(
+        '[Video: A tour (of) the lock](https://news.example/section/media/tour%20\\(1\\).mp4)',
+      );
+      expect(md).toContain('[Audio](https://news.example/media/interview.mp3)');
+      expect(md).toContain('[Video](https://news.example/media/clip.webm)');
+      expect(md).not.toContain('background.mp4');
+      expect(md).not.toContain('blob:');
+      expect(md).not.toContain('cannot play');
+    }
+  });
+
   it("writes a heading's toggle button as the heading's words on the whole page, and no other button", () => {
     const html = `<html><body><h3><button aria-expanded="true">Opening hours</button></h3>${para('The hours')}<p><button>Book now</button></p></body></html>`;
     const out = convertHtml({ html, url: URL_, format: 'markdown', onlyMainContent: false });
