@@ -57,6 +57,8 @@ const INLINE = new Set([
 
 /** Never text a reader sees. */
 const SKIP = new Set([
+  // A frame left by the boilerplate pass is a player; what its tag holds shows only without frames.
+  'IFRAME',
   'SCRIPT',
   'STYLE',
   'NOSCRIPT',

@@ -1,4 +1,5 @@
 import { NOT_SHOWN, resolveNoscripts } from './noscript.ts';
+import { isEmbeddedPlayer } from './playable-media.ts';
 
 /**
  * Removes what is never main content before the blocks are scored: cookie banners, share bars,
@@ -64,9 +65,13 @@ export function isHeadingToggle(el: Element): boolean {
   );
 }
 
-/** Never content, whatever it holds: scripts, form controls, embeds, and dialogs, which say what they are. */
+/**
+ * Never content, whatever it holds: scripts, form controls, frames and embeds (a frame that plays
+ * something aside: a video in an article), and dialogs, which say what they are.
+ */
 function isNeverContent(el: Element): boolean {
-  if (ALWAYS_TAGS.has(el.tagName) || el.getAttribute('aria-modal') === 'true') return true;
+  if (ALWAYS_TAGS.has(el.tagName)) return !isEmbeddedPlayer(el);
+  if (el.getAttribute('aria-modal') === 'true') return true;
   const role = el.getAttribute('role');
   return role !== null && DIALOG_ROLES.has(role);
 }

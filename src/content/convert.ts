@@ -13,11 +13,14 @@ const URL_ATTRIBUTE: Record<string, string> = {
   SOURCE: 'src',
   VIDEO: 'src',
   AUDIO: 'src',
+  IFRAME: 'src',
 };
 
 /** One pass over the page (each querySelectorAll walks the whole tree in linkedom). */
 function absolutise(doc: Document, base: string): void {
-  for (const el of doc.querySelectorAll('a[href], img, source[src], video[src], audio[src]')) {
+  for (const el of doc.querySelectorAll(
+    'a[href], img, source[src], video[src], audio[src], iframe[src]',
+  )) {
     // linkedom makes tagName anew on every read (upper-casing the local name): read once.
     const tag = el.tagName;
     const attr = URL_ATTRIBUTE[tag]!;

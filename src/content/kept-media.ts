@@ -6,7 +6,8 @@ import { BLOCK_ATTR } from './blocks.ts';
 import { namesPage, pageTitle } from './page-title.ts';
 import { wordCount } from './words.ts';
 
-const MEDIA = new Set(['img', 'picture', 'video', 'audio']);
+/** What plays or shows without text; the frames left by boilerplate.ts are embedded players. */
+const MEDIA = new Set(['img', 'picture', 'video', 'audio', 'iframe']);
 const MEDIA_SELECTOR = [...MEDIA].join(', ');
 
 /** An image URL's file name, which the page's sizes of one picture share (`lead.jpg?w=618`, `lead.jpg?w=1200`). */

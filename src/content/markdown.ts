@@ -1,6 +1,7 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { isHeadingToggle } from './boilerplate.ts';
+import { isEmbeddedPlayer, playableLink } from './playable-media.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -140,9 +141,11 @@ function createService(): TurndownService {
     filter: (node) => node.nodeName === 'A' && goesNowhere(node as HTMLElement),
     replacement: (content) => content,
   });
-  service.addRule('playableMedia', {
-    filter: ['video', 'audio'],
-    replacement: (_content, node) => mediaLink(node as HTMLElement),
+  // Added rules come before removals: a frame that plays something is a link, other frames go.
+  service.addRule('playable', {
+    filter: (node) =>
+      node.nodeName === 'VIDEO' || node.nodeName === 'AUDIO' || isEmbeddedPlayer(node),
+    replacement: (_content, node) => playableLink(node, service.escape),
   });
   service.addRule('invisibleImage', {
     filter: (node) => node.nodeName === 'IMG' && isInvisible(node as HTMLElement),
@@ -194,34 +197,6 @@ function nameUnlabelledImages(root: ParentNode): void {
       name = link.getAttribute('aria-label')?.trim() || link.getAttribute('title')?.trim();
     if (name) img.setAttribute('alt', name.replace(/\s+/g, ' '));
   }
-}
-
-/** The first http(s) file of a video or audio element: its `src`, else its `<source>`s'. */
-function mediaFile(media: HTMLElement): string | undefined {
-  for (const el of [media, ...media.querySelectorAll('source')])
-    if (/^https?:/i.test(el.getAttribute('src') ?? '')) return el.getAttribute('src')!;
-  return undefined;
-}
-
-/**
- * A video or audio as a link to its file, named as a screen reader names it (`[Video: A tour of
- * the yard](https://…/tour.mp4)`). Turndown wrote only their fallback lines ("Your browser does
- * not support the video tag"), so a talk or a podcast in an article left no trace. What goes: a
- * muted video without controls, which plays as a moving picture (a hero's background loop, a
- * product's turning shot: 236 of the 334 videos on the 1,657 data-set pages), and one playing a
- * stream a script attaches (a `blob:` source, or none), which has no file to give.
- */
-function mediaLink(media: HTMLElement): string {
-  const file = mediaFile(media);
-  const moving =
-    media.nodeName === 'VIDEO' && media.hasAttribute('muted') && !media.hasAttribute('controls');
-  if (!file || moving) return '';
-  const kind = media.nodeName === 'VIDEO' ? 'Video' : 'Audio';
-  const name = (media.getAttribute('aria-label') || media.getAttribute('title') || '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const text = name ? `${kind}: ${service!.escape(name)}` : kind;
-  return `\n\n[${text}](${file.replace(/[()]/g, (c) => `\\${c}`)})\n\n`;
 }
 
 let service: TurndownService | undefined;

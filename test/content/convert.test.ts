@@ -145,13 +145,16 @@ describe('convertHtml main content', () => {
     expect(based).toContain('![First painting](https://static.example/v2/img/one.jpg)');
   });
 
-  it('writes a video or audio as a link to its file, named as a screen reader names it, on the whole page and as main content', () => {
+  it('writes a video, an audio or an embedded player as a link to what it plays, named as a screen reader names it, on the whole page and as main content', () => {
     const body = `<article><h1>The lock</h1>${para('The morning shift')}
       <video controls aria-label="A tour (of) the lock"><source src="blob:https://news.example/1"><source src="media/tour (1).mp4">Your browser cannot play this video.</video>
       <audio controls src="/media/interview.mp3"></audio>
       <video controls><source src="/media/clip.webm"></video>
       <video autoplay muted loop src="/media/background.mp4"></video>
       <video controls src="blob:https://news.example/2"></video>
+      <iframe src="https://player.example/embed/42" title="The lock (at night)" allowfullscreen></iframe>
+      <iframe src="https://maps.example/embed?q=lock" allow="fullscreen"></iframe>
+      <iframe src="https://tags.example/ns.html" title="Tag manager"></iframe>
       ${para('The night crossing')}</article>`;
     for (const whole of [false, true]) {
       const md = markdown(page(body), !whole);
@@ -160,6 +163,9 @@ describe('convertHtml main content', () => {
       );
       expect(md).toContain('[Audio](https://news.example/media/interview.mp3)');
       expect(md).toContain('[Video](https://news.example/media/clip.webm)');
+      expect(md).toContain('[Embedded: The lock (at night)](https://player.example/embed/42)');
+      expect(md).toContain('[Embedded](https://maps.example/embed?q=lock)');
+      expect(md).not.toContain('Tag manager');
       expect(md).not.toContain('background.mp4');
       expect(md).not.toContain('blob:');
       expect(md).not.toContain('cannot play');
