@@ -19,7 +19,7 @@ export interface BlockInputs {
   /** Hashed words (`block-tokens.ts`). */
   tokens: number[][];
   words: number[];
-  /** Parent, grandparent, great-grandparent and repeated-run ids (`blocks.ts`). */
+  /** Parent, grandparent, great-grandparent, repeated-run and markup-signature ids (`blocks.ts`). */
   groups: number[][];
 }
 
@@ -49,6 +49,20 @@ export function probability(model: Logistic, features: number[], tokens: number[
   return 1 / (1 + Math.exp(-z));
 }
 
+/** Highest and lowest `p` over the blocks of each group id, per block. */
+function groupExtremes(p: number[], ids: number[]): [number[], number[]] {
+  const high = new Map<number, number>();
+  const low = new Map<number, number>();
+  ids.forEach((id, i) => {
+    high.set(id, Math.max(high.get(id) ?? 0, p[i]!));
+    low.set(id, Math.min(low.get(id) ?? 1, p[i]!));
+  });
+  return [
+    ids.map((id, i) => (id < 0 ? p[i]! : high.get(id)!)),
+    ids.map((id, i) => (id < 0 ? p[i]! : low.get(id)!)),
+  ];
+}
+
 /** Word-weighted mean of `p` over the blocks of each group id, per block. */
 function groupMeans(p: number[], words: number[], ids: number[]): number[] {
   const sum = new Map<number, number>();
@@ -63,19 +77,52 @@ function groupMeans(p: number[], words: number[], ids: number[]): number[] {
 
 const logit = (p: number) => Math.log(Math.max(1e-6, p) / Math.max(1e-6, 1 - p));
 
+/** How many blocks share each block's group id. */
+function groupSizes(ids: number[]): number[] {
+  const size = new Map<number, number>();
+  for (const id of ids) size.set(id, (size.get(id) ?? 0) + 1);
+  return ids.map((id) => size.get(id)!);
+}
+
+/**
+ * How the page as a whole scored at stage one, per block: the page's word-weighted mean score,
+ * the share of its words scored 0.5 or more, and the share of its words in blocks scored higher
+ * than this one. A page where stage one is unsure everywhere reads its scores otherwise than one
+ * with a clear body of content.
+ */
+function pageScores(p1: number[], words: number[]): number[][] {
+  let total = 0;
+  let sum = 0;
+  let above = 0;
+  p1.forEach((p, i) => {
+    total += words[i]! + 1;
+    sum += (words[i]! + 1) * p;
+    if (p >= 0.5) above += words[i]! + 1;
+  });
+  const order = p1.map((_, i) => i).sort((a, b) => p1[b]! - p1[a]! || a - b);
+  const higher = new Array<number>(p1.length);
+  let seen = 0;
+  for (const i of order) {
+    higher[i] = seen / total;
+    seen += words[i]! + 1;
+  }
+  return p1.map((_, i) => [sum / total, above / total, higher[i]!]);
+}
+
 /**
  * Stage two's features: the block's own stage-one score and those around it: its neighbours in
- * page order, the blocks under the same parent, grandparent and great-grandparent, and the blocks
- * of the run of repeated items it belongs to (a thread's posts, a listing's cards).
+ * page order; the blocks under the same parent, grandparent and great-grandparent, of the run of
+ * repeated items it belongs to (a thread's posts, a listing's cards) and of its markup signature
+ * (the paragraphs of every post, wherever they stand), as means, and for the first four also
+ * their highest and lowest (a heading over one strong paragraph, a menu with one long entry:
+ * what a mean blurs); and how the page as a whole scored.
  */
 export function contextFeatures(p1: number[], words: number[], groups: number[][]): number[][] {
-  const levels = [0, 1, 2, 3].map((level) =>
-    groupMeans(
-      p1,
-      words,
-      groups.map((g) => g[level] ?? -1),
-    ),
-  );
+  const ids = [0, 1, 2, 3, 4].map((level) => groups.map((g) => g[level] ?? -1));
+  const levels = ids.map((group) => groupMeans(p1, words, group));
+  const extremes = ids.slice(0, 4).map((group) => groupExtremes(p1, group));
+  const signatureSizes = groupSizes(ids[4]!);
+  const page = pageScores(p1, words);
   const window = (i: number, r: number) => {
     let s = 0;
     let w = 0;
@@ -96,8 +143,18 @@ export function contextFeatures(p1: number[], words: number[], groups: number[][
       levels[1]![i]!,
       levels[2]![i]!,
       levels[3]![i]!,
+      levels[4]![i]!,
     ];
-    return [logit(p), Math.log1p(words[i]!), short, ...near, ...near.map((v) => v * short)];
+    return [
+      logit(p),
+      Math.log1p(words[i]!),
+      short,
+      Math.log1p(signatureSizes[i]!),
+      ...extremes.flatMap(([high, low]) => [high[i]!, low[i]!]),
+      ...page[i]!,
+      ...near,
+      ...near.map((v) => v * short),
+    ];
   });
 }
 

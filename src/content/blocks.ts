@@ -194,8 +194,8 @@ export interface Block {
   tokens: number[];
   /**
    * Ids of the block's parent, grandparent and great-grandparent elements, shared by the blocks
-   * under the same element, and of the run of repeated items it sits in (repeats.ts): the
-   * classifier's second stage reads how their neighbours scored.
+   * under the same element, of the run of repeated items it sits in and of its markup signature
+   * (repeats.ts): the classifier's second stage reads how their neighbours scored.
    */
   groups: number[];
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
@@ -309,7 +309,13 @@ export function collectBlocks(root: Element): Block[] {
     const parent = block.element.parentElement;
     const grand = parent?.parentElement;
     const item = repeats.item(block.element);
-    block.groups = [groupOf(parent), groupOf(grand), groupOf(grand?.parentElement), item.id];
+    block.groups = [
+      groupOf(parent),
+      groupOf(grand),
+      groupOf(grand?.parentElement),
+      item.id,
+      repeats.signature(block.element),
+    ];
     const words = wordCount(block.text);
     block.tokens = tokens.of(block.element, block.text);
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);

@@ -6,9 +6,17 @@
  * second stage can decide for the group rather than block by block.
  */
 
+const classNames = (el: Element) => el.getAttribute('class')?.split(/\s+/).filter(Boolean) ?? [];
+
 /** Tag and class names: siblings whose class lists differ only in spacing or a repeated name share a shape. */
-const shapeOf = (el: Element) =>
-  `${el.tagName} ${[...new Set(el.getAttribute('class')?.split(/\s+/).filter(Boolean))].join(' ')}`;
+const shapeOf = (el: Element) => `${el.tagName} ${[...new Set(classNames(el))].join(' ')}`;
+
+/** A shape with the digits of its class names left out: `post-1234` and `post-1235` are one kind of post. */
+const kindOf = (el: Element) =>
+  `${el.tagName} ${[...new Set(classNames(el).map((c) => c.replace(/\d+/g, '')))].join(' ')}`;
+
+/** How many elements, the block's own and those above it, a markup signature spells. */
+const SIGNATURE_LEVELS = 3;
 
 /** Siblings of one shape under one parent. */
 interface Run {
@@ -37,6 +45,7 @@ export class Repeats {
   /** Each element's shape, made once: a block's item is looked for up to MAX_LEVELS above it. */
   private readonly shapes = new Map<Element, string>();
   private ids = 0;
+  private readonly signatures = new Map<string, number>();
   private readonly chars: (el: Element) => number;
 
   /** `chars` is the text length under an element, 0 for elements holding no block. */
@@ -93,5 +102,25 @@ export class Repeats {
       };
     }
     return { count: 0, share: 0, depth: 1, id: -1 };
+  }
+
+  /**
+   * An id shared by the elements printed in the same markup as `el` (the kinds of it and the
+   * elements above it) wherever on the page they stand: a site prints every paragraph of its
+   * posts, every card of its grids, every entry of its menus alike, and runs of siblings see only
+   * those under one parent.
+   */
+  signature(el: Element): number {
+    const kinds: string[] = [];
+    let at: Element | null = el;
+    for (let level = 0; at && level < SIGNATURE_LEVELS; level++, at = at.parentElement)
+      kinds.push(kindOf(at));
+    const key = kinds.join(' < ');
+    let id = this.signatures.get(key);
+    if (id === undefined) {
+      id = this.signatures.size;
+      this.signatures.set(key, id);
+    }
+    return id;
   }
 }

@@ -55,4 +55,18 @@ describe('Repeats', () => {
     expect(items.slice(0, 4).map((li) => repeats.siblings(li))).toEqual([4, 4, 4, 4]);
     expect(repeats.siblings(items[4]!)).toBe(1);
   });
+
+  it('gives the blocks printed in the same markup one signature wherever they stand, digits of class names aside', () => {
+    const post = (n: number) =>
+      `<section class="page-${n}"><div class="post post-${n}"><div class="body"><p>Post ${n} says a thing.</p><p>And another.</p></div></div></section>`;
+    const doc = parseHtml(
+      `<html><body><main>${post(1)}<aside>${post(2)}</aside></main><footer><div class="body"><p>Footer line.</p></div></footer></body></html>`,
+    );
+    const blocks = collectBlocks(doc.body);
+    const signatureOf = (text: string) => blocks.find((b) => b.text.startsWith(text))!.groups[4];
+    expect(blocks.map((b) => b.groups[3])).toEqual(blocks.map(() => -1));
+    expect(signatureOf('Post 1')).toBe(signatureOf('Post 2'));
+    expect(signatureOf('Post 1')).toBe(signatureOf('And another'));
+    expect(signatureOf('Footer line')).not.toBe(signatureOf('Post 1'));
+  });
 });
