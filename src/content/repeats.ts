@@ -3,7 +3,8 @@
  * runs of siblings sharing a tag and class. A block inside one such item (its paragraph, its
  * title, its price) is judged with the run it belongs to: how long the run is, how much of its
  * container's text the run holds, and an id shared by every block of the run so the classifier's
- * second stage can decide for the group rather than block by block.
+ * second stage can decide for the group rather than block by block. The same markup repeats
+ * beyond one parent too (the paragraphs of every post of a thread): `signature` groups those.
  */
 
 const classNames = (el: Element) => el.getAttribute('class')?.split(/\s+/).filter(Boolean) ?? [];
