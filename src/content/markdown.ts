@@ -1,7 +1,7 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { isHeadingToggle } from './boilerplate.ts';
-import { isEmbeddedPlayer, playableLink } from './playable-media.ts';
+import { playableLink } from './playable-media.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {
@@ -141,10 +141,10 @@ function createService(): TurndownService {
     filter: (node) => node.nodeName === 'A' && goesNowhere(node as HTMLElement),
     replacement: (content) => content,
   });
-  // Added rules come before removals: a frame that plays something is a link, other frames go.
+  // Added rules come before removals: a frame that plays something is a link, and what plays
+  // nothing (other frames, a background loop) comes out empty, as a removal would.
   service.addRule('playable', {
-    filter: (node) =>
-      node.nodeName === 'VIDEO' || node.nodeName === 'AUDIO' || isEmbeddedPlayer(node),
+    filter: ['video', 'audio', 'iframe'],
     replacement: (_content, node) => playableLink(node, service.escape),
   });
   service.addRule('invisibleImage', {

@@ -19,6 +19,16 @@ const kindOf = (el: Element) =>
 /** How many elements, the block's own and those above it, a markup signature spells. */
 const SIGNATURE_LEVELS = 3;
 
+/** `make(el)`, made once per element and kept in `made`. */
+function madeOnce(made: Map<Element, string>, el: Element, make: (el: Element) => string): string {
+  let value = made.get(el);
+  if (value === undefined) {
+    value = make(el);
+    made.set(el, value);
+  }
+  return value;
+}
+
 /** Siblings of one shape under one parent. */
 interface Run {
   count: number;
@@ -43,8 +53,12 @@ export interface RepeatedItem {
 
 export class Repeats {
   private readonly runs = new Map<Element, Map<string, Run>>();
-  /** Each element's shape, made once: a block's item is looked for up to MAX_LEVELS above it. */
+  /**
+   * Each element's shape and kind, made once: a block's item is looked for up to MAX_LEVELS above
+   * it, and its signature spells the elements above it, which the blocks around share.
+   */
   private readonly shapes = new Map<Element, string>();
+  private readonly kinds = new Map<Element, string>();
   private ids = 0;
   private readonly signatures = new Map<string, number>();
   private readonly chars: (el: Element) => number;
@@ -55,12 +69,7 @@ export class Repeats {
   }
 
   private shape(el: Element): string {
-    let shape = this.shapes.get(el);
-    if (shape === undefined) {
-      shape = shapeOf(el);
-      this.shapes.set(el, shape);
-    }
-    return shape;
+    return madeOnce(this.shapes, el, shapeOf);
   }
 
   /** Counted once per parent, since long lists would make a count per child quadratic. */
@@ -115,7 +124,7 @@ export class Repeats {
     const kinds: string[] = [];
     let at: Element | null = el;
     for (let level = 0; at && level < SIGNATURE_LEVELS; level++, at = at.parentElement)
-      kinds.push(kindOf(at));
+      kinds.push(madeOnce(this.kinds, at, kindOf));
     const key = kinds.join(' < ');
     let id = this.signatures.get(key);
     if (id === undefined) {
