@@ -33,8 +33,17 @@ export interface RouteCase {
   /** The same without the product description, as main returned them. */
   classifierPlain: number;
   readabilityPlain: number;
-  /** On article-extraction, the shingle precision and recall of each reading, which its F1 of averages is made of. */
-  shingles?: { classifier: PrecisionRecall; readability: PrecisionRecall };
+  /**
+   * On article-extraction, the shingle precision and recall of each reading, which its F1 of
+   * averages is made of, and of the classifier's reading without the title heading: the set's
+   * truth is the articleBody, which leaves the headline out, and the published figures it is
+   * compared with score extractors that return the body alone.
+   */
+  shingles?: {
+    classifier: PrecisionRecall;
+    readability: PrecisionRecall;
+    classifierBody?: PrecisionRecall;
+  };
 }
 
 export function readabilityText(p: PageBlocks): string {
@@ -65,11 +74,41 @@ function scored(p: PageBlocks, text: string): { f1: number; shingles?: Precision
   return { f1: f1Of(shingles), shingles };
 }
 
+/**
+ * The classifier's reading of the blocks `keep` marks, scored as the converter returns it, without
+ * the product description (`plain`) and, on article-extraction, without its title heading (`body`).
+ */
+function classifierScores(
+  p: PageBlocks,
+  keep: boolean[],
+): { f1: number; plain: number; shingles?: PrecisionRecall; body?: PrecisionRecall } {
+  const text = classifierText(p, keep);
+  const scores = { ...scored(p, withDescription(p, text)), plain: scored(p, text).f1 };
+  if (!scores.shingles) return scores;
+  const body = keptText(
+    p.blocks,
+    keep.map((k, i) => k && i !== p.title),
+  );
+  return { ...scores, body: shingleScore(p.page.truth, withDescription(p, body)) };
+}
+
+/**
+ * A faultless classifier's reading: every block that is at least half content (its label) kept,
+ * scored as the classifier's reading is. How far the classifier is from it is what better judging
+ * of these blocks can still win; past it, only other blocks (or another definition of content)
+ * read better.
+ */
+export function ceilingScores(p: PageBlocks): ReturnType<typeof classifierScores> {
+  return classifierScores(
+    p,
+    p.labels.map((label) => label >= 0.5),
+  );
+}
+
 export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
   const { keep, kept } = pickBlocks(model, p);
-  const cls = classifierText(p, keep);
   const rd = readabilityText(p);
-  const classifier = scored(p, withDescription(p, cls));
+  const classifier = classifierScores(p, keep);
   const readability = rd ? scored(p, withDescription(p, rd)) : { f1: 0 };
   return {
     type: p.page.type,
@@ -81,12 +120,13 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
     agreement: agreement(keptText(p.blocks, keep), rd),
     classifier: classifier.f1,
     readability: readability.f1,
-    classifierPlain: scored(p, cls).f1,
+    classifierPlain: classifier.plain,
     readabilityPlain: rd ? scored(p, rd).f1 : 0,
     ...(classifier.shingles && {
       shingles: {
         classifier: classifier.shingles,
         readability: readability.shingles ?? { precision: 0, recall: 0 },
+        classifierBody: classifier.body,
       },
     }),
   };

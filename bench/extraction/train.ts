@@ -20,7 +20,14 @@ import { type BlockModel, shippedModel } from '../../src/content/block-model.ts'
 import { NEVER } from '../../src/content/route.ts';
 import { foldOf, loadArticleExtraction, loadWcxb } from './data.ts';
 import { f1OfAverages, mean } from './metrics.ts';
-import { loadCases, type RouteCase, routeCase, type SavedCases, saveCases } from './route-cases.ts';
+import {
+  ceilingScores,
+  loadCases,
+  type RouteCase,
+  routeCase,
+  type SavedCases,
+  saveCases,
+} from './route-cases.ts';
 import { bestRoute, byType, grid, heldOutF1 } from './route-fit.ts';
 import { crossValidate, fitClassifier, labelPage, writeModel } from './train-lib.ts';
 
@@ -32,22 +39,25 @@ const { values: args } = parseArgs({
 });
 const choose = (cases: RouteCase[]) => bestRoute(cases, grid());
 
-function fitAll(): { saved: SavedCases; classifier: BlockModel } {
+function fitAll(): { saved: SavedCases; classifier: BlockModel; ceiling: string } {
   const t0 = performance.now();
   const labelled = [...loadWcxb(), ...loadArticleExtraction()].map(labelPage);
   const trained = labelled.map((p) => p.page.set === 'wcxb' || !args['wcxb-only']);
   console.log(
     `labelled ${labelled.length} pages, ${labelled.reduce((a, p) => a + p.labels.length, 0)} blocks in ${((performance.now() - t0) / 1000).toFixed(0)} s; training on ${trained.filter(Boolean).length}`,
   );
+  const ceilings = labelled.map(ceilingScores);
+  const ceilingOf = (set: string) => ceilings.filter((_, i) => labelled[i]!.page.set === set);
+  const ceiling = `faultless classifier (every block at least half content kept): wcxb word F1 ${mean(ceilingOf('wcxb').map((c) => c.f1)).toFixed(3)}, article-extraction shingle F1 ${f1OfAverages(ceilingOf('article-extraction').map((c) => c.shingles!)).toFixed(3)} (body ${f1OfAverages(ceilingOf('article-extraction').map((c) => c.body!)).toFixed(3)})`;
   const { cases } = crossValidate(labelled, trained);
   const classifier = fitClassifier(labelled.filter((_, i) => trained[i]));
   const saved = { folds: cases, all: labelled.map((p) => routeCase(classifier, p)), trained };
   saveCases(saved);
-  return { saved, classifier };
+  return { saved, classifier, ceiling };
 }
 
-const { saved, classifier } = args['route-only']
-  ? { saved: loadCases(), classifier: shippedModel() }
+const { saved, classifier, ceiling } = args['route-only']
+  ? { saved: loadCases(), classifier: shippedModel(), ceiling: undefined }
   : fitAll();
 const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEVER, menuRatio: 0 };
 const baseline = heldOutF1(saved, () => main, true);
@@ -79,9 +89,15 @@ if (articles.length)
   console.log(
     `held-out article-extraction n=${articles.length}  shingle F1 ${articleF1((i) => held.readability[i]!).toFixed(3)}  (main's routing ${articleF1((i) => baseline.readability[i]!).toFixed(3)}, Readability alone ${articleF1(() => true).toFixed(3)}, classifier alone ${articleF1(() => false).toFixed(3)}; ${saved.trained[articles[0]!] ? 'trained on the other folds' : 'never trained on'})`,
   );
+const bodies = articles.flatMap((i) => saved.folds[foldOf(i)]![i]!.shingles!.classifierBody ?? []);
+if (articles.length && bodies.length === articles.length)
+  console.log(
+    `held-out article-extraction body (classifier alone, without the title heading: the truth and the published figures leave the headline out) shingle F1 ${f1OfAverages(bodies).toFixed(3)}`,
+  );
 console.log(
   `held-out classifier alone, wcxb: ${mean(wcxb.map((i) => saved.folds[foldOf(i)]![i]!.classifier)).toFixed(3)}`,
 );
+if (ceiling) console.log(ceiling);
 console.log(`fold policies: ${held.policies.map((p) => JSON.stringify(p)).join(' ')}`);
 const model = { ...classifier, route: choose(saved.all.filter((_, i) => saved.trained[i])) };
 console.log(
