@@ -300,6 +300,12 @@ export function collectBlocks(root: Element): Block[] {
     return id;
   };
   for (const block of blocks) block.text = block.text.replace(/\s+/g, ' ').trim();
+  // A line printed on every post or card (a name, a date, "Reply"): how many copies the page
+  // prints and which copy this is, so the classifier can keep a line as often as it is content
+  // rather than every copy or none (the labels count copies the same way, train-lib.ts).
+  const copies = new Map<string, number>();
+  for (const block of blocks) copies.set(block.text, (copies.get(block.text) ?? 0) + 1);
+  const seenCopies = new Map<string, number>();
   const containers = containerScores(blocks);
   const repeats = new Repeats((el) => containers.chars.get(el) ?? 0);
   const tokens = new BlockTokens();
@@ -339,7 +345,10 @@ export function collectBlocks(root: Element): Block[] {
       Math.log1p(item.count),
       item.share,
       item.depth,
+      Math.log1p(copies.get(block.text)! - 1),
+      Math.min(seenCopies.get(block.text) ?? 0, 10) / 10,
     ];
+    seenCopies.set(block.text, (seenCopies.get(block.text) ?? 0) + 1);
   });
   return blocks;
 }

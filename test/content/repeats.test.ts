@@ -70,3 +70,17 @@ describe('Repeats', () => {
     expect(signatureOf('Footer line')).not.toBe(signatureOf('Post 1'));
   });
 });
+
+describe("a line's copies", () => {
+  it('tells the classifier how many blocks print the same text and which copy each block is', () => {
+    const blocks = collectBlocks(parseHtml(`<html><body>${LISTING}</body></html>`).body);
+    const copies = blocks.filter((b) => b.text === 'Teak, seats one.');
+    expect(copies).toHaveLength(5);
+    for (const [i, b] of copies.entries()) {
+      expect(b.own.at(-2)).toBeCloseTo(Math.log1p(4));
+      expect(b.own.at(-1)).toBeCloseTo(i / 10);
+    }
+    const intro = blocks.find((b) => b.text === 'One intro line.')!;
+    expect(intro.own.slice(-2)).toEqual([0, 0]);
+  });
+});
