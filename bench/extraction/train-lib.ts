@@ -78,14 +78,12 @@ export function labelPage(page: Page): PageBlocks {
     if (!own.length) return 0;
     if (headlineIsContent && b.element.tagName === 'H1') return 1;
     const text = spaced(own);
-    if (truth.includes(text)) {
-      const copy = (seen.get(text) ?? 0) + 1;
-      seen.set(text, copy);
-      let held = 0;
-      for (let k = truth.indexOf(text); k >= 0 && held < copy; k = truth.indexOf(text, k + 1))
-        held++;
-      return copy <= held ? 1 : 0;
-    }
+    const copy = (seen.get(text) ?? 0) + 1;
+    seen.set(text, copy);
+    // How many times the truth holds the block, counted no further than this copy needs.
+    let held = 0;
+    for (let k = truth.indexOf(text); k >= 0 && held < copy; k = truth.indexOf(text, k + 1)) held++;
+    if (held) return copy <= held ? 1 : 0;
     const grams = gramsOf(own);
     return grams.length ? grams.filter((g) => truthGrams.has(g)).length / grams.length : 0;
   });

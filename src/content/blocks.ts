@@ -304,8 +304,11 @@ export function collectBlocks(root: Element): Block[] {
   // prints and which copy this is, so the classifier can keep a line as often as it is content
   // rather than every copy or none (the labels count copies the same way, train-lib.ts).
   const copies = new Map<string, number>();
-  for (const block of blocks) copies.set(block.text, (copies.get(block.text) ?? 0) + 1);
-  const seenCopies = new Map<string, number>();
+  const copyIndex = blocks.map((block) => {
+    const before = copies.get(block.text) ?? 0;
+    copies.set(block.text, before + 1);
+    return before;
+  });
   const containers = containerScores(blocks);
   const repeats = new Repeats((el) => containers.chars.get(el) ?? 0);
   const tokens = new BlockTokens();
@@ -346,9 +349,8 @@ export function collectBlocks(root: Element): Block[] {
       item.share,
       item.depth,
       Math.log1p(copies.get(block.text)! - 1),
-      Math.min(seenCopies.get(block.text) ?? 0, 10) / 10,
+      Math.min(copyIndex[i]!, 10) / 10,
     ];
-    seenCopies.set(block.text, (seenCopies.get(block.text) ?? 0) + 1);
   });
   return blocks;
 }
