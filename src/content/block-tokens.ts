@@ -33,6 +33,8 @@ function bucket(token: string): number {
   return (h >>> 0) & (TOKEN_BUCKETS - 1);
 }
 
+const LETTERS = /\p{L}+/gu;
+
 /** Generated names (`css-1x2y3z`, `post-48213`) are one page's, not a convention. */
 const GENERATED = /\d{3,}/;
 
@@ -49,7 +51,9 @@ export function idAndClass(el: Element): string {
  */
 export class BlockTokens {
   private readonly names = new Map<Element, string[]>();
-  private readonly buckets = new Map<string, number>();
+  /** An element's names' buckets as read from a block near it (itself, its parent) and from further down. */
+  private readonly near = new Map<Element, number[]>();
+  private readonly far = new Map<Element, number[]>();
 
   /** An element's class and id names, whole and split into their words, and its tag. */
   private namesOf(el: Element): string[] {
@@ -67,26 +71,30 @@ export class BlockTokens {
     return out;
   }
 
-  private bucketOf(token: string): number {
-    let b = this.buckets.get(token);
-    if (b === undefined) {
-      b = bucket(token);
-      this.buckets.set(token, b);
+  // Names on the block and its parent describe it; those further up, the region it sits in.
+  private bucketsOf(el: Element, near: boolean): number[] {
+    const cache = near ? this.near : this.far;
+    let out = cache.get(el);
+    if (!out) {
+      const prefix = near ? 'n' : 'f';
+      out = this.namesOf(el).map((name) => bucket(prefix + name));
+      cache.set(el, out);
     }
-    return b;
+    return out;
   }
 
   /** The block's hashed words, each once. */
   of(el: Element, text: string): number[] {
     const out = new Set<number>();
     let cur: Element | null = el;
-    for (let level = 0; cur && level < LEVELS; level++, cur = cur.parentElement) {
-      // Names on the block and its parent describe it; those further up, the region it sits in.
-      const near = level < 2 ? 'n' : 'f';
-      for (const name of this.namesOf(cur)) out.add(this.bucketOf(near + name));
-    }
-    const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
-    if (words.length <= SHORT_BLOCK_WORDS) for (const w of words) out.add(this.bucketOf(`t:${w}`));
+    for (let level = 0; cur && level < LEVELS; level++, cur = cur.parentElement)
+      for (const b of this.bucketsOf(cur, level < 2)) out.add(b);
+    // Counted up to the cut only: most blocks are longer, and their words are not read.
+    const lower = text.toLowerCase();
+    let count = 0;
+    for (const _ of lower.matchAll(LETTERS)) if (++count > SHORT_BLOCK_WORDS) break;
+    if (count <= SHORT_BLOCK_WORDS)
+      for (const w of lower.match(LETTERS) ?? []) out.add(bucket(`t:${w}`));
     return [...out];
   }
 }

@@ -176,6 +176,13 @@ const NAME_GROUPS: Array<[string, RegExp]> = [
   ],
 ];
 
+/** What a class and id string says, by the name groups and patterns above. */
+interface NamesRead {
+  bits: number;
+  citing: boolean;
+  viewport: boolean;
+}
+
 interface Context {
   places: number;
   names: number;
@@ -248,6 +255,20 @@ export function collectBlocks(root: Element): Block[] {
   const byElement = new Map<Element, Block>();
   const contexts = new Map<Element, Context>();
 
+  // A page repeats its class names on element after element: each is read by the patterns once.
+  const namesSeen = new Map<string, NamesRead>();
+  const namesRead = (names: string): NamesRead => {
+    let read = namesSeen.get(names);
+    if (!read) {
+      read = {
+        bits: nameBits(names),
+        citing: CITING_NAMES.test(names),
+        viewport: VIEWPORT_NAMES.test(names),
+      };
+      namesSeen.set(names, read);
+    }
+    return read;
+  };
   const visit = (el: Element, owner: Element, ctx: Context, inLink: boolean): void => {
     for (const child of el.childNodes) {
       if (child.nodeType === 3) {
@@ -275,13 +296,13 @@ export function collectBlocks(root: Element): Block[] {
       } else if (child.nodeType === 1) {
         const c = child as Element;
         if (SKIP.has(c.tagName)) continue;
-        const names = idAndClass(c);
+        const names = namesRead(idAndClass(c));
         const next: Context = {
           places: ctx.places | placeBits(c),
-          names: ctx.names | nameBits(names),
+          names: ctx.names | names.bits,
           depth: ctx.depth + 1,
-          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE' || CITING_NAMES.test(names),
-          viewport: ctx.viewport || VIEWPORT_NAMES.test(names),
+          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE' || names.citing,
+          viewport: ctx.viewport || names.viewport,
         };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
       }
