@@ -7,6 +7,7 @@
  * (cards, posts, rows) and what the page as a whole looks like.
  */
 
+import { NAME_GROUPS, nameReader } from './block-names.ts';
 import { BlockTokens, idAndClass } from './block-tokens.ts';
 import { containerScores } from './container-score.ts';
 import { isLabelValueCell } from './label-value-rows.ts';
@@ -118,71 +119,6 @@ const PLACE_OF_ROLE: Record<string, number> = {
   main: 4,
 };
 
-/**
- * Names of markup shown at some screen sizes only: responsive utility classes (Bootstrap's
- * `d-md-none`, `d-none` and `hidden-xs`, Tailwind's `md:hidden` and `lg:block`, Foundation's
- * `show-for-small-only`) and names with a device in them (`description-mobile`, `desktop-only`).
- */
-const VIEWPORT_NAMES =
-  /(?:^|\s)(?:d-none|d-(?:sm|md|lg|xl|xxl)-(?:none|block|flex|grid|inline|inline-block)|(?:visible|hidden)-(?:xs|sm|md|lg|xl)(?:-[a-z-]+)?|(?:max-)?(?:sm|md|lg|xl|2xl):(?:hidden|block|flex|grid|inline|inline-block)|(?:show|hide)-for-[a-z-]+)(?=\s|$)|(?:^|[^a-z])(?:mobile|desktop|tablet)(?=$|[^a-z])/;
-
-/**
- * Names of markup that cites other text: a quote (`quote`, XenForo's `bbCodeBlock--quote`,
- * Invision's `ipsQuote`, `quoteContainer`) or a preview cut to a few lines by the stylesheet
- * (`line-clamp-1`: NodeBB shows over each reply the post it answers so). A select-to-quote post
- * body (`js-selectToQuote`) is the post, not a quote.
- */
-const CITING_NAMES =
-  /(?:^|[^a-z])(?:ips|bbcode)?quotes?(?:container|contents?)?(?=$|[^a-z])|(?:^|\s)line-clamp-\d+(?=\s|$)/;
-
-/** Words of class and id names, in groups that mean the same thing to a reader. */
-const NAME_GROUPS: Array<[string, RegExp]> = [
-  [
-    'navName',
-    /(?:^|[^a-z])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|pagination|pager|toc|tabs?|dropdown|megamenu)(?=$|[^a-z])/,
-  ],
-  [
-    'chromeName',
-    /(?:^|[^a-z])(?:header|footer|masthead|sidebar|side|widget|widgets|banner|topbar|bottom|copyright|legal|site-info|siteinfo)(?=$|[^a-z])/,
-  ],
-  [
-    'socialName',
-    /(?:^|[^a-z])(?:share|sharing|social|follow|newsletter|subscribe|signup|cookie|consent|promo|ad|ads|advert|sponsor|related|recommended|popular|trending|more)(?=$|[^a-z])/,
-  ],
-  ['commentName', /(?:^|[^a-z])(?:comments?|replies|reply|discussion|respond|disqus)(?=$|[^a-z])/],
-  [
-    'postName',
-    /(?:^|[^a-z])(?:post|posts|message|messages|thread|topic|answer|answers|question|forum|bbcode|postbody|post-body)(?=$|[^a-z])/,
-  ],
-  [
-    'contentName',
-    /(?:^|[^a-z])(?:content|article|entry|story|body|text|main|blog|prose|markdown|rte|richtext|editorial)(?=$|[^a-z])/,
-  ],
-  [
-    'productName',
-    /(?:^|[^a-z])(?:product|products|price|prices|spec|specs|specifications|description|details|features|sku|cart|buy|review|reviews|rating)(?=$|[^a-z])/,
-  ],
-  [
-    'cardName',
-    /(?:^|[^a-z])(?:card|cards|item|items|tile|tiles|grid|listing|list|result|results|teaser|excerpt|summary)(?=$|[^a-z])/,
-  ],
-  [
-    'metaName',
-    /(?:^|[^a-z])(?:meta|byline|author|date|time|tags?|categor(?:y|ies)|label|caption|credit|avatar|user|username|profile|signature)(?=$|[^a-z])/,
-  ],
-  [
-    'hiddenName',
-    /(?:^|[^a-z])(?:hidden|hide|sr-only|visually-hidden|screen-reader-text|offscreen|collapse|collapsed)(?=$|[^a-z])/,
-  ],
-];
-
-/** What a class and id string says, by the name groups and patterns above. */
-interface NamesRead {
-  bits: number;
-  citing: boolean;
-  viewport: boolean;
-}
-
 interface Context {
   places: number;
   names: number;
@@ -208,7 +144,7 @@ export interface Block {
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
   specTable: number;
   /**
-   * Inside a `<blockquote>` or markup named as citing (`CITING_NAMES`): a forum reply's quote or
+   * Inside a `<blockquote>` or markup named as citing (`block-names.ts`): a forum reply's quote or
    * preview of an earlier post (see `repeated-text.ts`).
    */
   quoted: boolean;
@@ -220,15 +156,6 @@ export interface Block {
 export type BlockFacts = Pick<Block, 'text' | 'linkChars' | 'specTable' | 'quoted' | 'viewport'>;
 
 export const BLOCK_ATTR = 'data-webdata-block';
-
-function nameBits(names: string): number {
-  if (!names) return 0;
-  let bits = 0;
-  NAME_GROUPS.forEach(([, re], i) => {
-    if (re.test(names)) bits |= 1 << i;
-  });
-  return bits;
-}
 
 function placeBits(el: Element): number {
   const tag = PLACE_OF_TAG[el.tagName];
@@ -255,20 +182,7 @@ export function collectBlocks(root: Element): Block[] {
   const byElement = new Map<Element, Block>();
   const contexts = new Map<Element, Context>();
 
-  // A page repeats its class names on element after element: each is read by the patterns once.
-  const namesSeen = new Map<string, NamesRead>();
-  const namesRead = (names: string): NamesRead => {
-    let read = namesSeen.get(names);
-    if (!read) {
-      read = {
-        bits: nameBits(names),
-        citing: CITING_NAMES.test(names),
-        viewport: VIEWPORT_NAMES.test(names),
-      };
-      namesSeen.set(names, read);
-    }
-    return read;
-  };
+  const namesRead = nameReader();
   const visit = (el: Element, owner: Element, ctx: Context, inLink: boolean): void => {
     for (const child of el.childNodes) {
       if (child.nodeType === 3) {
