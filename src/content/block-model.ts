@@ -160,28 +160,29 @@ export function contextFeatures(p1: number[], words: number[], groups: number[][
 
 /**
  * What stage two reads per block: its context (first, so feature 0 is the stage-one log-odds)
- * followed by its own features, which the trees may combine with the context. Training reads it
- * so; `classifyBlocks` lays out the same numbers in one buffer.
+ * followed by its own features, which the trees may combine with the context. Laid out in one
+ * buffer that `read` sees each block's input in, in turn (reused, so a reader that keeps it must
+ * copy it), rather than an array of some 150 numbers made per block for the collector to take back.
  */
+function eachStageTwoInput<T>(p1: number[], page: BlockInputs, read: (x: Float64Array) => T): T[] {
+  const contexts = contextFeatures(p1, page.words, page.groups);
+  const x = new Float64Array((contexts[0]?.length ?? 0) + (page.features[0]?.length ?? 0));
+  return contexts.map((context, i) => {
+    x.set(context);
+    x.set(page.features[i]!, context.length);
+    return read(x);
+  });
+}
+
+/** Stage two's input per block from given stage-one scores (training scores each block by a model that did not see it). */
 export function stageTwoFrom(p1: number[], page: BlockInputs): number[][] {
-  return contextFeatures(p1, page.words, page.groups).map((context, i) => [
-    ...context,
-    ...page.features[i]!,
-  ]);
+  return eachStageTwoInput(p1, page, (x) => Array.from(x));
 }
 
 /** Stage-two probability of each block being content. */
 export function classifyBlocks(model: BlockModel, page: BlockInputs): number[] {
   const p1 = page.features.map((f, i) => probability(model.stage1, f, page.tokens[i]!));
-  const contexts = contextFeatures(p1, page.words, page.groups);
-  // One buffer for every block's input, laid out as `stageTwoFrom` lays it out, rather than an
-  // array of some 150 numbers made per block for the collector to take back.
-  const x = new Float64Array((contexts[0]?.length ?? 0) + (page.features[0]?.length ?? 0));
-  return contexts.map((context, i) => {
-    x.set(context);
-    x.set(page.features[i]!, context.length);
-    return forestProbability(model.stage2, x);
-  });
+  return eachStageTwoInput(p1, page, (x) => forestProbability(model.stage2, x));
 }
 
 let shipped: BlockModel | undefined;

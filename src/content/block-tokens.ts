@@ -89,12 +89,16 @@ export class BlockTokens {
     let cur: Element | null = el;
     for (let level = 0; cur && level < LEVELS; level++, cur = cur.parentElement)
       for (const b of this.bucketsOf(cur, level < 2)) out.add(b);
-    // Counted up to the cut only: most blocks are longer, and their words are not read.
-    const lower = text.toLowerCase();
-    let count = 0;
-    for (const _ of lower.matchAll(LETTERS)) if (++count > SHORT_BLOCK_WORDS) break;
-    if (count <= SHORT_BLOCK_WORDS)
-      for (const w of lower.match(LETTERS) ?? []) out.add(bucket(`t:${w}`));
+    // Read up to the cut only: most blocks are longer, and none of their words is a token.
+    const words: string[] = [];
+    for (const [word] of text.toLowerCase().matchAll(LETTERS)) {
+      if (words.length === SHORT_BLOCK_WORDS) {
+        words.length = 0;
+        break;
+      }
+      words.push(word);
+    }
+    for (const w of words) out.add(bucket(`t:${w}`));
     return [...out];
   }
 }
