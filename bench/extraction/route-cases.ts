@@ -74,6 +74,10 @@ function scored(p: PageBlocks, text: string): { f1: number; shingles?: Precision
   return { f1: f1Of(shingles), shingles };
 }
 
+/** The page's F1 when the converter returns the blocks `keep` marks (and the title heading). */
+export const readingF1 = (p: PageBlocks, keep: boolean[]): number =>
+  scored(p, withDescription(p, classifierText(p, keep))).f1;
+
 /**
  * The classifier's reading of the blocks `keep` marks, scored as the converter returns it, without
  * the product description (`plain`) and, on article-extraction, without its title heading (`body`).

@@ -15,12 +15,14 @@ import {
 } from '../../src/content/block-model.ts';
 import { TOKEN_BUCKETS } from '../../src/content/block-tokens.ts';
 import { analysePage, type PickInputs } from '../../src/content/main-content.ts';
+import { MODEL_THRESHOLD_ONLY } from '../../src/content/page-threshold.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { NEVER } from '../../src/content/route.ts';
 import type { ProductFacts } from '../../src/content/structured-data.ts';
 import { FOLDS, foldOf, type Page } from './data.ts';
 import { FOREST_OPTIONS, type ForestOptions, fitForest } from './forest-fit.ts';
 import { tokens } from './metrics.ts';
+import { fitPageThreshold, type HeldOutScores } from './page-threshold-fit.ts';
 import { type RouteCase, routeCase } from './route-cases.ts';
 import { bestRoute, heldOutF1 } from './route-fit.ts';
 
@@ -33,7 +35,6 @@ export interface PageBlocks extends PickInputs {
   unreachable: number;
   /** The title heading's block, kept whatever its score, or -1. */
   title: number;
-  declaresArticle: boolean;
   productFacts: ProductFacts;
   /** Readability's pick as text, read when the routing first asks for it. */
   readability?: string;
@@ -239,6 +240,7 @@ export function fitClassifier(
     stage1,
     stage2,
     threshold: 0.5,
+    pageThreshold: MODEL_THRESHOLD_ONLY,
     route: {
       shortWords: 0,
       ratio: 1,
@@ -284,26 +286,57 @@ export interface HeldOut {
   f1: number[];
   /** Per fold, every page read by the classifier fitted without that fold. */
   cases: RouteCase[][];
+  /** Per page, its block scores by the classifier fitted without its fold: what the shipped page forests learn from. */
+  scores: HeldOutScores[];
 }
 
 /**
  * Trains on four folds, scores the fifth, for each fold in turn. Only pages marked in `trained`
  * are fitted on; every page is scored, so a set left out of training is read as unseen pages.
+ * Each fold's page forests learn from the other folds' pages scored by classifiers fitted without
+ * them and without the fold itself (one for each pair of folds), so that nothing the fold's pages
+ * taught reaches the choice of their thresholds.
  */
 export function crossValidate(
   pages: PageBlocks[],
   trained: boolean[] = pages.map(() => true),
   forestOptions: ForestOptions = FOREST_OPTIONS,
 ): HeldOut {
-  const cases: RouteCase[][] = [];
-  for (let k = 0; k < FOLDS; k++) {
-    const model = fitClassifier(
-      pages.filter((_, i) => foldOf(i) !== k && trained[i]),
+  const fit = (without: number[]) =>
+    fitClassifier(
+      pages.filter((_, i) => !without.includes(foldOf(i)) && trained[i]),
       forestOptions,
     );
+  const scoredBy = (model: BlockModel, p: PageBlocks): HeldOutScores => ({
+    scores: classifyBlocks(model, p),
+    threshold: model.threshold,
+  });
+  /** `${k}:${i}`: page i scored without its fold and fold k. */
+  const withoutPair = new Map<string, HeldOutScores>();
+  for (let a = 0; a < FOLDS; a++)
+    for (let b = a + 1; b < FOLDS; b++) {
+      const model = fit([a, b]);
+      pages.forEach((p, i) => {
+        const fold = foldOf(i);
+        if (fold === a || fold === b) withoutPair.set(`${a + b - fold}:${i}`, scoredBy(model, p));
+      });
+    }
+  const cases: RouteCase[][] = [];
+  const scores: HeldOutScores[] = new Array(pages.length);
+  for (let k = 0; k < FOLDS; k++) {
+    const model = fit([k]);
+    const learnt = pages.flatMap((_, i) => (foldOf(i) !== k && trained[i] ? [i] : []));
+    model.pageThreshold = fitPageThreshold(
+      learnt.map((i) => pages[i]!),
+      learnt.map((i) => withoutPair.get(`${k}:${i}`)!),
+    );
     cases.push(pages.map((p) => routeCase(model, p)));
+    pages.forEach((p, i) => {
+      if (foldOf(i) === k) scores[i] = scoredBy(model, p);
+    });
   }
-  return { f1: heldOutF1({ folds: cases, trained }, (training) => bestRoute(training)).f1, cases };
+  const { f1 } = heldOutF1({ folds: cases, trained }, (training) => bestRoute(training));
+  return { f1, cases, scores };
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -320,7 +353,7 @@ export function writeModel(model: BlockModel): string {
   const out = new URL('../../src/content/block-model.json', import.meta.url);
   writeFileSync(
     out,
-    `${JSON.stringify({ stage1: rounded(model.stage1), stage2: model.stage2, threshold: model.threshold, route: model.route })}\n`,
+    `${JSON.stringify({ stage1: rounded(model.stage1), stage2: model.stage2, threshold: model.threshold, pageThreshold: model.pageThreshold, route: model.route })}\n`,
   );
   // Formatted as the lint (`biome ci` in npm test) wants it, so a retrained model passes CI as written.
   execFileSync(new URL('../../node_modules/.bin/biome', import.meta.url).pathname, [

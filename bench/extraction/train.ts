@@ -8,7 +8,7 @@
  * unseen pages, as the model was trained before both sets were.
  * Saves the route cases (bench/results/route-cases.json) so that
  *
- *   npm run train:extraction                   # classifier and route policy, about 25 min
+ *   npm run train:extraction                   # classifier, page forests and route policy, about 60 min
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
  *
  * The route-only run keeps the shipped classifier, which is what the full run writes on this code
@@ -20,6 +20,7 @@ import { type BlockModel, shippedModel } from '../../src/content/block-model.ts'
 import { NEVER } from '../../src/content/route.ts';
 import { foldOf, loadArticleExtraction, loadWcxb } from './data.ts';
 import { f1OfAverages, mean } from './metrics.ts';
+import { fitPageThreshold } from './page-threshold-fit.ts';
 import {
   ceilingScores,
   loadCases,
@@ -49,8 +50,13 @@ function fitAll(): { saved: SavedCases; classifier: BlockModel; ceiling: string 
   const ceilings = labelled.map(ceilingScores);
   const ceilingOf = (set: string) => ceilings.filter((_, i) => labelled[i]!.page.set === set);
   const ceiling = `faultless classifier (every block at least half content kept): wcxb word F1 ${mean(ceilingOf('wcxb').map((c) => c.f1)).toFixed(3)}, article-extraction shingle F1 ${f1OfAverages(ceilingOf('article-extraction').map((c) => c.shingles!)).toFixed(3)} (body ${f1OfAverages(ceilingOf('article-extraction').map((c) => c.body!)).toFixed(3)})`;
-  const { cases } = crossValidate(labelled, trained);
+  const { cases, scores } = crossValidate(labelled, trained);
   const classifier = fitClassifier(labelled.filter((_, i) => trained[i]));
+  const learnt = labelled.flatMap((_, i) => (trained[i] ? [i] : []));
+  classifier.pageThreshold = fitPageThreshold(
+    learnt.map((i) => labelled[i]!),
+    learnt.map((i) => scores[i]!),
+  );
   const saved = { folds: cases, all: labelled.map((p) => routeCase(classifier, p)), trained };
   saveCases(saved);
   return { saved, classifier, ceiling };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Forest, forestProbability } from './forest.ts';
+import type { PageThreshold } from './page-threshold.ts';
 import type { RoutePolicy } from './route.ts';
 
 /** A logistic regression over standardised features and hashed words. */
@@ -35,8 +36,10 @@ export interface BlockInputs {
 export interface BlockModel {
   stage1: Logistic;
   stage2: Forest;
-  /** Blocks whose stage-two probability is at or above this are content. */
+  /** Blocks whose stage-two probability is at or above this are content... */
   threshold: number;
+  /** ...unless the page's own scores say another threshold reads it better (`page-threshold.ts`). */
+  pageThreshold: PageThreshold;
   /** When Readability's pick replaces the kept blocks. */
   route: RoutePolicy;
 }

@@ -15,6 +15,7 @@ import {
 } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
 import { mediaNearKept } from './kept-media.ts';
+import { chooseThreshold } from './page-threshold.ts';
 import { namesPage, pageTitle } from './page-title.ts';
 import { type DeclaredTypes, declaredTypes } from './page-type.ts';
 import { dropRepeatedText } from './repeated-text.ts';
@@ -120,8 +121,6 @@ export interface PageAnalysis extends PickInputs {
   blocks: Block[];
   /** Index of the block that is the page's title heading, or -1. */
   title: number;
-  /** Open Graph or JSON-LD says the page is one article: Readability reads it. */
-  declaresArticle: boolean;
   /** The JSON-LD description and specs of the product the page declares. */
   productFacts: ProductFacts;
 }
@@ -205,6 +204,8 @@ function narrow(root: Element): Element {
 /** What the classifier's pick reads of a page: its inputs and, per block, what it counts. */
 export interface PickInputs extends BlockInputs {
   blocks: readonly BlockFacts[];
+  /** Open Graph or JSON-LD says the page is one article. */
+  declaresArticle: boolean;
 }
 
 /**
@@ -220,23 +221,34 @@ export const keptText = (blocks: readonly BlockFacts[], keep: readonly boolean[]
   blocks.flatMap((b, i) => (keep[i] ? [b.text] : [])).join('\n');
 
 /**
+ * The blocks kept at `threshold`: those scored at or over it with their table rows whole, less the
+ * copies the page marks as copies; a small page whole. The training reads each candidate
+ * threshold of a page (`page-threshold.ts`) through this.
+ */
+export function keptAt(page: PickInputs, scores: number[], threshold: number): boolean[] {
+  const keep = keptBlocks(
+    scores,
+    threshold,
+    page.blocks.map((b) => b.specTable),
+    page.groups.map((g) => g[0]!),
+  );
+  dropRepeatedText(page.blocks, keep);
+  if (page.words.reduce((a, b) => a + b, 0) < SMALL_PAGE_WORDS) keep.fill(true);
+  return keep;
+}
+
+/**
  * The blocks the classifier keeps (the title heading aside) and what they hold, in numbers: those
- * at or over the threshold with their table rows whole, less the copies the page marks as copies.
- * The training's held-out reading (`bench/extraction/route-cases.ts`) calls this too, so that it
+ * kept at the threshold the page's scores choose (`keptAt`). The training's held-out reading (`bench/extraction/route-cases.ts`) calls this too, so that it
  * scores what the converter keeps.
  */
 export function pickBlocks(
   model: BlockModel,
   page: PickInputs,
 ): { keep: boolean[]; kept: KeptSummary } {
-  const keep = keptBlocks(
-    classifyBlocks(model, page),
-    model.threshold,
-    page.blocks.map((b) => b.specTable),
-    page.groups.map((g) => g[0]!),
-  );
-  dropRepeatedText(page.blocks, keep);
-  if (page.words.reduce((a, b) => a + b, 0) < SMALL_PAGE_WORDS) keep.fill(true);
+  const scores = classifyBlocks(model, page);
+  const threshold = chooseThreshold(model.pageThreshold, page, scores, model.threshold);
+  const keep = keptAt(page, scores, threshold);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   keep.forEach((k, i) => {
     if (!k) return;

@@ -1,48 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockModel } from '../../src/content/block-model.ts';
 import { convertHtml } from '../../src/content/index.ts';
 import { selectMainContent } from '../../src/content/main-content.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 import { NEVER, type RoutePolicy } from '../../src/content/route.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
-
-/** An essay that does not declare itself an article: subheadings between long paragraphs. */
-const sections = ['Why the harbour silts up', 'What dredging costs', 'What the council decided'];
-const paragraph = (n: number) =>
-  `<p>KEEP-PARAGRAPH-${n} The tide brings sand in faster than the river carries it out, so every few years the channel narrows, ` +
-  `the ferries run aground at low water, and the harbour office has to choose between dredging, which is costly, and waiting, which is slow.</p>`;
-const ESSAY = `<!doctype html><html><head><title>The harbour channel</title></head><body><div class="essay">${sections
-  .map((h, i) => `<h2>${h}</h2>${paragraph(i)}${paragraph(i + 10)}`)
-  .join('')}</div></body></html>`;
-
-/** Where the h2-h6 tag group sits in a block's features (blocks.ts: 11 own features, then p, li, h1, h). */
-const HEADING_FEATURE = 14;
+import { ESSAY, ESSAY_PARAGRAPHS, scoringHeadings } from './essay-classifier.ts';
 
 /** A stand-in classifier that keeps subheadings only: a short pick, as when it misreads a page. */
-const headingsOnly = (route: RoutePolicy): BlockModel => ({
-  stage1: {
-    means: new Array(HEADING_FEATURE + 1).fill(0),
-    scales: new Array(HEADING_FEATURE + 1).fill(1),
-    weights: [...new Array(HEADING_FEATURE).fill(0), 20],
-    bias: -10,
-    tokens: [],
-  },
-  // Stage two reads stage one's log-odds (its input 0) and keeps its verdict.
-  stage2: {
-    base: 0,
-    trees: [
-      {
-        feature: [0, -1, -1],
-        threshold: [0, 0, 0],
-        left: [1, -1, -1],
-        right: [2, -1, -1],
-        value: [0, -10, 10],
-      },
-    ],
-  },
-  threshold: 0.5,
-  route,
-});
+const headingsOnly = (route: RoutePolicy) =>
+  scoringHeadings({ heading: 1 - 1e-4, other: 1e-4 }, route);
 
 /** The essay declares nothing, so the declared-article terms of the policy never apply. */
 const UNDECLARED = { declaredWords: 1, declaredAgreement: 1, menuRatio: 0 };
@@ -53,7 +19,7 @@ const text = (route: RoutePolicy) =>
 describe('main content when the classifier keeps a short pick', () => {
   it("gives way to Readability's pick when that has several times the words", () => {
     const t = text({ ...UNDECLARED, shortWords: 100, ratio: 3 });
-    for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
+    for (const n of ESSAY_PARAGRAPHS) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
   });
 
   it('keeps the short pick when the policy does not doubt it', () => {
@@ -115,7 +81,7 @@ describe('main content of a page that declares itself an article', () => {
   it('doubts a short pick there as on any page when the policy never routes declared articles', () => {
     // Readability is not read first then, so it must still be read once the pick is doubted.
     const t = declaredText({ shortWords: 100, ratio: 3 });
-    for (const n of [0, 1, 2, 10, 11, 12]) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
+    for (const n of ESSAY_PARAGRAPHS) expect(t).toContain(`KEEP-PARAGRAPH-${n}`);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockModel } from '../../src/content/block-model.ts';
 import { selectMainContent } from '../../src/content/main-content.ts';
+import { MODEL_THRESHOLD_ONLY } from '../../src/content/page-threshold.ts';
 import { parseHtml } from '../../src/content/parse.ts';
 
 /** A page that does not declare itself an article: a long site menu, then a short story. */
@@ -32,6 +33,7 @@ const always = (bias: number, menuRatio = 0): BlockModel => ({
   stage1: { means: [], scales: [], weights: [], bias: 0, tokens: [] },
   stage2: { base: bias, trees: [] },
   threshold: 0.5,
+  pageThreshold: MODEL_THRESHOLD_ONLY,
   route: { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: 1, menuRatio },
 });
 
