@@ -239,8 +239,8 @@ export function keptAt(page: PickInputs, scores: number[], threshold: number): b
 
 /**
  * The blocks the classifier keeps (the title heading aside) and what they hold, in numbers: those
- * kept at the threshold the page's scores choose (`keptAt`). The training's held-out reading (`bench/extraction/route-cases.ts`) calls this too, so that it
- * scores what the converter keeps.
+ * kept (`keptAt`) at the threshold the page's scores choose. The training's held-out reading
+ * (`bench/extraction/route-cases.ts`) calls this too, so that it scores what the converter keeps.
  */
 export function pickBlocks(
   model: BlockModel,
