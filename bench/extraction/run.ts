@@ -6,8 +6,9 @@
  *   - our converter called directly, and its time (the speed ratio is against Readability);
  *   - our markdown as the HTTP API returns it: every page served from a loopback site and
  *     scraped through POST /v1/scrape/single of a real server (a failed scrape scores 0);
- *   - with --folds, the 5-fold held-out figure on WCXB dev: the block classifier trained on four
- *     folds scores the fifth, so no page is scored by a model that saw its ground truth.
+ *   - with --folds, the 5-fold held-out figure on WCXB dev: the block classifier and its page
+ *     forests trained on four folds score the fifth, so no page is scored by a model that saw its
+ *     ground truth (fifteen fits: `crossValidate`).
  *
  *   node bench/extraction/run.ts [--limit N] [--set article|wcxb] [--defuddle-limit N] [--folds] [--scores FILE]
  *
@@ -280,7 +281,7 @@ if (!args.set || args.set === 'wcxb') {
     const labelled = pages.map(labelPage);
     const held = crossValidate(labelled);
     console.log(
-      'wcxb-dev, 5-fold held-out (block classifier and route policy fitted on the other four folds, routed as shipped)',
+      'wcxb-dev, 5-fold held-out (block classifier, page forests and route policy fitted on the other four folds, routed as shipped)',
     );
     for (const [type, f1, n] of byType(
       pages.map((p) => p.type),

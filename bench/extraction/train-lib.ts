@@ -318,7 +318,9 @@ export function crossValidate(
       const model = fit([a, b]);
       pages.forEach((p, i) => {
         const fold = foldOf(i);
-        if (fold === a || fold === b) withoutPair.set(`${a + b - fold}:${i}`, scoredBy(model, p));
+        if (fold !== a && fold !== b) return;
+        const other = fold === a ? b : a;
+        withoutPair.set(`${other}:${i}`, scoredBy(model, p));
       });
     }
   const cases: RouteCase[][] = [];
