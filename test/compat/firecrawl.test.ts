@@ -156,6 +156,14 @@ describe('Firecrawl v2 API through the official SDK', () => {
       .getBatchScrapeStatus(started.id)
       .catch((e: unknown) => e)) as SdkError;
     expect(hidden.status).toBe(404);
+    // Run to its end here: a page it scraped later would be charged inside another test's count.
+    let status = await fc.getBatchScrapeStatus(started.id);
+    for (const deadline = Date.now() + 20_000; status.status === 'scraping'; ) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+      status = await fc.getBatchScrapeStatus(started.id);
+    }
+    expect(status).toMatchObject({ status: 'completed', total: 1, completed: 1 });
   });
 
   it('maps a site', async () => {
