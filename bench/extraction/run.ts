@@ -8,7 +8,7 @@
  *     scraped through POST /v1/scrape/single of a real server (a failed scrape scores 0);
  *   - with --folds, the 5-fold held-out figure on WCXB dev: the block classifier and its page
  *     forests trained on four folds score the fifth, so no page is scored by a model that saw its
- *     ground truth (fifteen fits: `crossValidate`).
+ *     ground truth (`crossValidate`).
  *
  *   node bench/extraction/run.ts [--limit N] [--set article|wcxb] [--defuddle-limit N] [--folds] [--scores FILE]
  *
@@ -279,7 +279,7 @@ if (!args.set || args.set === 'wcxb') {
   });
   if (args.folds) {
     const labelled = pages.map(labelPage);
-    const held = crossValidate(labelled);
+    const held = await crossValidate(labelled);
     console.log(
       'wcxb-dev, 5-fold held-out (block classifier, page forests and route policy fitted on the other four folds, routed as shipped)',
     );

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import {
+  type BlockInputs,
   type BlockModel,
   classifyBlocks,
   type Logistic,
@@ -20,6 +21,7 @@ import { parseHtml } from '../../src/content/parse.ts';
 import { NEVER } from '../../src/content/route.ts';
 import type { ProductFacts } from '../../src/content/structured-data.ts';
 import { FOLDS, foldOf, type Page } from './data.ts';
+import { fitClassifiers } from './fit-workers.ts';
 import { FOREST_OPTIONS, type ForestOptions, fitForest } from './forest-fit.ts';
 import { tokens } from './metrics.ts';
 import { fitPageThreshold, type HeldOutScores } from './page-threshold-fit.ts';
@@ -39,6 +41,9 @@ export interface PageBlocks extends PickInputs {
   /** Readability's pick as text, read when the routing first asks for it. */
   readability?: string;
 }
+
+/** What fitting a classifier reads of a labelled page. */
+export type FitPage = BlockInputs & Pick<PageBlocks, 'labels' | 'unreachable'>;
 
 const wordsOf = (text: string) => tokens(text.toLowerCase());
 /** Words joined with a space on each side, so that a substring test matches whole words only. */
@@ -183,8 +188,8 @@ export function fitLogistic(rows: Row[], iterations = 150): Logistic {
 }
 
 const rowsOf = (
-  pages: PageBlocks[],
-  features: (p: PageBlocks, k: number) => number[][],
+  pages: FitPage[],
+  features: (p: FitPage, k: number) => number[][],
   withTokens = false,
 ): Row[] =>
   pages.flatMap((p, k) =>
@@ -206,7 +211,7 @@ const INNER_FOLDS = 5;
  * 0.862 so, 0.866 this way); so each page is scored by a stage one fitted on the other inner
  * folds, as a new page will be.
  */
-function stageOneScores(pages: PageBlocks[]): number[][] {
+function stageOneScores(pages: FitPage[]): number[][] {
   const scores: number[][] = new Array(pages.length);
   for (let k = 0; k < INNER_FOLDS; k++) {
     const model = fitLogistic(
@@ -226,7 +231,7 @@ function stageOneScores(pages: PageBlocks[]): number[][] {
 
 /** Fits both stages to the blocks of `pages`, then picks the threshold on the same pages; the route policy is left unfitted. */
 export function fitClassifier(
-  pages: PageBlocks[],
+  pages: FitPage[],
   forestOptions: ForestOptions = FOREST_OPTIONS,
 ): BlockModel {
   const stage1 = fitLogistic(rowsOf(pages, (p) => p.features, true));
@@ -254,7 +259,7 @@ export function fitClassifier(
 }
 
 /** The threshold with the best mean page F1 over the training pages, counted from block labels. */
-function bestThreshold(model: BlockModel, pages: PageBlocks[]): number {
+function bestThreshold(model: BlockModel, pages: FitPage[]): number {
   const scored = pages.map((p) => classifyBlocks(model, p));
   let best = 0.5;
   let bestF1 = -1;
@@ -286,59 +291,66 @@ export interface HeldOut {
   f1: number[];
   /** Per fold, every page read by the classifier fitted without that fold. */
   cases: RouteCase[][];
-  /** Per page, its block scores by the classifier fitted without its fold: what the shipped page forests learn from. */
-  scores: HeldOutScores[];
+  /** The classifier fitted on every trained page, its page forests on every page's held-out scores; the route policy is left unfitted. */
+  model: BlockModel;
 }
 
 /**
- * Trains on four folds, scores the fifth, for each fold in turn. Only pages marked in `trained`
- * are fitted on; every page is scored, so a set left out of training is read as unseen pages.
- * Each fold's page forests learn from the other folds' pages scored by classifiers fitted without
- * them and without the fold itself (one for each pair of folds), so that nothing the fold's pages
- * taught reaches the choice of their thresholds.
+ * Fits the classifier on every trained page and, to estimate how it reads new pages, on four
+ * folds to score the fifth, for each fold in turn. Only pages marked in `trained` are fitted on;
+ * every page is scored, so a set left out of training is read as unseen pages. The page forests
+ * learn from held-out scores: the shipped ones from each page scored by its fold's classifier;
+ * each fold's from the other folds' pages scored by classifiers fitted without them and without
+ * the fold itself (one for each pair of folds), so that nothing the fold's pages taught reaches
+ * the choice of their thresholds. The sixteen fits run on worker threads (`fit-workers.ts`).
  */
-export function crossValidate(
+export async function crossValidate(
   pages: PageBlocks[],
   trained: boolean[] = pages.map(() => true),
   forestOptions: ForestOptions = FOREST_OPTIONS,
-): HeldOut {
-  const fit = (without: number[]) =>
-    fitClassifier(
-      pages.filter((_, i) => !without.includes(foldOf(i)) && trained[i]),
-      forestOptions,
-    );
-  const scoredBy = (model: BlockModel, p: PageBlocks): HeldOutScores => ({
-    scores: classifyBlocks(model, p),
-    threshold: model.threshold,
+): Promise<HeldOut> {
+  const pairs: [number, number][] = [];
+  for (let a = 0; a < FOLDS; a++) for (let b = a + 1; b < FOLDS; b++) pairs.push([a, b]);
+  const withouts = [[], ...Array.from({ length: FOLDS }, (_, k) => [k]), ...pairs];
+  const models = await fitClassifiers(
+    pages,
+    withouts.map((without) => pages.map((_, i) => trained[i]! && !without.includes(foldOf(i)))),
+    forestOptions,
+  );
+  const model = models[0]!;
+  const foldModels = models.slice(1, 1 + FOLDS);
+  const scoredBy = (m: BlockModel, p: PageBlocks): HeldOutScores => ({
+    scores: classifyBlocks(m, p),
+    threshold: m.threshold,
   });
   /** `${k}:${i}`: page i scored without its fold and fold k. */
   const withoutPair = new Map<string, HeldOutScores>();
-  for (let a = 0; a < FOLDS; a++)
-    for (let b = a + 1; b < FOLDS; b++) {
-      const model = fit([a, b]);
-      pages.forEach((p, i) => {
-        const fold = foldOf(i);
-        if (fold !== a && fold !== b) return;
-        const other = fold === a ? b : a;
-        withoutPair.set(`${other}:${i}`, scoredBy(model, p));
-      });
-    }
-  const cases: RouteCase[][] = [];
-  const scores: HeldOutScores[] = new Array(pages.length);
-  for (let k = 0; k < FOLDS; k++) {
-    const model = fit([k]);
-    const learnt = pages.flatMap((_, i) => (foldOf(i) !== k && trained[i] ? [i] : []));
-    model.pageThreshold = fitPageThreshold(
-      learnt.map((i) => pages[i]!),
-      learnt.map((i) => withoutPair.get(`${k}:${i}`)!),
-    );
-    cases.push(pages.map((p) => routeCase(model, p)));
+  pairs.forEach(([a, b], j) => {
+    const pairModel = models[1 + FOLDS + j]!;
     pages.forEach((p, i) => {
-      if (foldOf(i) === k) scores[i] = scoredBy(model, p);
+      const fold = foldOf(i);
+      if (fold !== a && fold !== b) return;
+      const other = fold === a ? b : a;
+      withoutPair.set(`${other}:${i}`, scoredBy(pairModel, p));
     });
-  }
+  });
+  const learnt = (k?: number) =>
+    pages.flatMap((_, i) => (foldOf(i) !== k && trained[i] ? [i] : []));
+  const cases = foldModels.map((m, k) => {
+    const fold = learnt(k);
+    m.pageThreshold = fitPageThreshold(
+      fold.map((i) => pages[i]!),
+      fold.map((i) => withoutPair.get(`${k}:${i}`)!),
+    );
+    return pages.map((p) => routeCase(m, p));
+  });
+  const all = learnt();
+  model.pageThreshold = fitPageThreshold(
+    all.map((i) => pages[i]!),
+    all.map((i) => scoredBy(foldModels[foldOf(i)]!, pages[i]!)),
+  );
   const { f1 } = heldOutF1({ folds: cases, trained }, (training) => bestRoute(training));
-  return { f1, cases, scores };
+  return { f1, cases, model };
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;

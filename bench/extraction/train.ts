@@ -20,7 +20,6 @@ import { type BlockModel, shippedModel } from '../../src/content/block-model.ts'
 import { NEVER } from '../../src/content/route.ts';
 import { foldOf, loadArticleExtraction, loadWcxb } from './data.ts';
 import { f1OfAverages, mean } from './metrics.ts';
-import { fitPageThreshold } from './page-threshold-fit.ts';
 import {
   ceilingScores,
   loadCases,
@@ -30,7 +29,7 @@ import {
   saveCases,
 } from './route-cases.ts';
 import { bestRoute, byType, grid, heldOutF1 } from './route-fit.ts';
-import { crossValidate, fitClassifier, labelPage, writeModel } from './train-lib.ts';
+import { crossValidate, labelPage, writeModel } from './train-lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,7 +39,7 @@ const { values: args } = parseArgs({
 });
 const choose = (cases: RouteCase[]) => bestRoute(cases, grid());
 
-function fitAll(): { saved: SavedCases; classifier: BlockModel; ceiling: string } {
+async function fitAll(): Promise<{ saved: SavedCases; classifier: BlockModel; ceiling: string }> {
   const t0 = performance.now();
   const labelled = [...loadWcxb(), ...loadArticleExtraction()].map(labelPage);
   const trained = labelled.map((p) => p.page.set === 'wcxb' || !args['wcxb-only']);
@@ -50,13 +49,8 @@ function fitAll(): { saved: SavedCases; classifier: BlockModel; ceiling: string 
   const ceilings = labelled.map(ceilingScores);
   const ceilingOf = (set: string) => ceilings.filter((_, i) => labelled[i]!.page.set === set);
   const ceiling = `faultless classifier (every block at least half content kept): wcxb word F1 ${mean(ceilingOf('wcxb').map((c) => c.f1)).toFixed(3)}, article-extraction shingle F1 ${f1OfAverages(ceilingOf('article-extraction').map((c) => c.shingles!)).toFixed(3)} (body ${f1OfAverages(ceilingOf('article-extraction').map((c) => c.body!)).toFixed(3)})`;
-  const { cases, scores } = crossValidate(labelled, trained);
-  const classifier = fitClassifier(labelled.filter((_, i) => trained[i]));
-  const learnt = labelled.flatMap((_, i) => (trained[i] ? [i] : []));
-  classifier.pageThreshold = fitPageThreshold(
-    learnt.map((i) => labelled[i]!),
-    learnt.map((i) => scores[i]!),
-  );
+  const { cases, model: classifier } = await crossValidate(labelled, trained);
+  console.log(`fitted in ${((performance.now() - t0) / 60_000).toFixed(0)} min`);
   const saved = { folds: cases, all: labelled.map((p) => routeCase(classifier, p)), trained };
   saveCases(saved);
   return { saved, classifier, ceiling };
@@ -64,7 +58,7 @@ function fitAll(): { saved: SavedCases; classifier: BlockModel; ceiling: string 
 
 const { saved, classifier, ceiling } = args['route-only']
   ? { saved: loadCases(), classifier: shippedModel(), ceiling: undefined }
-  : fitAll();
+  : await fitAll();
 const main = { shortWords: 0, ratio: 1, declaredWords: 1, declaredAgreement: NEVER, menuRatio: 0 };
 const baseline = heldOutF1(saved, () => main, true);
 const held = heldOutF1(saved, choose);
