@@ -8,7 +8,7 @@
  * unseen pages, as the model was trained before both sets were.
  * Saves the route cases (bench/results/route-cases.json) so that
  *
- *   npm run train:extraction                   # classifier, page forests and route policy, about 60 min
+ *   npm run train:extraction                   # classifier, page forests and route policy, about 36 min on 2 cores
  *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
  *
  * The route-only run keeps the shipped classifier, which is what the full run writes on this code
