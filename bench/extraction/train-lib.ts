@@ -291,7 +291,7 @@ export interface HeldOut {
   f1: number[];
   /** Per fold, every page read by the classifier fitted without that fold. */
   cases: RouteCase[][];
-  /** The classifier fitted on every trained page, its page forests on every page's held-out scores; the route policy is left unfitted. */
+  /** The classifier fitted on every trained page, its page forests on those pages' held-out scores; the route policy is left unfitted. */
   model: BlockModel;
 }
 
