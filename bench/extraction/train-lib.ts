@@ -334,17 +334,18 @@ export async function crossValidate(
       withoutPair.set(`${other}:${i}`, scoredBy(pairModel, p));
     });
   });
-  const learnt = (k?: number) =>
+  /** The trained pages outside fold `k`; every trained page when no fold is named. */
+  const trainedOutside = (k?: number) =>
     pages.flatMap((_, i) => (foldOf(i) !== k && trained[i] ? [i] : []));
   const cases = foldModels.map((m, k) => {
-    const fold = learnt(k);
+    const outside = trainedOutside(k);
     m.pageThreshold = fitPageThreshold(
-      fold.map((i) => pages[i]!),
-      fold.map((i) => withoutPair.get(`${k}:${i}`)!),
+      outside.map((i) => pages[i]!),
+      outside.map((i) => withoutPair.get(`${k}:${i}`)!),
     );
     return pages.map((p) => routeCase(m, p));
   });
-  const all = learnt();
+  const all = trainedOutside();
   model.pageThreshold = fitPageThreshold(
     all.map((i) => pages[i]!),
     all.map((i) => scoredBy(foldModels[foldOf(i)]!, pages[i]!)),
