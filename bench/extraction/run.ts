@@ -28,6 +28,7 @@ import pLimit from 'p-limit';
 import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
+import { DEFECTS, defectsOf } from './markdown-defects.ts';
 import {
   bagOfWordsF1,
   f1OfAverages,
@@ -100,9 +101,13 @@ function measure(pages: Page[]): { base: Run; ours: Run } {
 }
 
 /** Defuddle on the sampled pages; undefined for pages outside the sample. */
-async function defuddle(
-  pages: Page[],
-): Promise<{ outputs: Array<string | undefined>; ms: number; n: number; cutOff: number }> {
+async function defuddle(pages: Page[]): Promise<{
+  outputs: Array<string | undefined>;
+  markdown: Array<string | undefined>;
+  ms: number;
+  n: number;
+  cutOff: number;
+}> {
   const step = defuddleLimit && defuddleLimit < pages.length ? pages.length / defuddleLimit : 1;
   const chosen = new Set(
     Array.from({ length: Math.min(pages.length, defuddleLimit ?? pages.length) }, (_, i) =>
@@ -110,6 +115,7 @@ async function defuddle(
     ),
   );
   const outputs: Array<string | undefined> = [];
+  const markdown: Array<string | undefined> = [];
   let ms = 0;
   let cutOff = 0;
   let worker: Worker | undefined;
@@ -132,16 +138,17 @@ async function defuddle(
       await w.terminate();
       worker = undefined;
     }
-    outputs[i] = markdownText(result?.markdown ?? '');
+    markdown[i] = result?.markdown ?? '';
+    outputs[i] = markdownText(markdown[i]!);
   }
   await worker?.terminate();
-  return { outputs, ms, n: chosen.size, cutOff };
+  return { outputs, markdown, ms, n: chosen.size, cutOff };
 }
 
 /** Every page served from a loopback site and scraped through the real API, two at a time. */
 async function throughApi(
   pages: Page[],
-): Promise<{ outputs: string[]; failed: number; errors: Map<string, number> }> {
+): Promise<{ outputs: string[]; markdown: string[]; failed: number; errors: Map<string, number> }> {
   const site = createServer((req, res) => {
     const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
     if (!(i >= 0 && i < pages.length)) return void res.writeHead(404).end();
@@ -152,6 +159,7 @@ async function throughApi(
   const server = await startBenchServer(KEY, { WEBDATA_CONTENT_WORKERS: '2' });
   let failed = 0;
   const errors = new Map<string, number>();
+  const markdown: string[] = [];
   try {
     const two = pLimit(2);
     const outputs = await Promise.all(
@@ -170,7 +178,8 @@ async function throughApi(
             };
             if (res.status !== 200 || !json.success)
               throw new Error(`${res.status} ${json.error ?? ''}`);
-            return markdownText(json.markdown ?? '');
+            markdown[i] = json.markdown ?? '';
+            return markdownText(markdown[i]!);
           } catch (err) {
             const why = String((err as Error).message)
               .replace(/\d+ ?ms/g, 'N ms')
@@ -182,7 +191,7 @@ async function throughApi(
         }),
       ),
     );
-    return { outputs, failed, errors };
+    return { outputs, markdown, failed, errors };
   } finally {
     await server.close();
     site.close();
@@ -239,6 +248,18 @@ async function evaluate(set: Scored): Promise<void> {
     }
   }
   const key = set.name === 'wcxb-dev' ? 'wcxb' : 'article';
+  const faulty = (markdown: Array<string | undefined>, idx: number[]) => {
+    const found = idx.map((i) => defectsOf(markdown[i] ?? ''));
+    const pagesWith = (name?: string) =>
+      found.filter((names) => (name ? names.includes(name) : names.length)).length;
+    return { any: pagesWith(), each: DEFECTS.map(([name]) => `${name} ${pagesWith(name)}`) };
+  };
+  const apiFaults = faulty(api.markdown, all);
+  const sampleFaults = [faulty(api.markdown, defIdx), faulty(def.markdown, defIdx)];
+  console.log(
+    `  markdown faults, pages: ours API ${apiFaults.any} of ${n} (${apiFaults.each.join(', ')}); on Defuddle's ${defIdx.length}: ours ${sampleFaults[0]!.any}, defuddle ${sampleFaults[1]!.any}`,
+  );
+  result[`${key}_fault_pages`] = String(apiFaults.any);
   if (key === 'article') {
     // article-extraction's truth is the articleBody, without the headline; our markdown opens
     // with the page's title heading on purpose, so the body alone is scored here as well.

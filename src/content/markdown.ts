@@ -43,14 +43,37 @@ const PLACEHOLDER =
 /**
  * Zero-width characters that only steer layout (a zero-width space, a byte order mark), and
  * joiners that join nothing: site builders put a lone U+200D in empty paragraphs and bold runs.
- * A joiner between letters or emoji (Persian text, a family emoji) is kept.
+ * A joiner between letters or emoji (Persian text, a family emoji) is kept. Also an icon font's
+ * glyphs (Font Awesome's link, menu and arrow icons), which sites write as private-use code
+ * points: outside that font they show as an empty box and name nothing (a documentation page's
+ * heading links came out as `[\uf0c1](#section)`).
  */
 const INVISIBLE =
-  /[\u200b\ufeff]|(?<![\p{L}\p{M}\p{N}\p{Extended_Pictographic}])[\u200c\u200d]|[\u200c\u200d](?![\p{L}\p{M}\p{N}\p{Extended_Pictographic}])/gu;
+  /[\u200b\ufeff\p{Co}]|(?<![\p{L}\p{M}\p{N}\p{Extended_Pictographic}])[\u200c\u200d]|[\u200c\u200d](?![\p{L}\p{M}\p{N}\p{Extended_Pictographic}])/gu;
 
 /** Most text has none of these characters; a plain class finds that faster than INVISIBLE's lookarounds. */
 const withoutInvisible = (text: string) =>
-  /[\u200b-\u200d\ufeff]/.test(text) ? text.replace(INVISIBLE, '') : text;
+  /[\u200b-\u200d\ufeff\p{Co}]/u.test(text) ? text.replace(INVISIBLE, '') : text;
+
+/**
+ * A heading's permalink (Sphinx's and MkDocs' `¶`, Docusaurus' `#`, a `§` or a chain icon) or a
+ * footnote's way back to its reference (`↩`): a glyph linking to a place on the same page. It
+ * names nothing, and in a heading it would follow the heading's words into every copy of them
+ * (`# Quickstart[¶](#quickstart "Link to this heading")`); a fifth of WCXB's documentation pages
+ * print one beside every heading.
+ */
+function isPermalink(link: HTMLElement): boolean {
+  const href = link.getAttribute('href')?.trim() ?? '';
+  return (
+    href.length > 1 &&
+    href.startsWith('#') &&
+    !link.querySelector('img') &&
+    isPermalinkText(withoutInvisible(link.textContent ?? ''))
+  );
+}
+
+/** Text of nothing but a permalink's or a way back's glyphs (with their emoji or text variation selectors), or nothing. */
+const isPermalinkText = (text: string) => /^(?:[\s¶#§🔗⚓↩↑⬆^]|[\ufe0e\ufe0f])*$/u.test(text);
 
 /** Elements turndown drops whole, text and all (see `service.remove` below). */
 const DROPPED = new Set([
@@ -104,6 +127,37 @@ function readerText(text: string): string {
  */
 const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu;
 
+const STRONG = new Set(['STRONG', 'B']);
+const EMPHASIS = new Set(['EM', 'I']);
+
+/** Whether a run of emphasis shows words (or a picture); an empty one writes nothing. */
+const showsSomething = (node: Node | null): boolean =>
+  !!node && (!wordless(node) || !!(node as Element).querySelector?.('img'));
+
+/**
+ * One kind of emphasis (`kind`: its tag names) written between `delimiter`s as CommonMark reads
+ * them. Turndown wraps whatever the element holds, and CommonMark then prints the delimiters as
+ * they are: a run that starts or ends with a line break or a non-breaking space (`**  \nTip:**`,
+ * `## ** Meal plan **`), bold inside bold (`****Toner****`) or two runs side by side that split a
+ * word (`**trend****s**`): 52 of the data sets' 1,657 pages showed stray asterisks so. Spaces and
+ * breaks at a run's edges go outside it, a run inside a run of its kind writes no delimiters of
+ * its own, and runs side by side are written as one.
+ */
+function delimited(kind: ReadonlySet<string>, delimiter: string) {
+  const sameKind = (node: Node | null) => !!node && kind.has(node.nodeName.toUpperCase());
+  const insideSameKind = (node: Node) => {
+    for (let up = node.parentNode; up; up = up.parentNode) if (sameKind(up)) return true;
+    return false;
+  };
+  return (content: string, node: Node): string => {
+    if (!content.trim() || insideSameKind(node)) return content;
+    const [, lead, words, trail] = content.match(/^(\s*)([\s\S]*?)(\s*)$/) as RegExpMatchArray;
+    const joinsPrevious = sameKind(node.previousSibling) && showsSomething(node.previousSibling);
+    const joinsNext = sameKind(node.nextSibling) && showsSomething(node.nextSibling);
+    return `${lead}${joinsPrevious ? '' : delimiter}${words}${joinsNext ? '' : delimiter}${trail}`;
+  };
+}
+
 function createService(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -137,6 +191,10 @@ function createService(): TurndownService {
       [...node.querySelectorAll('img')].every((img) => isInvisible(img as HTMLElement)),
     replacement: () => '',
   });
+  service.addRule('permalink', {
+    filter: (node) => node.nodeName === 'A' && isPermalink(node as HTMLElement),
+    replacement: () => '',
+  });
   service.addRule('linkToNowhere', {
     filter: (node) => node.nodeName === 'A' && goesNowhere(node as HTMLElement),
     replacement: (content) => content,
@@ -150,6 +208,14 @@ function createService(): TurndownService {
   service.addRule('invisibleImage', {
     filter: (node) => node.nodeName === 'IMG' && isInvisible(node as HTMLElement),
     replacement: () => '',
+  });
+  service.addRule('strong', {
+    filter: ['strong', 'b'],
+    replacement: delimited(STRONG, '**'),
+  });
+  service.addRule('emphasis', {
+    filter: ['em', 'i'],
+    replacement: delimited(EMPHASIS, '*'),
   });
   // An ATX heading is one line: a heading holding a paragraph or a line break came out as "### "
   // with its words on the lines below, and one holding nothing as a bare "###".

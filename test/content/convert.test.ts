@@ -117,6 +117,48 @@ describe('convertHtml main content', () => {
     expect(md).toContain('```python\nprint("hi")\n```');
   });
 
+  it("drops a heading's permalink glyph and a footnote's link back, and keeps the footnote's number", () => {
+    const md = markdown(
+      page(`<article><h1>Rotating the logs<a href="#top" title="Permalink">§</a></h1>${para('The rotation')}
+        <h2 id="when">When<a class="headerlink" href="#when">¶</a></h2>
+        <h3 id="how"><a class="anchor" href="#how">#</a>How</h3>
+        <p>Rotate daily<a href="#fn1" id="r1"><sup>1</sup></a>, as the <a href="#how">how section</a> says.</p>
+        ${para('The archive')}
+        <ol><li id="fn1">Daily suits most services. <a href="#r1">↩︎</a></li></ol></article>`),
+      false,
+    );
+    expect(md).toContain('# Rotating the logs\n');
+    expect(md).toContain('\n## When\n');
+    expect(md).toContain('\n### How\n');
+    expect(md).toContain('Rotate daily[1](#fn1), as the [how section](#how) says.');
+    expect(md).toMatch(/\n1\. Daily suits most services\.$/);
+    for (const glyph of ['§', '¶', '[#]', '↩']) expect(md, glyph).not.toContain(glyph);
+  });
+
+  it("drops an icon font's glyphs, which name nothing outside that font", () => {
+    const md = markdown(
+      page(`<article><h1>Sizes<a href="#sizes">\uf0c1</a></h1>${para('The sizing')}
+        <p><a href="/cart"><i class="fa fa-cart">\uf07a</i></a> Order by noon<span>\uf00c</span> for dispatch today.</p>
+        ${para('The returns')}</article>`),
+    );
+    expect(md).toContain('# Sizes\n');
+    expect(md).toContain('Order by noon for dispatch today.');
+    expect(md).not.toMatch(/\p{Co}|\[\]\(/u);
+  });
+
+  it('writes emphasis CommonMark reads: spaces and breaks outside its delimiters, bold in bold once, runs side by side as one', () => {
+    const md = markdown(
+      page(`<article><h1>Caring for linen</h1>${para('The fabric')}
+        <h2><strong> Washing </strong></h2>
+        <p><strong><br>Tip:</strong> wash it <b><strong>cold</strong></b>, <em>dry it </em>flat, and iron it <strong>dam</strong><strong>p</strong>; <strong>never</strong> <strong>bleach</strong> it.</p>
+        ${para('The storage')}</article>`),
+    );
+    expect(md).toContain('\n## **Washing**\n');
+    expect(md).toContain(
+      '\n**Tip:** wash it **cold**, *dry it* flat, and iron it **damp**; **never** **bleach** it.',
+    );
+  });
+
   it('keeps nested lists nested', () => {
     const md = markdown(
       page(`<article><h1>Packing</h1>${para('The trip')}

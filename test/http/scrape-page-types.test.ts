@@ -128,6 +128,29 @@ describe('POST /v1/scrape/single main content by page type', () => {
     expect(json.markdown).not.toContain('max\\_size');
   });
 
+  it("returns a doc page's headings without their permalinks, its footnotes without their way back, its emphasis as CommonMark reads it", async () => {
+    const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: `${site.origin}/types/docPermalinks.html`,
+    });
+    expect(status).toBe(200);
+    expect(json.markdown.startsWith('# Rotating the logs\n')).toBe(true);
+    expect(json.markdown).toContain('\n## When to rotate\n');
+    expect(json.markdown).toContain('Rotate the logs daily[1](#fn1), and keep a week');
+    expect(json.markdown).toMatch(/as most small services do\.$/);
+    for (const glyph of [
+      '¶',
+      '\uf0c1',
+      '↩',
+      '](#rotating-the-logs',
+      '](#when-to-rotate',
+      '](#ref1',
+    ])
+      expect(json.markdown, glyph).not.toContain(glyph);
+    expect(json.markdown).toContain(
+      '\n**Tip:** compress the rotated files with **gzip**, since the **compressed** files take',
+    );
+  });
+
   it("returns a product's JSON-LD specs as a list when the page does not show them", async () => {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${site.origin}/types/productSpecsJsonLd.html`,
