@@ -143,18 +143,21 @@ const showsSomething = (node: Node | null): boolean =>
  * breaks at a run's edges go outside it, a run inside a run of its kind writes no delimiters of
  * its own, and runs side by side are written as one.
  */
-function delimited(kind: ReadonlySet<string>, delimiter: string) {
+function emphasisRule(kind: ReadonlySet<string>, delimiter: string): TurndownService.Rule {
   const sameKind = (node: Node | null) => !!node && kind.has(node.nodeName.toUpperCase());
   const insideSameKind = (node: Node) => {
     for (let up = node.parentNode; up; up = up.parentNode) if (sameKind(up)) return true;
     return false;
   };
-  return (content: string, node: Node): string => {
-    if (!content.trim() || insideSameKind(node)) return content;
-    const [, lead, words, trail] = content.match(/^(\s*)([\s\S]*?)(\s*)$/) as RegExpMatchArray;
-    const joinsPrevious = sameKind(node.previousSibling) && showsSomething(node.previousSibling);
-    const joinsNext = sameKind(node.nextSibling) && showsSomething(node.nextSibling);
-    return `${lead}${joinsPrevious ? '' : delimiter}${words}${joinsNext ? '' : delimiter}${trail}`;
+  return {
+    filter: (node) => sameKind(node),
+    replacement: (content, node) => {
+      if (!content.trim() || insideSameKind(node)) return content;
+      const [, lead, words, trail] = content.match(/^(\s*)([\s\S]*?)(\s*)$/) as RegExpMatchArray;
+      const joinsPrevious = sameKind(node.previousSibling) && showsSomething(node.previousSibling);
+      const joinsNext = sameKind(node.nextSibling) && showsSomething(node.nextSibling);
+      return `${lead}${joinsPrevious ? '' : delimiter}${words}${joinsNext ? '' : delimiter}${trail}`;
+    },
   };
 }
 
@@ -209,14 +212,8 @@ function createService(): TurndownService {
     filter: (node) => node.nodeName === 'IMG' && isInvisible(node as HTMLElement),
     replacement: () => '',
   });
-  service.addRule('strong', {
-    filter: ['strong', 'b'],
-    replacement: delimited(STRONG, '**'),
-  });
-  service.addRule('emphasis', {
-    filter: ['em', 'i'],
-    replacement: delimited(EMPHASIS, '*'),
-  });
+  service.addRule('strong', emphasisRule(STRONG, '**'));
+  service.addRule('emphasis', emphasisRule(EMPHASIS, '*'));
   // An ATX heading is one line: a heading holding a paragraph or a line break came out as "### "
   // with its words on the lines below, and one holding nothing as a bare "###".
   service.addRule('heading', {
