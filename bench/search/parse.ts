@@ -1,5 +1,5 @@
 /**
- * SERP parser speed on the real saved pages (../shared/data/serp). The baseline, measured in the
+ * SERP parser speed on the real saved pages (test/fixtures/serp). The baseline, measured in the
  * same run, is linkedom parsing the same page and doing nothing else: the floor for any parser
  * built on it. The ratio says what our extraction adds on top of the parse.
  *
@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { DOMParser } from 'linkedom';
 import { parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
 
-const SERP = resolve(import.meta.dirname, '../..', '../shared/data/serp');
+const SERP = resolve(import.meta.dirname, '../../test/fixtures/serp');
 const rounds = Number(process.argv[2] ?? 20);
 
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

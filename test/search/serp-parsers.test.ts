@@ -13,8 +13,8 @@ import {
 import { BING_NO_RESULTS } from '../fixtures/bing-serp-server.ts';
 import { GOOGLE_NO_RESULTS } from '../fixtures/google-serp-server.ts';
 
-/** Real saved results pages (see SOURCES.md there), shared beside the repository. */
-const SERP = resolve(import.meta.dirname, '../..', '../shared/data/serp');
+/** Real saved results pages (sources and licences in SOURCES.md there). */
+const SERP = resolve(import.meta.dirname, '../fixtures/serp');
 const page = (path: string) => readFileSync(resolve(SERP, path), 'utf8');
 const GOOGLE = 'https://www.google.com/search?q=x';
 const BING = 'https://www.bing.com/search?q=x';
