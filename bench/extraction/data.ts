@@ -17,11 +17,34 @@ export type DataSet = 'wcxb' | 'article-extraction';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 
-/** The shared data sets live beside the checkout (../shared/data) or one level up for worktrees. */
+/**
+ * The data sets are not part of the repository (they are others' pages, under their own licences):
+ * `WEBDATA_BENCH_DATA` names their folder, else a `shared/data` folder beside the checkout (or one
+ * level up, for a worktree) is used.
+ */
 export const DATA_DIR =
   process.env.WEBDATA_BENCH_DATA ??
   [join(REPO, '../shared/data'), join(REPO, '../../shared/data')].find((d) => existsSync(d)) ??
   join(REPO, '../shared/data');
+
+/** Where each data set comes from, for the message a bench prints when it is missing. */
+const SOURCES: Record<string, string> = {
+  'article-extraction':
+    'scrapinghub/article-extraction-benchmark on GitHub (html/<id>.html.gz and ground-truth.json)',
+  'wcxb-dev':
+    'Murrough-Foley/web-content-extraction-benchmark on GitHub, its dev split (html/<id>.html.gz, ground-truth/<id>.json)',
+};
+
+/** The folder of one data set; exits with how to get it when it is not there. */
+function dataSet(name: string): string {
+  const dir = join(DATA_DIR, name);
+  if (existsSync(dir)) return dir;
+  console.error(
+    `bench: the data set ${name} is not at ${dir}.\n` +
+      `Get it from ${SOURCES[name]}, lay it out as ${name}/ in a folder, and point WEBDATA_BENCH_DATA at that folder.`,
+  );
+  process.exit(2);
+}
 
 function readHtml(path: string): string {
   return gunzipSync(readFileSync(path)).toString('utf8');
@@ -39,7 +62,7 @@ function sample<T>(items: T[], limit: number | undefined): T[] {
 }
 
 export function loadArticleExtraction(limit?: number): Page[] {
-  const dir = join(DATA_DIR, 'article-extraction');
+  const dir = dataSet('article-extraction');
   const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<
     string,
     { articleBody: string; url: string }
@@ -56,7 +79,7 @@ export function loadArticleExtraction(limit?: number): Page[] {
 }
 
 export function loadWcxb(limit?: number): Page[] {
-  const dir = join(DATA_DIR, 'wcxb-dev');
+  const dir = dataSet('wcxb-dev');
   const ids = readdirSync(join(dir, 'html'))
     .map((f) => f.replace(/\.html\.gz$/, ''))
     .sort();

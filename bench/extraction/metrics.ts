@@ -1,6 +1,6 @@
 /**
  * The two data sets' own metrics, reimplemented from their descriptions in
- * ../shared/data/README.md. Python's `\w` is Unicode-aware, so tokens are letters, digits
+ * the data sets' own READMEs. Python's `\w` is Unicode-aware, so tokens are letters, digits
  * and underscores of any script.
  */
 const TOKEN = /[\p{L}\p{N}\p{M}_]+/gu;

@@ -8,7 +8,7 @@
  * - the page classes of test/fixtures/site/routes/render.ts (static, unreachable subresources,
  *   SPA shell in a layout, content 1-3 s late, lazy below the fold, client-side bot verdict,
  *   JS cookie challenge, never network-idle, streamed HTML, always blocked), N pages each;
- * - the real pages of ../shared/data/wcxb-dev (all of them unless --wcxb limits it).
+ * - the real pages of the wcxb-dev bench set (bench/README.md) (all of them unless --wcxb limits it).
  * Figures: share of pages whose markdown holds the real content (fixtures: every paragraph;
  * wcxb: success and bag-of-words recall of the ground truth >= 0.5), share of static pages
  * answered without a browser, p50/p95 latency per class, failures judged a challenge, pages

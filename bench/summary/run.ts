@@ -4,7 +4,7 @@
  *
  *   node bench/summary/run.ts [--limit N] [--chars N]
  *
- * Pages: the WCXB dev split (../shared/data/wcxb-dev). For each page with ground-truth `with`
+ * Pages: the WCXB dev split (the wcxb-dev bench set, bench/README.md). For each page with ground-truth `with`
  * snippets (sentences of the main content, written by the data set's authors), the middle
  * snippet is the target and the query is its four longest distinct words, as a user asking about
  * a detail would type them. A summary hits when it holds at least 80% of the target's words.

@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the webdata API (../shared/spec/web-data-api.md), written by
+ * Request and response shapes of the webdata API (docs/spec.md), written by
  * hand so the package depends on nothing of the server; test/client/openapi-contract.test.ts
  * checks every one against the server's /openapi.json.
  */
