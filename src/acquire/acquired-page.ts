@@ -1,5 +1,5 @@
 import type { AcquireMethod } from '../contract/index.ts';
-import { type BodyKind, bodyKind } from './body-kind.ts';
+import { type BodyKind, bodyKind, declaredKind } from './body-kind.ts';
 import { decodeBody } from './decode.ts';
 import { FetchFailure } from './errors.ts';
 
@@ -45,11 +45,25 @@ export function acquiredFromHttp(
   };
 }
 
-/** A page a browser rendered, as an acquired page. */
+/**
+ * A page a browser rendered, as an acquired page. A document the browser showed by a type that is
+ * no page (an image, a video, a PDF in the viewer) is binary: what it rendered is a frame around
+ * the file, empty of the file's content.
+ */
 export function acquiredFromBrowser(
-  page: { url: string; statusCode: number; html: string },
+  page: { url: string; statusCode: number; html: string; contentType?: string },
   method: AcquireMethod,
 ): AcquiredPage {
+  const declared = page.contentType === undefined ? 'html' : declaredKind(page.contentType);
+  if (declared === 'binary' || declared === 'pdf')
+    return {
+      url: page.url,
+      statusCode: page.statusCode,
+      contentType: page.contentType!,
+      body: Buffer.from(page.html),
+      kind: 'binary',
+      method,
+    };
   return {
     url: page.url,
     statusCode: page.statusCode,

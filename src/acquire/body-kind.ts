@@ -71,23 +71,28 @@ function looksLikeHtml(text: string): boolean {
  * plain text are read, and random bytes under any of these types are not.
  */
 export function bodyKind(contentType: string, body: Uint8Array): BodyKind {
-  const mime = contentType.split(';')[0]!.trim().toLowerCase();
-  if (
-    mime === 'application/pdf' ||
-    new TextDecoder('latin1').decode(body.subarray(0, 5)) === '%PDF-'
-  )
+  const declared = declaredKind(contentType);
+  if (declared === 'pdf' || new TextDecoder('latin1').decode(body.subarray(0, 5)) === '%PDF-')
     return 'pdf';
-  if (hasBinarySignature(body)) return 'binary';
-  const html = mime === 'text/html' || mime === 'application/xhtml+xml';
-  const unknown = mime === '' || mime === 'application/octet-stream';
-  if (!html && !unknown && !TEXT_TYPES.test(mime)) return 'binary';
+  if (hasBinarySignature(body) || declared === 'binary') return 'binary';
   const sample = decodeBody(
     body.subarray(0, SAMPLE_BYTES),
     contentType,
-    html || unknown,
+    declared !== 'text',
     body.length > SAMPLE_BYTES,
   );
   if (!decodesAsText(sample)) return 'binary';
-  if (html) return 'html';
-  return unknown && looksLikeHtml(sample.text) ? 'html' : 'text';
+  return declared ?? (looksLikeHtml(sample.text) ? 'html' : 'text');
+}
+
+/**
+ * What a Content-Type alone says a body is; undefined when it says nothing (none, or
+ * `application/octet-stream`) and only the bytes can tell.
+ */
+export function declaredKind(contentType: string): BodyKind | undefined {
+  const mime = contentType.split(';')[0]!.trim().toLowerCase();
+  if (mime === '' || mime === 'application/octet-stream') return undefined;
+  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
+  if (mime === 'application/pdf') return 'pdf';
+  return TEXT_TYPES.test(mime) ? 'text' : 'binary';
 }

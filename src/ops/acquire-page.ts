@@ -130,7 +130,12 @@ export async function acquirePage(
           ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge })
           : opened.html;
       return acquiredFromBrowser(
-        { html, url: page.url(), statusCode: opened.statusCode() },
+        {
+          html,
+          url: page.url(),
+          statusCode: opened.statusCode(),
+          contentType: opened.contentType(),
+        },
         opened.env.method,
       );
     },

@@ -181,6 +181,13 @@ describe('a navigation that becomes a download, on the browser rung', () => {
     expect(json.markdown).toBeUndefined();
   });
 
+  it('fails an image the browser shows as a document of its own, not as an empty page', async () => {
+    const { json } = await scrape({ url: `${site.origin}/image.png`, actions });
+    expect(json).toMatchObject({ success: false, cost: 0 });
+    expect(json.error).toBe('cannot convert binary content (served as image/png) to markdown');
+    expect(json.markdown).toBeUndefined();
+  });
+
   it('reads the file as a PDF when it is one', async () => {
     const { json } = await scrape({
       url: `${site.origin}/docs/harbour-report.pdf`,
