@@ -20,16 +20,23 @@ const MIN_ASCII_SHARE_WHEN_GUESSED = 0.9;
 const MARKUP = /<(!doctype html|html|head|body|title|p|div|\?xml)[\s>]/i;
 
 /**
- * C0 controls other than tab, line feed, form feed and carriage return; DEL; C1; U+FFFD; and the
- * private use area, which is where random bytes read as UTF-16 land most (a tenth of all code units).
+ * The controls no text holds: WHATWG MIME Sniffing's binary data bytes (C0 but tab, line feed,
+ * form feed, carriage return and escape, which coloured logs hold) and DEL. C1 controls are not
+ * among them: text encoded twice (windows-1252 read as Latin-1, then written as UTF-8) is full of
+ * them, and is still text.
+ */
+function isControl(code: number): boolean {
+  return code < 0x20
+    ? code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d && code !== 0x1b
+    : code === 0x7f;
+}
+
+/**
+ * A control, U+FFFD (bytes the charset could not read), or private use, where random bytes read
+ * as UTF-16 land most (a tenth of all code units).
  */
 function isBad(code: number): boolean {
-  return (
-    (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d) ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0xe000 && code <= 0xf8ff) ||
-    code === 0xfffd
-  );
+  return isControl(code) || code === 0xfffd || (code >= 0xe000 && code <= 0xf8ff);
 }
 
 /**

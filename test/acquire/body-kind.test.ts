@@ -24,7 +24,7 @@ const SIGNATURES: Record<string, number[]> = {
 /** A character of prose or data: a control, private use or a replacement is none. */
 const readable = (ch: string) => {
   const code = ch.codePointAt(0)!;
-  const control = (code < 0x20 && !'\t\n\f\r'.includes(ch)) || (code >= 0x7f && code <= 0x9f);
+  const control = (code < 0x20 && !'\t\n\f\r\u001b'.includes(ch)) || code === 0x7f;
   return !control && !(code >= 0xe000 && code <= 0xf8ff) && code !== 0xfffd;
 };
 
@@ -88,6 +88,16 @@ describe('bodyKind: text only on evidence', () => {
       Buffer.from('</p></body></html>'),
     ]);
     expect(bodyKind('', sjis)).toBe('html');
+  });
+
+  it('reads a coloured log and text encoded twice as text', () => {
+    const log = '\u001b[32mPASS\u001b[0m test/a.test.ts\n\u001b[31mFAIL\u001b[0m test/b.test.ts\n';
+    expect(bodyKind('text/plain', Buffer.from(log.repeat(20)))).toBe('text');
+    // ’ in windows-1252 (E2 80 99) read as Latin-1 and written out as UTF-8.
+    const twice = Buffer.from(
+      'It\u00e2\u0080\u0099s the harbour\u00e2\u0080\u0099s week. '.repeat(20),
+    );
+    expect(bodyKind('application/octet-stream', twice)).toBe('text');
   });
 
   it('judges a large body by its start, a character cut at the sample edge included', () => {

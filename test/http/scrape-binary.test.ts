@@ -41,13 +41,15 @@ const scrape = (body: Record<string, unknown>, key?: string) =>
 
 /**
  * What every reading of bytes as text shows, whichever charset: the ASCII controls (other than tab,
- * line feed, form feed, carriage return) are controls in UTF-8 and windows-1252 alike. Bytes with a
- * byte-order mark are read by it instead, so they are left out of this check.
+ * line feed, form feed, carriage return, escape) are controls in UTF-8 and windows-1252 alike.
+ * Bytes with a byte-order mark are read by it instead, so they are left out of this check.
  */
 function fewControls(bytes: Uint8Array): boolean {
   if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe))
     return true;
-  const controls = bytes.filter((b) => (b < 0x20 && ![9, 10, 12, 13].includes(b)) || b === 0x7f);
+  const controls = bytes.filter(
+    (b) => (b < 0x20 && ![9, 10, 12, 13, 27].includes(b)) || b === 0x7f,
+  );
   return controls.length <= bytes.length / 100;
 }
 
