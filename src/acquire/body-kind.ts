@@ -9,7 +9,7 @@ const TEXT_TYPES =
 /** Enough of a body to judge it: the rest of a large body is not read. */
 const SAMPLE_BYTES = 32 * 1024;
 
-/** At most one character in a hundred may be a control or a replacement character. */
+/** At most one character in a hundred may be bad: a control, a replacement, private use. */
 const MAX_BAD_SHARE = 0.01;
 
 /**
@@ -41,8 +41,8 @@ function isBad(code: number): boolean {
 
 /**
  * Decoded bytes are text when the decoding itself was evidence (a byte-order mark, a declared
- * charset, valid UTF-8) and few characters are controls or replacements; a guessed decoding needs
- * prose or markup besides.
+ * charset, valid UTF-8) and few of its characters are bad; a guessed decoding needs prose or
+ * markup besides.
  */
 function decodesAsText(decoded: Decoded): boolean {
   const { text } = decoded;

@@ -22,7 +22,7 @@ export async function readDownload(
 ): Promise<DownloadedFile> {
   const timeoutMs = Math.max(1, deadline - Date.now());
   const timedOut = () =>
-    new NavigationError(`the download of ${page.url()} did not end within ${timeoutMs} ms`, true);
+    new NavigationError(`the download did not end within ${timeoutMs} ms`, true);
   const download = await page
     .waitForEvent('download', { timeout: timeoutMs })
     .catch((err: unknown) => {
