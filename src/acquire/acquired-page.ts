@@ -1,7 +1,7 @@
 import type { AcquireMethod } from '../contract/index.ts';
+import { type BodyKind, bodyKind, declaredKind } from './body-kind.ts';
 import { decodeBody } from './decode.ts';
-
-export type BodyKind = 'html' | 'text' | 'pdf' | 'binary';
+import { FetchFailure } from './errors.ts';
 
 /** What every engine hands on: one shape, whichever engine got the page. */
 export interface AcquiredPage {
@@ -16,36 +16,20 @@ export interface AcquiredPage {
   method: AcquireMethod;
 }
 
-const TEXT_TYPES =
-  /^(text\/|application\/(json|ld\+json|xml|javascript|x-javascript|ecmascript|rss\+xml|atom\+xml|x-ndjson|yaml|x-yaml|toml|csv)|[\w.-]+\/[\w.-]+\+(json|xml))/;
-
-export function bodyKind(contentType: string, body: Buffer): BodyKind {
-  const mime = contentType.split(';')[0]!.trim().toLowerCase();
-  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
-  if (mime === 'application/pdf' || body.subarray(0, 5).toString('latin1') === '%PDF-')
-    return 'pdf';
-  if (TEXT_TYPES.test(mime)) return 'text';
-  if (mime && mime !== 'application/octet-stream') return 'binary';
-  // No usable type: look at the bytes, as a browser would.
-  const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
-  if (
-    head.startsWith('<!doctype html') ||
-    head.startsWith('<html') ||
-    /<(head|body|title|p|div)[\s>]/.test(head)
-  )
-    return 'html';
-  return head.includes('\u0000') ? 'binary' : 'text';
-}
-
-/** An HTTP answer as an acquired page: its kind found and its text decoded, once. */
-export function acquiredFromHttp(res: {
-  url: string;
-  statusCode: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}): AcquiredPage {
+/**
+ * An HTTP answer as an acquired page: its kind found (unless the caller found it already) and its
+ * text decoded, once.
+ */
+export function acquiredFromHttp(
+  res: {
+    url: string;
+    statusCode: number;
+    headers: Record<string, string>;
+    body: Buffer;
+  },
+  kind = bodyKind(res.headers['content-type'] ?? '', res.body),
+): AcquiredPage {
   const contentType = res.headers['content-type'] ?? '';
-  const kind = bodyKind(contentType, res.body);
   const text =
     kind === 'html' || kind === 'text'
       ? decodeBody(res.body, contentType, kind === 'html').text
@@ -61,11 +45,25 @@ export function acquiredFromHttp(res: {
   };
 }
 
-/** A page a browser rendered, as an acquired page. */
+/**
+ * A page a browser rendered, as an acquired page. A document the browser showed by a type that is
+ * no page (an image, a video, a PDF in the viewer) is binary: what it rendered is a frame around
+ * the file, empty of the file's content.
+ */
 export function acquiredFromBrowser(
-  page: { url: string; statusCode: number; html: string },
+  page: { url: string; statusCode: number; html: string; contentType?: string },
   method: AcquireMethod,
 ): AcquiredPage {
+  const declared = page.contentType === undefined ? 'html' : declaredKind(page.contentType);
+  if (declared === 'binary' || declared === 'pdf')
+    return {
+      url: page.url,
+      statusCode: page.statusCode,
+      contentType: page.contentType!,
+      body: Buffer.from(page.html),
+      kind: 'binary',
+      method,
+    };
   return {
     url: page.url,
     statusCode: page.statusCode,
@@ -73,6 +71,30 @@ export function acquiredFromBrowser(
     body: Buffer.from(page.html),
     kind: 'html',
     text: page.html,
+    method,
+  };
+}
+
+/**
+ * A file a browser navigation downloaded, as an acquired page. Only a PDF is read: nothing but its
+ * bytes says what any other download is (an archive, an attachment), and a download is no page.
+ */
+export function acquiredFromDownload(
+  file: { url: string; filename: string; body: Buffer },
+  method: AcquireMethod,
+): AcquiredPage {
+  if (bodyKind('', file.body) !== 'pdf')
+    throw new FetchFailure(
+      'unsupported-content',
+      `${file.url} is a file download ("${file.filename}"), not a page: only a PDF download is read`,
+      200,
+    );
+  return {
+    url: file.url,
+    statusCode: 200,
+    contentType: 'application/pdf',
+    body: file.body,
+    kind: 'pdf',
     method,
   };
 }

@@ -7,6 +7,8 @@
 export interface Decoded {
   text: string;
   charset: string;
+  /** Nothing named the charset and the bytes are not UTF-8: windows-1252 is a guess. */
+  guessed: boolean;
 }
 
 const META_SCAN_BYTES = 4096;
@@ -40,24 +42,40 @@ function decoderFor(charset: string | undefined): TextDecoder | undefined {
   }
 }
 
+/**
+ * `partial`: the bytes are the first part of a body, so a character cut at their end is neither
+ * decoded nor taken as invalid UTF-8.
+ */
 export function decodeBody(
   bytes: Uint8Array,
   contentType: string | undefined,
   sniffMeta: boolean,
+  partial = false,
 ): Decoded {
+  const stream = { stream: partial };
   const bom = bomCharset(bytes);
   if (bom)
     return {
-      text: new TextDecoder(bom.charset).decode(bytes.subarray(bom.skip)),
+      text: new TextDecoder(bom.charset).decode(bytes.subarray(bom.skip), stream),
       charset: bom.charset,
+      guessed: false,
     };
   const declared =
     charsetFromContentType(contentType) ?? (sniffMeta ? charsetFromMeta(bytes) : undefined);
   const decoder = decoderFor(declared);
-  if (decoder) return { text: decoder.decode(bytes), charset: decoder.encoding };
+  if (decoder)
+    return { text: decoder.decode(bytes, stream), charset: decoder.encoding, guessed: false };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), charset: 'utf-8' };
+    return {
+      text: new TextDecoder('utf-8', { fatal: true }).decode(bytes, stream),
+      charset: 'utf-8',
+      guessed: false,
+    };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), charset: 'windows-1252' };
+    return {
+      text: new TextDecoder('windows-1252').decode(bytes),
+      charset: 'windows-1252',
+      guessed: true,
+    };
   }
 }

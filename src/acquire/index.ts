@@ -2,9 +2,10 @@ export { isoCountry, type ProxyTable } from '../settings/index.ts';
 export {
   type AcquiredPage,
   acquiredFromBrowser,
+  acquiredFromDownload,
   acquiredFromHttp,
-  bodyKind,
 } from './acquired-page.ts';
+export { type BodyKind, bodyKind } from './body-kind.ts';
 export { decodeBody } from './decode.ts';
 export {
   type EgressLane,

@@ -21,6 +21,16 @@ export class NavigationError extends Error {
   }
 }
 
+/** The navigation became a download: the URL answers with a file to save, not a page to show. */
+export class DownloadError extends NavigationError {
+  readonly url: string;
+
+  constructor(url: string) {
+    super(`${url} is a file download, not a page`);
+    this.url = url;
+  }
+}
+
 /** One action or step failed; `index` is its position in `actions` or `steps` (the `list`). */
 export class ActionError extends Error {
   readonly index: number;

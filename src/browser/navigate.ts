@@ -5,7 +5,7 @@ import {
   type EgressLane,
   type NetworkPolicy,
 } from '../acquire/index.ts';
-import { NavigationError, shortMessage } from './errors.ts';
+import { DownloadError, NavigationError, shortMessage } from './errors.ts';
 
 export interface Guard {
   policy: NetworkPolicy;
@@ -34,6 +34,9 @@ async function outcome(res: Response | null, guard: Guard): Promise<number> {
 function failed(err: unknown, url: string, guard: Guard, timeoutMs: number): Error {
   const refusal = refusalFor(guard.proxy, url);
   if (refusal) return new BlockedDestinationError(refusal);
+  // Playwright's words when the response is a file (an attachment, a type Chromium cannot show).
+  if (err instanceof Error && /download is starting/i.test(err.message))
+    return new DownloadError(url);
   if (err instanceof Error && err.name === 'TimeoutError')
     return new NavigationError(`navigation to ${url} timed out after ${timeoutMs} ms`, true);
   return new NavigationError(`navigation to ${url} failed: ${shortMessage(err)}`);

@@ -31,6 +31,8 @@ export class PageNotReadyError extends Error {}
 /** What is known of the page's current document (it changes when a challenge reloads). */
 export interface DocumentState {
   statusCode(): number;
+  /** The current document's Content-Type as served ('' before one arrived). */
+  contentType(): string;
   /** Why the egress proxy refused the current document, when it did. */
   refusal(): string | undefined;
   /** Why the current document stopped loading part way (its body cut at the byte cap, a reset). */
@@ -48,6 +50,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const PLAIN_DOCUMENT: DocumentState = {
   statusCode: () => 200,
+  contentType: () => 'text/html',
   refusal: () => undefined,
   loadFailure: () => undefined,
   requestsInFlight: () => undefined,
@@ -57,6 +60,7 @@ const PLAIN_DOCUMENT: DocumentState = {
 /** Follows the main frame's documents: their HTTP status, and whether the egress proxy refused one. */
 export function trackDocument(page: Page, env: PageEnv): DocumentState {
   let status = 0;
+  let type = '';
   let refused: string | undefined;
   let loadFailure: string | undefined;
   const isDocument = (r: Request) => r.isNavigationRequest() && r.frame() === page.mainFrame();
@@ -85,6 +89,7 @@ export function trackDocument(page: Page, env: PageEnv): DocumentState {
     if (!isDocument(r.request())) return;
     loadFailure = undefined;
     status = r.status();
+    type = r.headers()['content-type'] ?? '';
     // A page's own script or a click can lead the page somewhere the proxy refuses.
     const host = new URL(r.url()).hostname.replace(/^\[|\]$/g, '');
     refused = r.headers()['x-webdata-blocked']
@@ -94,6 +99,7 @@ export function trackDocument(page: Page, env: PageEnv): DocumentState {
   });
   return {
     statusCode: () => status,
+    contentType: () => type,
     refusal: () => refused,
     loadFailure: () => loadFailure,
     requestsInFlight: () => inFlight.size,

@@ -1,6 +1,7 @@
 import {
   type AcquiredPage,
   acquiredFromBrowser,
+  acquiredFromDownload,
   acquiredFromHttp,
   bodyKind,
   type ContentVerdict,
@@ -53,14 +54,15 @@ async function judgedHttpPage(
   converter: PageConverter,
 ): Promise<{ page: AcquiredPage; reason?: string }> {
   const contentType = res.headers['content-type'] ?? '';
+  const kind = bodyKind(contentType, res.body);
   const reading =
-    bodyKind(contentType, res.body) === 'html'
+    kind === 'html'
       ? ctx.services.content.readHttpAnswer(
           { bytes: res.body, contentType, url: res.url, statusCode: res.statusCode },
           ctx.signal,
         )
       : undefined;
-  const page = acquiredFromHttp(res);
+  const page = acquiredFromHttp(res, kind);
   const read = await reading;
   if (!read || page.text === undefined) return { page };
   if (read.block) countBlock('http', read.block);
@@ -107,7 +109,7 @@ export async function acquirePage(
   }
   const methods = rungs.filter((r) => r.features.javascript).map((r) => r.method as BrowserMethod);
   const judge = (html: string, url: string) => judgeContent(html, url, converter);
-  const { value, method } = await browse(
+  const { value } = await browse(
     {
       url: req.url,
       actions: req.actions,
@@ -127,8 +129,17 @@ export async function acquirePage(
         req.actions.length > 0
           ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge })
           : opened.html;
-      return { html, url: page.url(), statusCode: opened.statusCode() };
+      return acquiredFromBrowser(
+        {
+          html,
+          url: page.url(),
+          statusCode: opened.statusCode(),
+          contentType: opened.contentType(),
+        },
+        opened.env.method,
+      );
     },
+    acquiredFromDownload,
   );
-  return acquiredFromBrowser(value, method);
+  return value;
 }

@@ -5,8 +5,11 @@ import {
   type BrowserMethod,
   type ContentJudge,
   type DocumentState,
+  DownloadError,
+  type DownloadedFile,
   openUrl,
   type PageEnv,
+  readDownload,
   runAction,
   settledContent,
   trackDocument,
@@ -56,12 +59,14 @@ export interface Opened extends DocumentState {
  * Opens a URL in the browser, lets it settle, runs the actions, then hands the page to
  * `capture`. A challenge or block page (at load, or thrown by `capture`) moves to the next
  * method while the budget allows; after the last one it fails with a BlockedPageError naming the
- * methods tried.
+ * methods tried. A URL that answers with a file is no page to settle or act on: it fails with a
+ * DownloadError, or, given `download`, the file is read and handed to it instead.
  */
 export async function browse<T>(
   req: BrowseRequest,
   ctx: OpContext,
   capture: (opened: Opened) => Promise<T>,
+  download?: (file: DownloadedFile, method: BrowserMethod) => T,
 ): Promise<{ value: T; method: BrowserMethod }> {
   const methods = req.methods ?? BROWSER_METHODS;
   const deadline = req.deadline ?? Date.now() + ctx.services.config.pageBudgetMs;
@@ -76,13 +81,19 @@ export async function browse<T>(
         async (page, env) => {
           const doc = trackDocument(page, env);
           const remaining = Math.max(1, deadline - Date.now());
-          await openUrl(
-            page,
-            req.url,
-            env.guard,
-            Math.min(env.navigationTimeoutMs, remaining),
-            req.contentOnly ? 'commit' : 'load',
-          );
+          try {
+            await openUrl(
+              page,
+              req.url,
+              env.guard,
+              Math.min(env.navigationTimeoutMs, remaining),
+              req.contentOnly ? 'commit' : 'load',
+            );
+          } catch (err) {
+            if (!(err instanceof DownloadError && download)) throw err;
+            const file = await readDownload(page, deadline, ctx.services.config.maxPageBytes);
+            return download(file, method);
+          }
           const html = await settledContent(page, {
             doc,
             deadline,

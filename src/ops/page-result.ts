@@ -148,7 +148,7 @@ export async function pageOutputs(
     case 'binary':
       throw new FetchFailure(
         'unsupported-content',
-        `cannot convert content of type ${page.contentType.split(';')[0]} to ${opts.type}`,
+        `cannot convert binary content (served as ${page.contentType.split(';')[0]!.trim() || 'no type'}) to ${opts.type}`,
         page.statusCode,
       );
     case 'pdf': {
