@@ -1,4 +1,4 @@
-import { unescape } from 'node:querystring';
+import querystring from 'node:querystring';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 function decodedFully(part: string): string {
   let current = part;
   for (;;) {
-    const next = unescape(current);
+    const next = querystring.unescape(current);
     if (next === current) return current;
     current = next;
   }
