@@ -1,6 +1,6 @@
 export { ACTION_TIMEOUT_MS, type ActionEnv, runAction } from './actions.ts';
 export { BrowserEngine, type BrowserMethod, type PageEnv } from './engine.ts';
-export { BrowserBusyError } from './errors.ts';
+export { BrowserBusyError, callerText } from './errors.ts';
 export { QUIET_FEATURES, sharedFlags } from './flags.ts';
 export { openUrl, setHtml } from './navigate.ts';
 export {
