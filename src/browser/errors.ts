@@ -41,10 +41,30 @@ export class ActionError extends Error {
   }
 }
 
-/** First line of a Playwright error, without its call log. */
+/** Where Playwright's internals start in a message: its call log, or a boxed log of older versions. */
+const INTERNALS = /^\s*(call log:|={3,}.*={3,})\s*$/i;
+const STACK_FRAME = /^\s+at\s/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colours are what it removes
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/**
+ * An error as a caller may read it, the one way errors become the `error` or `warning` text of an
+ * answer: Playwright's call log (every step it took, with selectors, element states and retries),
+ * any boxed log, stack frames and terminal colours are left out; what the message says stays.
+ */
+export function callerText(err: unknown): string {
+  const text = (err instanceof Error ? err.message : String(err)).replace(ANSI, '');
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    if (INTERNALS.test(line)) break;
+    if (!STACK_FRAME.test(line)) kept.push(line);
+  }
+  return kept.join('\n').trim() || 'unknown error';
+}
+
+/** First line of a Playwright error as a caller may read it, without the method that threw it. */
 export function shortMessage(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text
+  return callerText(err)
     .split('\n')[0]!
     .replace(/^\w+\.\w+: /, '')
     .trim();

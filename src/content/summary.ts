@@ -1,5 +1,5 @@
 import type { LlmSettings, SummarySettings } from '../config.ts';
-import { complete, llmConfigured, UpstreamError } from '../llm/index.ts';
+import { complete, llmConfigured, pageBlock, UpstreamError } from '../llm/index.ts';
 import { extractiveSummary } from './extractive-summary.ts';
 
 /** The spec's summary object: an instruction about the page. */
@@ -34,7 +34,7 @@ function pageText(markdown: string, budget: number): string {
 }
 
 function summaryInput(query: string, url: string, markdown: string, budget: number): string {
-  return `Instruction: ${query}\n\nPage URL: ${url}\n\n<page>\n${pageText(markdown, budget)}\n</page>`;
+  return `Instruction: ${query}\n\nPage URL: ${url}\n\n${pageBlock(pageText(markdown, budget))}`;
 }
 
 /**

@@ -10,3 +10,4 @@ export {
 } from './page.ts';
 export { SearchQueryResult, SearchResult } from './search.ts';
 export { Breakpoint, SequenceResult } from './sequence.ts';
+export { SCREENSHOT_VIEWPORT } from './viewport.ts';

@@ -1,5 +1,11 @@
 import type { ExtractSettings, LlmSettings } from '../config.ts';
-import { complete, type FinishReason, type LlmMessage, UpstreamError } from '../llm/index.ts';
+import {
+  complete,
+  type FinishReason,
+  type LlmMessage,
+  pageBlock,
+  UpstreamError,
+} from '../llm/index.ts';
 import { type SchemaViolation, violations } from './schema.ts';
 
 /** A page as the model reads it. */
@@ -89,9 +95,7 @@ function userMessage(
   const parts: string[] = [];
   if (prompt) parts.push(`Instruction: ${prompt}`);
   if (schema) parts.push(`JSON Schema of the answer:\n${JSON.stringify(schema)}`);
-  // A page cannot close its own block early and speak outside it.
-  for (const p of pages)
-    parts.push(`<page url="${p.url}">\n${p.markdown.replaceAll('</page>', '<\\/page>')}\n</page>`);
+  for (const p of pages) parts.push(pageBlock(p.markdown, `url="${p.url}"`));
   return parts.join('\n\n');
 }
 

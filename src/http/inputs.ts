@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
+import { BlockedDestinationError, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { SelectorError, selectTags } from '../content/index.ts';
 import { crawlStartKey, pathPattern } from '../discover/index.ts';
@@ -15,7 +15,12 @@ import {
   SearchInputError,
   type SequenceInput,
 } from '../ops/index.ts';
-import { WEBHOOK_EVENTS, type WebhookTarget } from '../webhooks/index.ts';
+import {
+  checkWebhookTarget,
+  WEBHOOK_EVENTS,
+  type WebhookTarget,
+  WebhookTargetError,
+} from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
 import { checkSteps } from './schemas/actions.ts';
 import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
@@ -150,43 +155,33 @@ export function searchInput(body: SearchInput): SearchInput {
   }
 }
 
-/** Headers the service sets on each delivery; the caller's own headers may not replace them. */
-const RESERVED_WEBHOOK_HEADERS =
-  /^(host|content-type|content-length|transfer-encoding|connection|user-agent|webdata-.*)$/i;
-
 /**
- * A webhook as the deliverer will use it, refused up front (400 naming `webhook.url`) when the
- * SSRF guard would refuse it: the scheme, a metadata host, or an address it resolves to now.
- * Every delivery is checked again, as a name can resolve elsewhere later.
+ * A webhook as the deliverer will use it, refused up front (400 naming the field) by the
+ * deliverer's own check (scheme, credentials, port, the SSRF guard, header names and values),
+ * and when its host resolves to a refused address now. Every delivery is checked again, as a
+ * name can resolve elsewhere later.
  */
 export async function webhookTarget(
   body: WebhookBody | undefined,
   config: Config,
 ): Promise<WebhookTarget | undefined> {
   if (!body) return undefined;
-  const href = requireHttpUrl(body.url, 'webhook.url');
-  const url = new URL(href);
-  if (url.username || url.password)
-    throw badRequest(
-      'webhook.url',
-      'credentials in the URL are not supported; send them in webhook.headers',
-    );
+  const headers = body.headers ?? {};
+  let url: URL;
   try {
-    checkUrl(url, config.network);
+    url = checkWebhookTarget({ url: body.url, headers }, config.network);
+  } catch (err) {
+    if (err instanceof WebhookTargetError) throw badRequest(`webhook.${err.field}`, err.message);
+    throw err;
+  }
+  try {
     await resolveChecked(url.hostname, config.network);
   } catch (err) {
     const reason =
       err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
     throw badRequest('webhook.url', reason);
   }
-  const headers = body.headers ?? {};
-  for (const name of Object.keys(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw badRequest(`webhook.headers.${name}`, 'is not a valid header name');
-    if (RESERVED_WEBHOOK_HEADERS.test(name))
-      throw badRequest(`webhook.headers.${name}`, 'is set by the service and cannot be replaced');
-  }
-  return { url: href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
+  return { url: url.href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
 }
 
 function patterns(list: string[] | undefined, field: string): string[] {

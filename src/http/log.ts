@@ -1,3 +1,4 @@
+import querystring from 'node:querystring';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -6,23 +7,54 @@ import type { FastifyRequest } from 'fastify';
  * (`?token=`), and an artifact's URL is its own secret (`/files/<token>/<name>`); either in a log
  * would let whoever reads the log open another user's browser or files.
  *
- * Names are matched after percent-decoding, as the router and the query parser read them:
- * `/%66iles/<token>/x` reaches the files route and `&%74oken=` is the `token` parameter.
+ * Names are matched in the most lenient reading any router, proxy or query parser could give
+ * them, so no spelling of a name keeps its secret in the log: percent-decoded until nothing
+ * changes (`%2566iles` is `files` after two rounds), doubled slashes collapsed, `;params` dropped
+ * from a path segment, dot segments resolved, and `[...]` dropped from a query key (`token[]` is `token` to qs-style
+ * parsers).
  */
-function decoded(part: string): string {
-  try {
-    return decodeURIComponent(part.replace(/\+/g, ' '));
-  } catch {
-    return part;
+
+/** `querystring.unescape` keeps an escape that is not valid UTF-8 instead of throwing. */
+function decodedFully(part: string): string {
+  let current = part;
+  for (;;) {
+    const next = querystring.unescape(current);
+    if (next === current) return current;
+    current = next;
   }
 }
 
+/**
+ * The path's segments as a lenient router or proxy reads them: decoded, no empty ones, no
+ * `;params`, dot segments resolved.
+ */
+function normalisedSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const raw of decodedFully(path).split('/')) {
+    const segment = raw.replace(/;.*$/s, '');
+    if (segment === '..') out.pop();
+    else if (segment !== '' && segment !== '.') out.push(segment);
+  }
+  return out;
+}
+
+/**
+ * A path that reads as `/files/<token>/...` in any spelling is logged in its normalised form with
+ * the token replaced; a raw form cannot be cut safely when an escape hides a slash.
+ */
 function redactPath(path: string): string {
-  const segments = path.split('/');
-  // segments[0] is the empty text before the leading slash.
-  if (segments.length > 2 && decoded(segments[1]!).toLowerCase() === 'files')
-    segments[2] = '[redacted]';
-  return segments.join('/');
+  const segments = normalisedSegments(path);
+  if (segments.length < 2 || segments[0]!.trim().toLowerCase() !== 'files') return path;
+  return `/${['files', '[redacted]', ...segments.slice(2)].join('/')}`;
+}
+
+function isTokenKey(name: string): boolean {
+  return (
+    decodedFully(name.replace(/\+/g, ' '))
+      .replace(/(\[[^\]]*\])+$/, '')
+      .trim()
+      .toLowerCase() === 'token'
+  );
 }
 
 function redactQuery(query: string): string {
@@ -31,7 +63,7 @@ function redactQuery(query: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return decoded(name).trim().toLowerCase() === 'token' ? `${name}=[redacted]` : pair;
+      return isTokenKey(name) ? `${name}=[redacted]` : pair;
     })
     .join('&');
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Meter } from '../billing/index.ts';
-import type { OpContext, Services } from '../ops/index.ts';
+import { callerText, type OpContext, type Services } from '../ops/index.ts';
 import { ItemRecorder, type RecorderHooks } from './recorder.ts';
 import { type ItemOperation, itemOperations } from './registry.ts';
 import type { JobStore } from './store.ts';
@@ -90,7 +90,7 @@ export class ItemExecutor {
       // Charges made before the throw are dropped with the fresh meter: a failure costs nothing.
       const failed = {
         success: false,
-        error: err instanceof Error ? err.message : String(err),
+        error: callerText(err),
         cost: 0,
       };
       return {

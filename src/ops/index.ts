@@ -1,3 +1,4 @@
+export { callerText } from '../browser/index.ts';
 export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { OpContext, Services } from './context.ts';
 export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';

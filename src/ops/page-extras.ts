@@ -1,4 +1,5 @@
 import { extractCost, summaryCost } from '../billing/index.ts';
+import { callerText } from '../browser/index.ts';
 import { type SummaryRequest, summarise } from '../content/index.ts';
 import type { PageExtraFields } from '../contract/index.ts';
 import { type ExtractRequest, extractPage, needsMarkdown } from '../extract/index.ts';
@@ -81,12 +82,7 @@ export async function extrasUntilFailure(
   if (ctx.signal.aborted) throw ctx.signal.reason;
   const kept: KeptExtras = { extras: [], summaries: 0, extractions: 0 };
   for (const [index, outcome] of settled.entries()) {
-    const error =
-      outcome.status === 'rejected'
-        ? outcome.reason instanceof Error
-          ? outcome.reason.message
-          : String(outcome.reason)
-        : outcome.value.error;
+    const error = outcome.status === 'rejected' ? callerText(outcome.reason) : outcome.value.error;
     if (error !== undefined) return { ...kept, failure: { index, error } };
     const extras = (outcome as PromiseFulfilledResult<PageExtras>).value;
     kept.extras.push(extras);

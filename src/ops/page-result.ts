@@ -1,5 +1,6 @@
 import { type AcquiredPage, FetchFailure } from '../acquire/index.ts';
 import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
+import { callerText } from '../browser/index.ts';
 import type {
   ConvertOutput,
   OutputFormat,
@@ -84,7 +85,7 @@ export function failure(
   statusCode = 0,
   method?: AcquireMethod,
 ): FetchResult {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = callerText(err);
   return {
     url,
     success: false,

@@ -3,6 +3,7 @@ import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import {
   BrowserBusyError,
+  callerText,
   openUrl,
   setHtml,
   settledContent,
@@ -70,7 +71,7 @@ async function printPdf(
     if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
     return {
       success: false,
-      error: err instanceof Error ? err.message : String(err),
+      error: callerText(err),
       durationMs: durationMs(),
       cost: 0,
     };

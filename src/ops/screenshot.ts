@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pngSize } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
-import { ACTION_TIMEOUT_MS, BrowserBusyError } from '../browser/index.ts';
-import type { Action, ScreenshotResult } from '../contract/index.ts';
+import { ACTION_TIMEOUT_MS, BrowserBusyError, callerText } from '../browser/index.ts';
+import { type Action, SCREENSHOT_VIEWPORT, type ScreenshotResult } from '../contract/index.ts';
 import { browse } from './browse.ts';
 import type { OpContext } from './context.ts';
 import { type ProxyRequest, proxyRoute } from './proxy.ts';
@@ -25,7 +25,10 @@ export async function screenshot(
   input: ScreenshotInput,
   ctx: OpContext,
 ): Promise<ScreenshotResult> {
-  const viewport = { width: input.width ?? 1920, height: input.height ?? 1080 };
+  const viewport = {
+    width: input.width ?? SCREENSHOT_VIEWPORT.width.default,
+    height: input.height ?? SCREENSHOT_VIEWPORT.height.default,
+  };
   try {
     const { value: png } = await browse(
       { url: input.url, actions: input.actions, viewport, proxy: proxyRoute(ctx, input.proxy) },
@@ -72,7 +75,7 @@ export async function screenshot(
       success: false,
       sourceUrl: input.url,
       cost: 0,
-      error: err instanceof Error ? err.message : String(err),
+      error: callerText(err),
       timestamp: new Date().toISOString(),
     };
   }

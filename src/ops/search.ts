@@ -1,5 +1,6 @@
 import { FetchFailure, isoCountry } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
+import { callerText } from '../browser/index.ts';
 import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
 import { UpstreamError } from '../llm/index.ts';
 import { collect, type EngineName, normaliseDomain, SearchEngineError } from '../search/index.ts';
@@ -91,7 +92,7 @@ function failureMessage(
       ? `${engine} refused the query: ${err.reason}`
       : `${engine} failed: ${err.reason}`;
   if (err instanceof FetchFailure) return `${engine}: ${err.message}`;
-  return `${engine} failed: ${err instanceof Error ? err.message : String(err)}`;
+  return `${engine} failed: ${callerText(err)}`;
 }
 
 /**

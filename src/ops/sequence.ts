@@ -6,6 +6,7 @@ import {
   BlockedPageError,
   BrowserBusyError,
   type BrowserMethod,
+  callerText,
   type DocumentState,
   runAction,
   settledContent,
@@ -50,8 +51,6 @@ interface Run {
 /** A breakpoint late in a long sequence still gets this long to settle, past the page budget. */
 const BREAKPOINT_SETTLE_MS = 8_000;
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** Runs the steps on the opened page; a failing step ends the run, keeping what was captured. */
 async function runSteps(
   page: Page,
@@ -75,8 +74,8 @@ async function runSteps(
       if (page.isClosed() || page.context().browser()?.isConnected() === false) throw err;
       const text =
         err instanceof BlockedPageError
-          ? `steps[${i}] (scrape) failed: ${err.message}`
-          : message(err);
+          ? `steps[${i}] (scrape) failed: ${callerText(err)}`
+          : callerText(err);
       return { captured, failedAtStepIndex: i, error: text };
     }
   }
@@ -105,7 +104,11 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   } catch (err) {
     if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
     if (err instanceof BlockedPageError) method = BROWSER_METHODS.at(-1)!;
-    run = { captured: [], failedAtStepIndex: 0, error: `opening startUrl failed: ${message(err)}` };
+    run = {
+      captured: [],
+      failedAtStepIndex: 0,
+      error: `opening startUrl failed: ${callerText(err)}`,
+    };
   }
 
   const data: Breakpoint[] = [];

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, request } from 'undici';
-import { checkUrl, guardedLookup, type NetworkPolicy } from '../acquire/index.ts';
+import { guardedLookup, type NetworkPolicy } from '../acquire/index.ts';
 import type { Tables } from '../store/index.ts';
 import type { WebhookSecrets } from './secrets.ts';
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './sign.ts';
+import { checkWebhookTarget } from './target-check.ts';
 
 export interface DelivererOptions {
   policy: NetworkPolicy;
@@ -145,14 +146,14 @@ export class WebhookDeliverer {
     try {
       const secret = await this.#secrets.get(row.user_id);
       if (!secret) throw new Error('the account has no webhook secret');
-      const url = new URL(row.url);
-      checkUrl(url, this.#opts.policy);
+      const headers = JSON.parse(row.headers) as Record<string, string>;
+      const url = checkWebhookTarget({ url: row.url, headers }, this.#opts.policy);
       const timestamp = Math.floor(Date.now() / 1000);
       const res = await request(url, {
         method: 'POST',
         dispatcher: this.#agent,
         headers: {
-          ...(JSON.parse(row.headers) as Record<string, string>),
+          ...headers,
           'content-type': 'application/json',
           'user-agent': 'webdata-webhooks/1',
           [SIGNATURE_HEADER]: sign(secret, timestamp, row.body),

@@ -129,6 +129,32 @@ describe('Firecrawl v2 API through the official SDK', () => {
     expect(refused.status).toBe(401);
   });
 
+  it("holds a screenshot viewport to the native screenshot's bounds, naming the side", async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ width: 319 }, 'formats[1].viewport.width'],
+      [{ height: 600.5 }, 'formats[1].viewport.height'],
+      [{ width: '800' }, 'formats[1].viewport.width'],
+      ['big', 'formats[1].viewport'],
+      [{ width: 800, height: 10_000_000 }, 'formats[1].viewport.height'],
+      [{ width: 10_000_000, height: 10_000_000 }, 'formats[1].viewport.width'],
+    ];
+    for (const [viewport, field] of cases) {
+      const { status, json } = await t.api('POST', '/v2/scrape', {
+        url: `${site.origin}/article.html`,
+        formats: ['markdown', { type: 'screenshot', viewport }],
+      });
+      expect(status, field).toBe(400);
+      expect(json.details[0].field, JSON.stringify(viewport)).toBe(field);
+    }
+    const sdk = (await fc
+      .scrape(`${site.origin}/article.html`, {
+        formats: [{ type: 'screenshot', viewport: { width: 10_000_000, height: 10_000_000 } }],
+      })
+      .catch((e: unknown) => e)) as SdkError;
+    expect(sdk.status).toBe(400);
+    expect(sdk.message).toContain('from 320 to 3840');
+  });
+
   it('batch-scrapes as a job the SDK polls to completion; failures stay in their item', async () => {
     const job = await fc.batchScrape(
       [`${site.origin}/article.html`, `${site.origin}/browser/second`, `${site.origin}/status/500`],

@@ -12,7 +12,20 @@ import { tempDir } from '../helpers/temp-dir.ts';
 
 expectNoBrowsersLeft();
 const scratch = useFixture(() => tempDir('webdata-render-'));
-const site = useFixture(() => startFixtureSite());
+const site = useFixture(() =>
+  startFixtureSite({
+    // An element that never holds still: Playwright waits for it to be stable until its time-out,
+    // and its error carries the call log of every check it made.
+    '/browser/restless': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<!doctype html><title>Restless</title><style>@keyframes drift{from{transform:translateX(0)}to{transform:translateX(300px)}}' +
+          '#restless{width:100px;height:100px;background:#c33;animation:drift .4s linear infinite alternate}</style>' +
+          '<p>A box that keeps moving.</p><div id="restless"></div>',
+      );
+    },
+  }),
+);
 const t = useServer({
   settings: { WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_PUBLIC_URL: 'http://files.test.invalid' },
 });
@@ -218,6 +231,17 @@ describe('POST /v1/screenshot', () => {
       height: 5000,
     });
     expect(tall.status).toBe(400);
+  });
+
+  it("answers a browser failure without Playwright's call log or any internals", async () => {
+    const { json } = await t.api('POST', '/api/v1/screenshot', {
+      url: `${site.origin}/browser/restless`,
+      selector: '#restless',
+    });
+    expect(json.success).toBe(false);
+    expect(json.cost).toBe(0);
+    expect(json.error).toMatch(/Timeout [\d.]+ms exceeded/);
+    expect(json.error).not.toMatch(/call log|waiting for|locator resolved|stable|\n/i);
   });
 
   it('fails a page that answers with an HTTP error, at no cost', async () => {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../helpers/server.ts';
 
@@ -52,8 +53,48 @@ describe('request log', () => {
     expect(urls).toEqual([
       '/live-view?sessionId=abc&%74oken=[redacted]',
       '/live-view?sessionId=abc&%54%4F%4B%45%4E=[redacted]',
-      '/%66iles/[redacted]/shot.png',
-      '/%66%69%6c%65%73/[redacted]',
+      '/files/[redacted]/shot.png',
+      '/files/[redacted]',
+    ]);
+  });
+
+  it('redacts tokens in any spelling a lenient router, proxy or query parser reads as the name', async () => {
+    const sessionToken = 'OdDsPeLlEdSeSsIoNtOkEnNotForLogs24680';
+    const fileToken = 'OdDsPeLlEdFiLeToKeNnotForLogs1357';
+    lines.length = 0;
+    // Raw sockets: fetch would tidy some of these spellings before they left.
+    const send = (path: string) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = connect(t.port, '127.0.0.1', () =>
+          socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+        );
+        socket.on('data', () => {});
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+    const paths = [
+      `//files/${fileToken}/shot.png`,
+      `/files;x/${fileToken}/shot.png`,
+      `/%2566iles/${fileToken}/shot.png`,
+      `/x/../files/${fileToken}`,
+      `/live-view?sessionId=abc&token[]=${sessionToken}`,
+      `/live-view?sessionId=abc&%2574oken=${sessionToken}`,
+      `/live-view?TOKEN[0]=${sessionToken}`,
+    ];
+    for (const path of paths) await send(path);
+
+    const { logged, urls } = await log();
+    expect(urls).toHaveLength(paths.length);
+    expect(logged).not.toContain(sessionToken);
+    expect(logged).not.toContain(fileToken);
+    expect(urls).toEqual([
+      '/files/[redacted]/shot.png',
+      '/files/[redacted]/shot.png',
+      '/files/[redacted]/shot.png',
+      '/files/[redacted]',
+      '/live-view?sessionId=abc&token[]=[redacted]',
+      '/live-view?sessionId=abc&%2574oken=[redacted]',
+      '/live-view?TOKEN[0]=[redacted]',
     ]);
   });
 });

@@ -268,4 +268,63 @@ describe('webhooks', () => {
     // Refused before anything was stored: no job appeared.
     expect((await t.api('GET', '/api/v1/scrape/async/jobs?limit=1')).json.total).toBe(jobsBefore);
   });
+
+  it('refuses at start, naming the field, a webhook URL or header no delivery could send', async () => {
+    const jobsBefore = (await t.api('GET', '/api/v1/scrape/async/jobs?limit=1')).json.total;
+    const longName = `x-${'n'.repeat(120)}`;
+    const port = new URL(receiver.url).port;
+    const cases: Array<{ webhook: object; field: string; says: RegExp }> = [
+      {
+        webhook: { url: receiver.url.replace(`:${port}`, ':0') },
+        field: 'webhook.url',
+        says: /port 0/,
+      },
+      {
+        webhook: { url: receiver.url, headers: { [longName]: 'x' } },
+        field: `webhook.headers.${longName.slice(0, 100)}`,
+        says: /longer than 100 characters/,
+      },
+      {
+        webhook: { url: receiver.url, headers: { 'x-split': 'a\r\nx-injected: 1' } },
+        field: 'webhook.headers.x-split',
+        says: /no CR, LF, NUL/,
+      },
+      {
+        webhook: { url: receiver.url, headers: { 'x-nul': 'a\u0000b' } },
+        field: 'webhook.headers.x-nul',
+        says: /no CR, LF, NUL/,
+      },
+      {
+        webhook: { url: receiver.url, headers: { 'x-lf': 'a\nb' } },
+        field: 'webhook.headers.x-lf',
+        says: /no CR, LF, NUL/,
+      },
+    ];
+    const doors: Array<[string, (webhook: object) => object]> = [
+      ['/api/v1/crawl', (webhook) => ({ url: site.url('hooks.test'), webhook })],
+      ['/api/v1/scrape/async/single', (webhook) => ({ url: site.url('hooks.test'), webhook })],
+      ['/api/v1/scrape/async/batch', (webhook) => ({ urls: [site.url('hooks.test')], webhook })],
+      [
+        '/api/v1/scrape/async/sequence',
+        (webhook) => ({ startUrl: site.url('hooks.test'), steps: [{ type: 'scrape' }], webhook }),
+      ],
+    ];
+    for (const { webhook, field, says } of cases)
+      for (const [path, body] of doors) {
+        const { status, json } = await t.api('POST', path, body(webhook));
+        expect(status, `${path} ${field}`).toBe(400);
+        expect(json.details[0].field, path).toBe(field);
+        expect(json.error, path).toMatch(says);
+      }
+    // The Firecrawl doors take no webhook at all: the field is refused by name.
+    for (const [path, body] of [
+      ['/v2/crawl', { url: site.url('hooks.test') }],
+      ['/v2/batch/scrape', { urls: [site.url('hooks.test')] }],
+    ] as const) {
+      const { status, json } = await t.api('POST', path, { ...body, webhook: cases[0]!.webhook });
+      expect(status, path).toBe(400);
+      expect(JSON.stringify(json), path).toContain('webhook');
+    }
+    expect((await t.api('GET', '/api/v1/scrape/async/jobs?limit=1')).json.total).toBe(jobsBefore);
+  });
 });

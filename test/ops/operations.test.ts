@@ -119,6 +119,22 @@ describe('GET /metrics', () => {
       const remote = await metrics(behindProxy.base, { 'x-forwarded-for': '203.0.113.9' });
       expect(remote.status).toBe(404);
       expect(remote.text).not.toContain('webdata_');
+      // A remote client that writes 127.0.0.1 itself, before the address the loopback proxy
+      // appends: the leftmost entry is loopback, the hop that reached the proxy is not.
+      const spoofed = await metrics(behindProxy.base, {
+        'x-forwarded-for': '127.0.0.1, 203.0.113.9',
+      });
+      expect(spoofed.status).toBe(404);
+      expect(spoofed.text).not.toContain('webdata_');
+      // A client that reaches the port itself from another host, claiming to be loopback: only
+      // an injected request can come from a non-loopback socket on a machine tests keep to itself.
+      const direct = await behindProxy.server.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '203.0.113.9',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(direct.statusCode).toBe(404);
     } finally {
       await behindProxy.close();
     }

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { SCREENSHOT_VIEWPORT } from '../../contract/index.ts';
 import { action, type Body, choice, int, list, note, repeated } from './command-kit.ts';
 import { CliError, EXIT } from './errors.ts';
 import { waitForJob } from './jobs.ts';
@@ -257,8 +258,16 @@ export function addClientCommands(program: Command): void {
     .argument('<url>')
     .option('-o, --output <file>', 'save the PNG here (otherwise its URL is printed)')
     .option('--viewport', 'only the viewport, not the full page')
-    .option('--width <px>', 'viewport width (320-3840)', int('width'))
-    .option('--height <px>', 'viewport height (240-2160)', int('height'))
+    .option(
+      '--width <px>',
+      `viewport width (${SCREENSHOT_VIEWPORT.width.minimum}-${SCREENSHOT_VIEWPORT.width.maximum})`,
+      int('width'),
+    )
+    .option(
+      '--height <px>',
+      `viewport height (${SCREENSHOT_VIEWPORT.height.minimum}-${SCREENSHOT_VIEWPORT.height.maximum})`,
+      int('height'),
+    )
     .option('--selector <css>', 'capture one element')
     .option('--wait <ms>', 'extra wait after load', int('wait'))
     .action(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Actions } from '../../contract/index.ts';
+import { Actions, SCREENSHOT_VIEWPORT } from '../../contract/index.ts';
 import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
 import { ProxyObject } from './common.ts';
 
@@ -15,10 +15,18 @@ export const ScreenshotBody = Type.Object(
       }),
     ),
     width: Type.Optional(
-      Type.Integer({ minimum: 320, maximum: 3840, description: 'Viewport width; default 1920' }),
+      Type.Integer({
+        minimum: SCREENSHOT_VIEWPORT.width.minimum,
+        maximum: SCREENSHOT_VIEWPORT.width.maximum,
+        description: `Viewport width; default ${SCREENSHOT_VIEWPORT.width.default}`,
+      }),
     ),
     height: Type.Optional(
-      Type.Integer({ minimum: 240, maximum: 2160, description: 'Viewport height; default 1080' }),
+      Type.Integer({
+        minimum: SCREENSHOT_VIEWPORT.height.minimum,
+        maximum: SCREENSHOT_VIEWPORT.height.maximum,
+        description: `Viewport height; default ${SCREENSHOT_VIEWPORT.height.default}`,
+      }),
     ),
     waitFor: Type.Optional(
       Type.Integer({

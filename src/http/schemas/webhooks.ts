@@ -1,6 +1,6 @@
 import { type Static, type TObject, type TProperties, Type } from 'typebox';
 import { Timestamp } from '../../contract/index.ts';
-import { WEBHOOK_EVENTS } from '../../webhooks/index.ts';
+import { WEBHOOK_EVENTS, WEBHOOK_HEADER_LIMITS } from '../../webhooks/index.ts';
 
 export const WebhookBody = Type.Object(
   {
@@ -11,10 +11,15 @@ export const WebhookBody = Type.Object(
         'Receives a signed POST per event; checked by the SSRF guard at start and on every delivery',
     }),
     headers: Type.Optional(
-      Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String({ maxLength: 1000 }), {
-        maxProperties: 20,
-        description: 'Extra headers sent with every delivery',
-      }),
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: WEBHOOK_HEADER_LIMITS.nameLength }),
+        Type.String({ maxLength: WEBHOOK_HEADER_LIMITS.valueLength }),
+        {
+          maxProperties: WEBHOOK_HEADER_LIMITS.count,
+          description:
+            'Extra headers sent with every delivery: RFC 9110 names, values without control characters',
+        },
+      ),
     ),
     events: Type.Optional(
       Type.Array(Type.Enum(WEBHOOK_EVENTS), {

@@ -1,6 +1,11 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
-import type { Action, FetchResult, ScreenshotResult } from '../../../contract/index.ts';
+import {
+  type Action,
+  type FetchResult,
+  SCREENSHOT_VIEWPORT,
+  type ScreenshotResult,
+} from '../../../contract/index.ts';
 import type { ExtractRequest } from '../../../extract/index.ts';
 import type { PageFormat, ScrapeInput } from '../../../ops/index.ts';
 import { badRequest } from '../../errors.ts';
@@ -44,7 +49,7 @@ interface Formats {
 type FormatEntry = {
   type: string;
   fullPage?: unknown;
-  viewport?: { width?: unknown; height?: unknown };
+  viewport?: unknown;
   schema?: unknown;
   prompt?: unknown;
 };
@@ -75,6 +80,23 @@ function jsonExtract(
   return extractRequest({ schema, ...(prompt !== undefined ? { prompt } : {}) }, config, at)!;
 }
 
+/** A Firecrawl screenshot viewport within the native screenshot's bounds, each side named when out. */
+function viewportOf(viewport: unknown, field: string): { width?: number; height?: number } {
+  if (viewport === undefined) return {};
+  if (typeof viewport !== 'object' || viewport === null || Array.isArray(viewport))
+    throw badRequest(field, 'must be an object with width and height');
+  const out: { width?: number; height?: number } = {};
+  for (const side of ['width', 'height'] as const) {
+    const value = (viewport as Record<string, unknown>)[side];
+    if (value === undefined) continue;
+    const { minimum, maximum } = SCREENSHOT_VIEWPORT[side];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum || value > maximum)
+      throw badRequest(`${field}.${side}`, `must be an integer from ${minimum} to ${maximum}`);
+    out[side] = value;
+  }
+  return out;
+}
+
 function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Formats {
   const formats = new Set<string>();
   let screenshot: ScreenshotRequest | undefined;
@@ -88,11 +110,9 @@ function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Form
       extract = jsonExtract(entry, options, config, field, prefix);
     } else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
       formats.add('screenshot');
-      const vp = entry.viewport;
       screenshot = {
         fullPage: entry.type === 'screenshot@fullPage' || entry.fullPage === true,
-        ...(typeof vp?.width === 'number' ? { width: vp.width } : {}),
-        ...(typeof vp?.height === 'number' ? { height: vp.height } : {}),
+        ...viewportOf(entry.viewport, `${field}.viewport`),
       };
     } else
       throw badRequest(
