@@ -6,6 +6,7 @@ import {
 } from '../fixtures/openai-responses-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { timed } from '../helpers/poll.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 /**
@@ -67,28 +68,18 @@ function branching(levels: number, keyword: 'allOf' | 'anyOf') {
  * must answer within PROMPT_MS. Returns what `heavy` answered and how long it took.
  */
 async function othersServedDuring<T>(heavy: () => Promise<T>) {
-  const began = performance.now();
-  let ended: number | undefined;
-  const running = heavy().then((out) => {
-    ended = performance.now();
-    return out;
-  });
+  const running = timed(heavy());
   await new Promise((r) => setTimeout(r, 100));
-  const timed = async (call: () => Promise<{ status: number }>) => {
-    const start = performance.now();
-    const { status } = await call();
-    return { status, ms: performance.now() - start };
-  };
-  const health = await timed(() => t.api('GET', '/health', undefined, null));
-  const scrape = await timed(() =>
+  const health = await timed(t.api('GET', '/health', undefined, null));
+  const scrape = await timed(
     t.api('POST', '/api/v1/scrape/single', { url: article() }, TEST_KEY_2),
   );
-  const out = await running;
-  expect(health.status).toBe(200);
+  const { value: out, ms } = await running;
+  expect(health.value.status).toBe(200);
   expect(health.ms).toBeLessThan(PROMPT_MS);
-  expect(scrape.status).toBe(200);
+  expect(scrape.value.status).toBe(200);
   expect(scrape.ms).toBeLessThan(PROMPT_MS);
-  return { out, ms: ended! - began };
+  return { out, ms };
 }
 
 describe('caller JSON Schemas run bounded', () => {
