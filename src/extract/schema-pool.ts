@@ -11,7 +11,7 @@ import type { SchemaTaskStarted } from './schema-worker.ts';
 const THREADS = 2;
 const HEAP_MB = 128;
 
-/** Why a schema task did not finish: its deadline passed, or its worker ran out of memory. */
+/** Why a schema task did not finish: its deadline passed, its worker ran out of memory, or it threw. */
 export class SchemaTaskError extends Error {}
 
 /** Verdicts by schema text: a batch gives every page the same schema, checked once. */
@@ -63,7 +63,9 @@ async function run<T>(
       );
     if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
       throw new SchemaTaskError(`needed more than ${HEAP_MB} MB`);
-    throw err;
+    // The task's only inputs are the caller's schema and the model's answer: whatever it threw
+    // (a stack overflow on a reference loop, say) is theirs to hear about, not a server error.
+    throw new SchemaTaskError(`failed: ${(err as Error).message}`);
   } finally {
     clearTimeout(timer);
     onStart.delete(id);

@@ -29,6 +29,22 @@ const ONE = [
   'unevaluatedProperties',
   'contentSchema',
 ];
+/**
+ * Keywords whose subschemas apply to the same value rather than to a part of it: a reference that
+ * loops back through these alone would validate the same value forever.
+ */
+const IN_PLACE = new Set([
+  '$ref',
+  'not',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'dependencies',
+  'dependentSchemas',
+]);
 /** Keywords whose value is a list of subschemas. */
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 /** Keywords whose value maps names to subschemas. */
@@ -84,22 +100,29 @@ function resolve(root: unknown, ref: string): unknown {
 /**
  * Checks `root` and returns how many subschemas it expands to, counting no further than past
  * MAX_SCHEMA_EXPANDED. Each subschema's size is worked out once and reused wherever it is referred
- * to, so the walk itself is linear in the schema however far it expands; a reference back into a
- * subschema being walked (a recursive type) counts once, as its depth is bounded by the answer.
+ * to, so the walk itself is linear in the schema however far it expands. A reference back into a
+ * subschema being walked counts once when the way back goes into a property or an item (a
+ * recursive type: the answer's depth bounds it), and is refused when it does not.
  * Throws SchemaRefusal naming the keyword and where it is.
  */
 export function expandedSize(root: unknown): number {
   const sizes = new Map<object, number>();
-  const walking = new Set<object>();
+  /** The subschemas being walked, each with how many steps into the value led to it. */
+  const walking = new Map<object, number>();
 
-  const size = (node: unknown, path: string[]): number => {
+  const size = (node: unknown, path: string[], descents: number): number => {
     if (typeof node === 'boolean') return 1;
     if (node === null || typeof node !== 'object' || Array.isArray(node))
       throw new SchemaRefusal(`${pointer(path)} is not a schema (an object or a boolean)`);
     const known = sizes.get(node);
     if (known !== undefined) return known;
-    if (walking.has(node)) return 1;
-    walking.add(node);
+    const entered = walking.get(node);
+    if (entered === descents)
+      throw new SchemaRefusal(
+        `${pointer(path)} refers back to itself without going into a property or an item, so checking any value against it would never end`,
+      );
+    if (entered !== undefined) return 1;
+    walking.set(node, descents);
     const schema = node as Record<string, unknown>;
     for (const keyword of REFUSED)
       if (Object.hasOwn(schema, keyword))
@@ -115,8 +138,8 @@ export function expandedSize(root: unknown): number {
         `${pointer(path)} names \`$schema\` ${JSON.stringify(schema.$schema)}: only ${KNOWN_META_SCHEMAS[0]} is accepted, and no other meta-schema is ever loaded`,
       );
     let total = 1;
-    const add = (child: unknown, at: string[]) => {
-      total += size(child, at);
+    const add = (child: unknown, at: string[], keyword: string) => {
+      total += size(child, at, IN_PLACE.has(keyword) ? descents : descents + 1);
       if (total > MAX_SCHEMA_EXPANDED) throw new TooLarge();
     };
     if (Object.hasOwn(schema, '$ref')) {
@@ -130,20 +153,20 @@ export function expandedSize(root: unknown): number {
         throw new SchemaRefusal(
           `${pointer(path)} has \`$ref\` ${JSON.stringify(ref)}, which names nothing in the schema`,
         );
-      add(target, ref === '#' ? [] : ref.slice(2).split('/'));
+      add(target, ref === '#' ? [] : ref.slice(2).split('/'), '$ref');
     }
     for (const keyword of ONE) {
       const child = schema[keyword];
       if (child === undefined) continue;
-      if (!Array.isArray(child)) add(child, [...path, keyword]);
-      else for (const [i, c] of child.entries()) add(c, [...path, keyword, String(i)]);
+      if (!Array.isArray(child)) add(child, [...path, keyword], keyword);
+      else for (const [i, c] of child.entries()) add(c, [...path, keyword, String(i)], keyword);
     }
     for (const keyword of LIST) {
       const list = schema[keyword];
       if (list === undefined) continue;
       if (!Array.isArray(list))
         throw new SchemaRefusal(`${pointer([...path, keyword])} must be a list of schemas`);
-      for (const [i, c] of list.entries()) add(c, [...path, keyword, String(i)]);
+      for (const [i, c] of list.entries()) add(c, [...path, keyword, String(i)], keyword);
     }
     for (const keyword of MAP) {
       const map = schema[keyword];
@@ -153,7 +176,7 @@ export function expandedSize(root: unknown): number {
       for (const [name, child] of Object.entries(map)) {
         // `dependencies` may list property names instead of giving a schema.
         if (keyword === 'dependencies' && Array.isArray(child)) continue;
-        add(child, [...path, keyword, name]);
+        add(child, [...path, keyword, name], keyword);
       }
     }
     walking.delete(node);
@@ -162,7 +185,7 @@ export function expandedSize(root: unknown): number {
   };
 
   try {
-    return size(root, []);
+    return size(root, [], 0);
   } catch (err) {
     if (!(err instanceof TooLarge)) throw err;
     throw new SchemaRefusal(

@@ -148,6 +148,26 @@ describe('caller JSON Schemas run bounded', () => {
     }
   });
 
+  it('refuses a reference that loops back without going into the value, and takes a recursive type', async () => {
+    await expectRefusedEverywhere(
+      { type: 'object', allOf: [{ $ref: '#' }] },
+      /the root refers back to itself without going into a property or an item/,
+    );
+    const tree = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        children: { type: 'array', items: { anyOf: [{ $ref: '#' }, { type: 'string' }] } },
+      },
+    };
+    const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
+      url: article(),
+      extract: { schema: tree },
+    });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ success: true, json: { name: expect.any(String) } });
+  });
+
   it('ends a check of the answer that would run exponentially, failing that extraction alone (row 2)', async () => {
     // Small and recursive, so it passes every bound at the door; an answer nested deep enough
     // that both branches fail at every level makes ajv walk 2^levels paths.
