@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { NEST_DEEPLY } from '../fixtures/llm-extraction.ts';
 import {
@@ -7,7 +9,7 @@ import {
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { timed } from '../helpers/poll.ts';
-import { TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 /**
  * Caller JSON Schemas are programs the server compiles and runs: issue 51 rows 1, 2 and 15. Every
@@ -40,6 +42,16 @@ const doors = (schema: unknown) =>
     ['/v2/scrape', { url: article(), formats: [{ type: 'json', schema }] }, 'formats[0].schema'],
   ] as const;
 
+const mcp = useFixture(async () => {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TEST_KEY}` } },
+    }),
+  );
+  return client;
+});
+
 async function expectRefusedEverywhere(schema: unknown, message: RegExp): Promise<void> {
   for (const [path, body, field] of doors(schema)) {
     const { status, json } = await t.api('POST', path, body);
@@ -47,6 +59,14 @@ async function expectRefusedEverywhere(schema: unknown, message: RegExp): Promis
     expect(json.details[0].field, path).toBe(field);
     expect(json.error, path).toMatch(message);
   }
+  // MCP's scrape tool runs the route's own checks in-process.
+  const tool = (await mcp.callTool({
+    name: 'scrape',
+    arguments: { url: article(), extract: { schema } },
+  })) as { isError?: boolean; content: Array<{ text?: string }> };
+  expect(tool.isError).toBe(true);
+  expect(tool.content[0]!.text).toMatch(/^HTTP 400: extract\.schema: /);
+  expect(tool.content[0]!.text).toMatch(message);
 }
 
 /** `levels` definitions, each referring twice to the one below through `keyword`: 2^levels subschemas from a few kB. */
