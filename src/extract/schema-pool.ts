@@ -87,7 +87,8 @@ export async function checkSchema(schema: unknown, timeoutMs: number): Promise<s
     problem = (await run<string | null>('check', { schema }, timeoutMs)) ?? undefined;
   } catch (err) {
     if (!(err instanceof SchemaTaskError)) throw err;
-    problem = `cannot be used: compiling it ${err.message}`;
+    // Not kept: a deadline missed on a loaded machine says little about the next try.
+    return `cannot be used: compiling it ${err.message}`;
   }
   if (checked.size >= CHECKED_KEPT) checked.delete(checked.keys().next().value!);
   checked.set(key, problem);

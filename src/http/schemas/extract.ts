@@ -1,7 +1,12 @@
 import { type Static, Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { selectorProblem } from '../../content/index.ts';
-import { checkSchema, type ExtractRequest, MAX_SCHEMA_BYTES } from '../../extract/index.ts';
+import {
+  checkSchema,
+  type ExtractRequest,
+  MAX_SCHEMA_BYTES,
+  MAX_SCHEMA_EXPANDED,
+} from '../../extract/index.ts';
 import { llmConfigured } from '../../llm/index.ts';
 import { badRequest } from '../errors.ts';
 import { withWebhook } from './webhooks.ts';
@@ -36,7 +41,7 @@ export const ExtractObject = Type.Object(
   {
     schema: Type.Optional(
       Type.Unknown({
-        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes); needs an LLM`,
+        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes and ${MAX_SCHEMA_EXPANDED} subschemas with its $refs followed; $ref only inside the schema, no $async); needs an LLM`,
       }),
     ),
     prompt: Type.Optional(
@@ -125,7 +130,7 @@ export const ExtractBody = withWebhook(
         description: 'Pages to read together; one object is drawn from all of them',
       }),
       schema: Type.Unknown({
-        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes)`,
+        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes and ${MAX_SCHEMA_EXPANDED} subschemas with its $refs followed; $ref only inside the schema, no $async)`,
       }),
       prompt: Type.Optional(
         Type.String({
