@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type ApiClient, type Injector, injectClient } from '../api-client/index.ts';
 import type { Config } from '../config.ts';
 import { startServer } from './server.ts';
+import { surviveUnhandledRejections } from './signals.ts';
 
 /**
  * The embedded server's own key, kept beside its database so its jobs stay its own from one run
@@ -34,6 +35,7 @@ export async function startEmbedded(
     logStream: process.stderr,
     logLevel: 'warn',
   });
+  surviveUnhandledRejections(server.app.log);
   const key = embeddedKey(config.dataDir);
   await server.keys.ensure(key, 'embedded');
   return {

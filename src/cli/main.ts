@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { addClientCommands } from './client/commands.ts';
 import { CliError, EXIT } from './client/errors.ts';
-import { closeOnSignals } from './signals.ts';
+import { closeOnSignals, surviveUnhandledRejections } from './signals.ts';
 
 function config(): Config {
   try {
@@ -19,6 +19,7 @@ async function serve(): Promise<void> {
   const { startServer } = await import('./server.ts');
   const cfg = config();
   const server = await startServer(cfg);
+  surviveUnhandledRejections(server.app.log);
   if (server.createdKey) {
     console.log(
       `\nNo API key existed, so one was created. It is shown only this once:\n\n  ${server.createdKey}\n`,

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { createServices } from './server.ts';
-import { closeOnSignals } from './signals.ts';
+import { closeOnSignals, surviveUnhandledRejections } from './signals.ts';
 
 /**
  * `webdata worker`: runs job items from the shared Postgres queue, serving no HTTP. Start any
@@ -15,6 +15,7 @@ export async function workerCommand(config: Config): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: config.logLevel });
+  surviveUnhandledRejections(log);
   const built = await createServices(config, 'worker');
   await built.jobs.start(log.child({ room: 'jobs' }), built.services);
   log.info({ concurrency: config.jobConcurrency }, 'webdata worker running job items');

@@ -6,7 +6,8 @@ import {
   pageBlock,
   UpstreamError,
 } from '../llm/index.ts';
-import { type SchemaViolation, violations } from './schema.ts';
+import type { SchemaViolation } from './schema.ts';
+import { answerViolations, SchemaTaskError } from './schema-pool.ts';
 
 /** A page as the model reads it. */
 export interface PageText {
@@ -123,7 +124,8 @@ function stoppedEarly(reason: FinishReason): ExtractError {
 
 /**
  * One object from the pages that validates against `schema`: the model is asked through the
- * provider's structured output when it has one, the answer is checked with ajv, and an invalid
+ * provider's structured output when it has one, the answer is checked with ajv on a schema worker
+ * (within WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS), and an invalid
  * answer gets one repair round carrying the validation errors. Throws ExtractError when the
  * model fails, stops early or is still invalid; rethrows when `signal` is aborted.
  */
@@ -160,13 +162,28 @@ export async function extractJson(
     }
   };
 
+  const check = async (value: unknown) => {
+    try {
+      return await answerViolations(
+        request.schema,
+        value,
+        settings.extract.schemaTimeoutMs,
+        signal,
+      );
+    } catch (err) {
+      if (!(err instanceof SchemaTaskError)) throw err;
+      throw new ExtractError(
+        `extract: checking the answer against the schema ${err.message}, so no object is returned`,
+      );
+    }
+  };
+
   let problems: SchemaViolation[] = [];
   for (let round = 0; round < 2; round++) {
     const answer = await ask();
     if (answer.finishReason !== 'stop') throw stoppedEarly(answer.finishReason);
     const parsed = parseAnswer(answer.text);
-    problems =
-      parsed.problem !== undefined ? [parsed.problem] : violations(request.schema, parsed.value);
+    problems = parsed.problem !== undefined ? [parsed.problem] : await check(parsed.value);
     if (problems.length === 0)
       return { json: parsed.value, ...(fitted.warning ? { warning: fitted.warning } : {}) };
     messages.push(

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
+import { expandedSize, SchemaRefusal } from './schema-walk.ts';
 
 /** Largest caller schema accepted, as JSON: a schema is a description of fields, not a payload. */
 export const MAX_SCHEMA_BYTES = 16 * 1024;
@@ -9,6 +10,8 @@ export const MAX_SCHEMA_DEPTH = 32;
 
 /** One way the model's answer misses the schema, as `/path: message`. */
 export type SchemaViolation = string;
+/** Most violations reported for one answer: enough for the repair round, and a bound on what a worker sends back. */
+const MAX_VIOLATIONS = 20;
 
 /**
  * `pattern` and `patternProperties` come from the caller, so they run on RE2 (linear time):
@@ -48,12 +51,18 @@ function ajvMessage(err: ErrorObject): string {
   return `${err.instancePath || '/'} ${err.message ?? 'is invalid'}`;
 }
 
-/** The compiled validator of a schema already checked by schemaProblem. */
+/**
+ * The compiled validator of a schema already checked by schemaProblem. Runs on a schema worker
+ * only (see schema-pool.ts): compiling is the caller's program, as is running it.
+ */
 export function validatorFor(schema: object): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // ajv keeps every schema with an `$id` under it, so a second caller's schema with the same
+    // `$id` would be refused; the root's `$id` names nothing a pointer reference needs.
+    const { $id: _id, ...anonymous } = schema as { $id?: unknown };
+    validate = ajv.compile(anonymous);
     if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, validate);
   }
@@ -62,18 +71,32 @@ export function validatorFor(schema: object): ValidateFunction {
 
 /**
  * What is wrong with a caller's extraction schema, or undefined when it can be used: too large,
- * too deep, not a JSON Schema for an object, or not compilable (a bad `$ref`, a pattern RE2
- * cannot run).
+ * too deep, a keyword that would load or await something, too large once its `$ref`s are
+ * followed, not a JSON Schema for an object, or not compilable (a pattern RE2 cannot run).
  */
-export function schemaProblem(schema: unknown): string | undefined {
+/** Whether `schema` is a JSON object within the byte cap: checked before it is copied to a worker. */
+export function shapeProblem(schema: unknown): string | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
     return 'must be a JSON Schema object';
   const size = Buffer.byteLength(JSON.stringify(schema));
   if (size > MAX_SCHEMA_BYTES)
     return `is ${size} bytes; at most ${MAX_SCHEMA_BYTES} bytes are accepted`;
+  return undefined;
+}
+
+export function schemaProblem(value: unknown): string | undefined {
+  const shape = shapeProblem(value);
+  if (shape) return shape;
+  const schema = value as object;
   if (depth(schema) > MAX_SCHEMA_DEPTH) return `nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
   if ((schema as { type?: unknown }).type !== 'object')
     return 'must describe an object: its top level needs "type": "object"';
+  try {
+    expandedSize(schema);
+  } catch (err) {
+    if (err instanceof SchemaRefusal) return err.message;
+    throw err;
+  }
   if (!ajv.validateSchema(schema))
     return `is not a valid JSON Schema: ${(ajv.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`;
   try {
@@ -84,9 +107,9 @@ export function schemaProblem(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** The ways `value` misses the schema; empty when it validates. */
+/** The ways `value` misses the schema (the first MAX_VIOLATIONS); empty when it validates. */
 export function violations(schema: object, value: unknown): SchemaViolation[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map(ajvMessage);
+  return (validate.errors ?? []).slice(0, MAX_VIOLATIONS).map(ajvMessage);
 }

@@ -37,7 +37,11 @@ import type { WebhookBody } from './schemas/webhooks.ts';
  * by each sync route and its async twin, so both accept exactly the same requests. `prefix`
  * names the field path inside a batch.
  */
-export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = ''): ScrapeInput {
+export async function scrapeInput(
+  body: ScrapeSingleBody,
+  config: Config,
+  prefix = '',
+): Promise<ScrapeInput> {
   checkSteps(body.actions, `${prefix}actions`);
   checkSummary(body.summary, `${prefix}summary`);
   return {
@@ -45,7 +49,7 @@ export function scrapeInput(body: ScrapeSingleBody, config: Config, prefix = '')
     url: requireHttpUrl(body.url, `${prefix}url`),
     actions: body.actions,
     summary: body.summary,
-    extract: extractRequest(body.extract, config, `${prefix}extract`),
+    extract: await extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }
@@ -82,11 +86,11 @@ export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): Scra
   };
 }
 
-export function batchInput(
+export async function batchInput(
   body: ScrapeBatchBody,
   config: Config,
   limit: { max: number; what: string },
-): BatchInput {
+): Promise<BatchInput> {
   if (body.urls.length > limit.max)
     throw badRequest(
       'urls',
@@ -95,24 +99,28 @@ export function batchInput(
   checkSummary(body.summary, 'summary');
   const options = pageScrapeOptions(body, '');
   const proxy = requireProxy(config, body.proxy);
-  return {
-    ...options,
-    urls: body.urls.map((item, i) =>
+  // One by one: the first bad item is the one named, as when they were checked in line.
+  const urls: BatchInput['urls'] = [];
+  for (const [i, item] of body.urls.entries())
+    urls.push(
       typeof item === 'string'
         ? { url: requireHttpUrl(item, `urls[${i}]`) }
-        : scrapeInput(item, config, `urls[${i}].`),
-    ),
+        : await scrapeInput(item, config, `urls[${i}].`),
+    );
+  return {
+    ...options,
+    urls,
     summary: body.summary,
-    extract: extractRequest(body.extract, config, 'extract'),
+    extract: await extractRequest(body.extract, config, 'extract'),
     proxy,
   };
 }
 
-export function sequenceInput(
+export async function sequenceInput(
   body: Static<typeof SequenceBody>,
   config: Config,
   prefix = '',
-): SequenceInput {
+): Promise<SequenceInput> {
   checkSteps(body.steps, `${prefix}steps`);
   checkSummary(body.summary, `${prefix}summary`);
   return {
@@ -122,7 +130,7 @@ export function sequenceInput(
     onlyMainContent: body.onlyMainContent,
     extractMetadata: body.extractMetadata,
     summary: body.summary,
-    extract: extractRequest(body.extract, config, `${prefix}extract`),
+    extract: await extractRequest(body.extract, config, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }
@@ -199,10 +207,10 @@ function patterns(list: string[] | undefined, field: string): string[] {
 }
 
 /** A crawl body to the settings each of its pages carries, with defaults filled in; and the start URL's dedupe key. */
-export function crawlSettings(
+export async function crawlSettings(
   body: CrawlBody,
   config: Config,
-): { settings: CrawlSettings; startKey: string } {
+): Promise<{ settings: CrawlSettings; startKey: string }> {
   const url = requireHttpUrl(body.url, 'url');
   const { username, password } = new URL(url);
   if (username || password)
@@ -225,7 +233,7 @@ export function crawlSettings(
     scrape: {
       ...options,
       summary: body.summary,
-      extract: extractRequest(body.extract, config, 'extract'),
+      extract: await extractRequest(body.extract, config, 'extract'),
       proxy: requireProxy(config, body.proxy),
     },
   };
@@ -233,10 +241,14 @@ export function crawlSettings(
 }
 
 /** A POST /v1/extract body: absolute URLs within the limit, a usable schema, a configured LLM. */
-export function extractInput(body: ExtractBody, config: Config, maxUrls: number): ExtractInput {
+export async function extractInput(
+  body: ExtractBody,
+  config: Config,
+  maxUrls: number,
+): Promise<ExtractInput> {
   if (body.urls.length > maxUrls)
     throw badRequest('urls', `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`);
   const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
-  const schema = usableSchema(body.schema, config, 'schema');
+  const schema = await usableSchema(body.schema, config, 'schema');
   return { urls, schema, ...(body.prompt?.trim() ? { prompt: body.prompt } : {}) };
 }

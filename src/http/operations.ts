@@ -19,9 +19,15 @@ export interface OperationRoute<B extends TSchema> {
     body: B;
     response: { 200: TSchema } & Record<number, TSchema>;
   };
-  /** Reads the validated body into the operation's input (a 400 naming the field when it cannot), then the work. */
-  prepare(body: Static<B>): (ctx: OpContext) => Promise<unknown>;
+  /**
+   * Reads the validated body into the operation's input (a 400 naming the field when it cannot),
+   * then the work; asynchronous when a check runs off the event loop (a caller's JSON Schema).
+   */
+  prepare(body: Static<B>): Prepared | Promise<Prepared>;
 }
+
+/** An operation's work on an input already read and checked. */
+type Prepared = (ctx: OpContext) => Promise<unknown>;
 
 /** Schemas as Fastify's compilers take them: plain JSON Schema objects. */
 type JsonSchema = Record<string, unknown>;
@@ -29,7 +35,7 @@ type JsonSchema = Record<string, unknown>;
 interface RegisteredOperation {
   body: JsonSchema;
   result: JsonSchema;
-  prepare(body: unknown): (ctx: OpContext) => Promise<unknown>;
+  prepare(body: unknown): Prepared | Promise<Prepared>;
 }
 
 declare module 'fastify' {
@@ -50,7 +56,13 @@ export function operationRoute<B extends TSchema>(
   route: OperationRoute<B>,
 ): void {
   app.post(route.url, { schema: route.schema }, async (request, reply) =>
-    runOp(deps.services, deps.ledger, request, reply, route.prepare(request.body as Static<B>)),
+    runOp(
+      deps.services,
+      deps.ledger,
+      request,
+      reply,
+      await route.prepare(request.body as Static<B>),
+    ),
   );
   app.operations.set(`POST ${app.prefix}${route.url}`, {
     body: route.schema.body as JsonSchema,
@@ -82,7 +94,13 @@ export function operationCalls(
         const validate = request.compileValidationSchema(op.body, 'body');
         if (!validate(body as Record<string, unknown>))
           throw validationFailure('body', (validate.errors ?? []) as AjvError[]);
-        const result = await runOp(deps.services, deps.ledger, request, reply, op.prepare(body));
+        const result = await runOp(
+          deps.services,
+          deps.ledger,
+          request,
+          reply,
+          await op.prepare(body),
+        );
         const serialise = reply.compileSerializationSchema(op.result, '200');
         return { status: 200, body: JSON.parse(serialise(result as Record<string, unknown>)) };
       } finally {

@@ -159,6 +159,13 @@ export const ENGINE_SETTINGS = {
       max: 600 * S,
       doc: 'deadline of one extraction call (the repair round is a second call)',
     }),
+    schemaTimeoutMs: int('WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS', {
+      group: 'LLM, summaries and extraction',
+      default: 2 * S,
+      min: 100,
+      max: 60 * S,
+      doc: "longest compiling a caller's schema, or checking one answer against it, may hold a schema worker; the worker is ended and the request fails beyond it",
+    }),
   },
   sessions: {
     defaultBrowser: choice('WEBDATA_DEFAULT_BROWSER', {

@@ -121,3 +121,86 @@ function validArbitrary(schema: JsonSchema, opts: ArbitraryOptions): fc.Arbitrar
       return fc.jsonValue({ maxDepth: 2 });
   }
 }
+
+/** A caller's extraction schema; its top level is always an object, as the API asks. */
+export type CallerSchema = Record<string, unknown>;
+
+const COMBINATORS = ['allOf', 'anyOf', 'oneOf'] as const;
+
+/**
+ * Caller JSON Schemas shaped to cost the most per byte: `$ref`s into definitions that branch at
+ * every level (fan^levels subschemas from a few kB), literal nesting through every keyword that
+ * holds a subschema, recursive types (some looping back without going into the value, some
+ * branching at each turn), and the keywords that would load or await something.
+ */
+export function hostileSchemaArbitrary(): fc.Arbitrary<CallerSchema> {
+  const leaf = fc.constantFrom<unknown>(
+    { type: 'string' },
+    { type: 'string', minLength: 3 },
+    { type: 'number' },
+    { type: 'object' },
+    {},
+    true,
+    false,
+  );
+  const branching = fc
+    .record({
+      levels: fc.integer({ min: 1, max: 40 }),
+      fan: fc.integer({ min: 1, max: 3 }),
+      keyword: fc.constantFrom(...COMBINATORS),
+      leaf,
+    })
+    .map(({ levels, fan, keyword, leaf: bottom }) => {
+      const definitions: Record<string, unknown> = { l0: bottom };
+      for (let i = 1; i <= levels; i++)
+        definitions[`l${i}`] = {
+          [keyword]: Array.from({ length: fan }, () => ({ $ref: `#/definitions/l${i - 1}` })),
+        };
+      return { definitions, properties: { a: { $ref: `#/definitions/l${levels}` } } };
+    });
+  const nesting = fc
+    .record({
+      path: fc.array(
+        fc.constantFrom(...COMBINATORS, 'not', 'if', 'items', 'additionalProperties', 'properties'),
+        { minLength: 1, maxLength: 40 },
+      ),
+      width: fc.integer({ min: 1, max: 4 }),
+      leaf,
+    })
+    .map(({ path, width, leaf: bottom }) => {
+      let node: unknown = bottom;
+      for (const keyword of path.toReversed())
+        node = (COMBINATORS as readonly string[]).includes(keyword)
+          ? { [keyword]: [node, ...Array.from({ length: width - 1 }, () => ({ type: 'string' }))] }
+          : keyword === 'properties'
+            ? { properties: { a: node } }
+            : { [keyword]: node };
+      return { properties: { a: node } };
+    });
+  const recursive = fc
+    .record({
+      fan: fc.integer({ min: 1, max: 4 }),
+      keyword: fc.constantFrom(...COMBINATORS),
+      intoTheValue: fc.boolean(),
+    })
+    .map(({ fan, keyword, intoTheValue }) => {
+      const back = intoTheValue
+        ? { type: 'object', properties: { c: { $ref: '#/definitions/node' } } }
+        : { $ref: '#/definitions/node' };
+      return {
+        properties: { c: { $ref: '#/definitions/node' } },
+        definitions: { node: { [keyword]: Array.from({ length: fan }, () => back) } },
+      };
+    });
+  const refused = fc.constantFrom<CallerSchema>(
+    { $async: true, required: ['zzz'] },
+    { $schema: 'http://169.254.169.254/draft.json' },
+    { properties: { a: { $ref: 'http://127.0.0.1:1/a.json' } } },
+    { properties: { a: { $id: 'http://127.0.0.1:1/a.json', type: 'string' } } },
+    { properties: { a: { $ref: '#/definitions/missing' } } },
+    { $ref: '#' },
+  );
+  return fc
+    .oneof(branching, nesting, recursive, refused)
+    .map((schema) => ({ type: 'object', ...schema }));
+}

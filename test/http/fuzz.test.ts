@@ -1,9 +1,19 @@
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NEST_DEEPLY } from '../fixtures/llm-extraction.ts';
+import {
+  OPENAI_TEST_KEY,
+  startOpenAiResponsesServer,
+} from '../fixtures/openai-responses-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
-import { type JsonSchema, schemaArbitrary } from '../helpers/schema-arbitrary.ts';
+import { timed } from '../helpers/poll.ts';
+import {
+  hostileSchemaArbitrary,
+  type JsonSchema,
+  schemaArbitrary,
+} from '../helpers/schema-arbitrary.ts';
 import { jsonOrText, TEST_KEY, useServer } from '../helpers/server.ts';
 
 /**
@@ -199,5 +209,77 @@ describe('schema-driven fuzzing', () => {
     // The run reached the operations, not just the validator: some requests were accepted.
     expect((statuses.get(200) ?? 0) + (statuses.get(202) ?? 0)).toBeGreaterThan(all.length / 10);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(all.length / 4);
+  }, 600_000);
+});
+
+describe('caller JSON Schemas, deep and branching', () => {
+  /** Each request's bound: a fetch, two model rounds and two schema checks of 1 s, on a loaded machine. */
+  const BOUND_MS = 15_000;
+  const RUNS = Number(process.env.WEBDATA_FUZZ_RUNS ?? 24) * 2;
+  const llm = useFixture(startOpenAiResponsesServer);
+  const s = useServer({
+    settings: () => ({
+      OPENAI_BASE_URL: `${llm.origin}/v1`,
+      OPENAI_API_KEY: OPENAI_TEST_KEY,
+      WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+      WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS: '1000',
+    }),
+  });
+  /** Every door a schema comes in by; a deeply nested answer now and then, for the checks after. */
+  const bodies = (url: string) =>
+    fc.tuple(hostileSchemaArbitrary(), fc.nat(2), fc.boolean()).map(([schema, door, deep]) => {
+      const prompt = deep ? NEST_DEEPLY : 'What is this page about?';
+      return door === 0
+        ? { path: '/api/v1/scrape/single', body: { url, extract: { schema, prompt } } }
+        : door === 1
+          ? { path: '/v2/scrape', body: { url, formats: [{ type: 'json', schema, prompt }] } }
+          : { path: '/api/v1/extract', body: { urls: [url], schema, prompt } };
+    });
+
+  it('answers every schema 2xx or 4xx within the bound, and /health answers meanwhile', async () => {
+    const all = fc.sample(bodies(`${site.origin}/article.html`), { seed: SEED, numRuns: RUNS });
+    let polling = true;
+    let slowestHealth = 0;
+    const poller = (async () => {
+      while (polling) {
+        const { value, ms } = await timed(fetch(`${s.base}/health`));
+        expect(value.status).toBe(200);
+        slowestHealth = Math.max(slowestHealth, ms);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const limit = pLimit(2);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    await Promise.all(
+      all.map((a) =>
+        limit(async () => {
+          const { value: res, ms } = await timed(
+            fetch(`${s.base}${a.path}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+              body: JSON.stringify(a.body),
+              signal: AbortSignal.timeout(BOUND_MS * 2),
+            }),
+          );
+          const text = await res.text();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          const wrong =
+            problem(res.status, jsonOrText(text)) ??
+            (ms > BOUND_MS ? `${Math.round(ms)} ms` : undefined);
+          if (wrong)
+            failures.push(
+              `${wrong}: POST ${a.path} ${JSON.stringify(a.body).slice(0, 300)} -> ${text.slice(0, 300)}`,
+            );
+        }),
+      ),
+    );
+    polling = false;
+    await poller;
+    expect(failures).toEqual([]);
+    expect(slowestHealth).toBeLessThan(1_000);
+    // Both kinds were reached: schemas refused at the door, and schemas that ran.
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(all.length / 5);
+    expect((statuses.get(200) ?? 0) + (statuses.get(202) ?? 0)).toBeGreaterThan(all.length / 10);
   }, 600_000);
 });

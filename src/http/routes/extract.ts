@@ -18,7 +18,7 @@ export const extractRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
       },
     },
     async (request, reply) => {
-      const input = extractInput(request.body, deps.services.config, ASYNC_BATCH_MAX_URLS);
+      const input = await extractInput(request.body, deps.services.config, ASYNC_BATCH_MAX_URLS);
       return reply
         .code(202)
         .send(await startJob(deps, request.user.userId, 'extract', [input], request.body.webhook));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CreateOptions, JobType } from '../../jobs/index.ts';
-import { batchItems, searchItems } from '../../ops/index.ts';
+import { batchItems, type SequenceInput, searchItems } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { batchInput, scrapeInput, searchInput, sequenceInput, webhookTarget } from '../inputs.ts';
 import { ErrorResponse, requireProxy } from '../schemas/common.ts';
@@ -61,7 +61,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     },
     async (request, reply) => {
       const { webhook, ...body } = request.body;
-      const input = scrapeInput(body, deps.services.config);
+      const input = await scrapeInput(body, deps.services.config);
       return reply
         .code(202)
         .send(await startJob(deps, request.user.userId, 'scrape-single', [input], webhook));
@@ -81,7 +81,10 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     async (request, reply) => {
       const { webhook, ...body } = request.body;
       const inputs = batchItems(
-        batchInput(body, deps.services.config, { max: ASYNC_BATCH_MAX_URLS, what: 'async batch' }),
+        await batchInput(body, deps.services.config, {
+          max: ASYNC_BATCH_MAX_URLS,
+          what: 'async batch',
+        }),
       );
       return reply
         .code(202)
@@ -108,7 +111,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
             deps,
             request.user.userId,
             'sequence',
-            [sequenceInput(body, deps.services.config)],
+            [await sequenceInput(body, deps.services.config)],
             webhook,
           ),
         );
@@ -129,13 +132,15 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       const { webhook, ...body } = request.body;
       requireProxy(deps.services.config, body.proxy);
       // Each sequence keeps its own type and proxy; the batch's fill in where it has none.
-      const inputs = body.sequences.map((s, i) =>
-        sequenceInput(
-          { ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy },
-          deps.services.config,
-          `sequences[${i}].`,
-        ),
-      );
+      const inputs: SequenceInput[] = [];
+      for (const [i, s] of body.sequences.entries())
+        inputs.push(
+          await sequenceInput(
+            { ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy },
+            deps.services.config,
+            `sequences[${i}].`,
+          ),
+        );
       return reply
         .code(202)
         .send(await startJob(deps, request.user.userId, 'sequence-batch', inputs, webhook));

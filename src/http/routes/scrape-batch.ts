@@ -17,8 +17,8 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       body: ScrapeBatchBody,
       response: { 200: BatchResult, 400: ErrorResponse, 401: ErrorResponse },
     },
-    prepare: (body) => {
-      const input = batchInput(body, deps.services.config, {
+    prepare: async (body) => {
+      const input = await batchInput(body, deps.services.config, {
         max,
         what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs',
       });

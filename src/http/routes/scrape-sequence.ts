@@ -16,8 +16,8 @@ export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
       body: SequenceBody,
       response: { 200: SequenceResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    prepare: (body) => {
-      const input = sequenceInput(body, deps.services.config);
+    prepare: async (body) => {
+      const input = await sequenceInput(body, deps.services.config);
       return (ctx) => sequence(input, ctx);
     },
   });

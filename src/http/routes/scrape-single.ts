@@ -16,8 +16,8 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       body: ScrapeSingleBody,
       response: { 200: FetchResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    prepare: (body) => {
-      const input = scrapeInput(body, deps.services.config);
+    prepare: async (body) => {
+      const input = await scrapeInput(body, deps.services.config);
       return (ctx) => scrape(input, ctx);
     },
   });

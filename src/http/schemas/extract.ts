@@ -1,7 +1,12 @@
 import { type Static, Type } from 'typebox';
 import type { Config } from '../../config.ts';
 import { selectorProblem } from '../../content/index.ts';
-import { type ExtractRequest, MAX_SCHEMA_BYTES, schemaProblem } from '../../extract/index.ts';
+import {
+  checkSchema,
+  type ExtractRequest,
+  MAX_SCHEMA_BYTES,
+  MAX_SCHEMA_EXPANDED,
+} from '../../extract/index.ts';
 import { llmConfigured } from '../../llm/index.ts';
 import { badRequest } from '../errors.ts';
 import { withWebhook } from './webhooks.ts';
@@ -36,7 +41,7 @@ export const ExtractObject = Type.Object(
   {
     schema: Type.Optional(
       Type.Unknown({
-        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes); needs an LLM`,
+        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes and ${MAX_SCHEMA_EXPANDED} subschemas with its $refs followed; $ref only inside the schema, no $async); needs an LLM`,
       }),
     ),
     prompt: Type.Optional(
@@ -63,11 +68,11 @@ export type ExtractObject = Static<typeof ExtractObject>;
  * An extraction request this server can run, or a 400 naming the field: exactly one mode, a
  * usable schema (and an LLM to fill it), or selectors that parse.
  */
-export function extractRequest(
+export async function extractRequest(
   body: ExtractObject | undefined,
   config: Config,
   field: string,
-): ExtractRequest | undefined {
+): Promise<ExtractRequest | undefined> {
   if (body === undefined) return undefined;
   const { schema, prompt, selectors } = body;
   if ((schema === undefined) === (selectors === undefined))
@@ -92,14 +97,21 @@ export function extractRequest(
     return { selectors };
   }
   return {
-    schema: usableSchema(schema, config, `${field}.schema`),
+    schema: await usableSchema(schema, config, `${field}.schema`),
     ...(prompt?.trim() ? { prompt } : {}),
   };
 }
 
-/** A caller's schema this server can fill, or a 400 naming `field`: checked, and an LLM configured to fill it. */
-export function usableSchema(schema: unknown, config: Config, field: string): object {
-  const problem = schemaProblem(schema);
+/**
+ * A caller's schema this server can fill, or a 400 naming `field`: checked and compiled on a
+ * schema worker within its deadline, and an LLM configured to fill it.
+ */
+export async function usableSchema(
+  schema: unknown,
+  config: Config,
+  field: string,
+): Promise<object> {
+  const problem = await checkSchema(schema, config.extract.schemaTimeoutMs);
   if (problem) throw badRequest(field, problem);
   if (!llmConfigured(config.llm))
     throw badRequest(
@@ -118,7 +130,7 @@ export const ExtractBody = withWebhook(
         description: 'Pages to read together; one object is drawn from all of them',
       }),
       schema: Type.Unknown({
-        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes)`,
+        description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes and ${MAX_SCHEMA_EXPANDED} subschemas with its $refs followed; $ref only inside the schema, no $async)`,
       }),
       prompt: Type.Optional(
         Type.String({

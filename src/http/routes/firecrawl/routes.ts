@@ -68,7 +68,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     { schema: { tags, summary: 'Firecrawl-compatible scrape', body: V2ScrapeBody } },
     async (request, reply) => {
       const { url, ...options } = request.body;
-      const c = compatScrape(url, options, config);
+      const c = await compatScrape(url, options, config);
       const { result, shot } = await runOp(
         deps.services,
         deps.ledger,
@@ -130,7 +130,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           }
           throw err;
         }
-        const c = compatScrape(url, options, config);
+        const c = await compatScrape(url, options, config);
         if (c.screenshot) throw badRequest('formats', 'screenshot is served by /v2/scrape only');
         inputs.push(c.input);
       }
@@ -242,7 +242,11 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       schema: { tags, summary: 'Firecrawl-compatible crawl (a background job)', body: V2CrawlBody },
     },
     async (request) => {
-      const { id } = await startCrawl(deps, request.user.userId, compatCrawl(request.body, config));
+      const { id } = await startCrawl(
+        deps,
+        request.user.userId,
+        await compatCrawl(request.body, config),
+      );
       return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
     },
   );
@@ -303,7 +307,12 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       // The options are checked against a stand-in URL before the search runs, so a bad one costs nothing.
       const compat =
         body.scrapeOptions &&
-        compatScrape('https://example.invalid/', body.scrapeOptions, config, 'scrapeOptions.');
+        (await compatScrape(
+          'https://example.invalid/',
+          body.scrapeOptions,
+          config,
+          'scrapeOptions.',
+        ));
       if (compat?.screenshot)
         throw badRequest('scrapeOptions.formats', 'screenshot is served by /v2/scrape only');
       const pageOptions = compat && (({ url: _url, ...rest }) => rest)(compat.input);

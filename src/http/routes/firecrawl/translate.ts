@@ -59,13 +59,13 @@ type FormatEntry = {
  * `jsonOptions`) is the native JSON Schema extraction, checked as the native `extract` is. Without a
  * schema Firecrawl lets the model choose the shape; this server only fills a schema.
  */
-function jsonExtract(
+async function jsonExtract(
   entry: FormatEntry,
   options: ScrapeOptions,
   config: Config,
   field: string,
   prefix: string,
-): ExtractRequest {
+): Promise<ExtractRequest> {
   const inEntry = entry.schema !== undefined || entry.prompt !== undefined;
   const [schema, prompt, at] = inEntry
     ? [entry.schema, entry.prompt, field]
@@ -77,7 +77,11 @@ function jsonExtract(
     );
   if (prompt !== undefined && typeof prompt !== 'string')
     throw badRequest(`${at}.prompt`, 'must be a string');
-  return extractRequest({ schema, ...(prompt !== undefined ? { prompt } : {}) }, config, at)!;
+  return (await extractRequest(
+    { schema, ...(prompt !== undefined ? { prompt } : {}) },
+    config,
+    at,
+  ))!;
 }
 
 /** A Firecrawl screenshot viewport within the native screenshot's bounds, each side named when out. */
@@ -97,7 +101,7 @@ function viewportOf(viewport: unknown, field: string): { width?: number; height?
   return out;
 }
 
-function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Formats {
+async function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Promise<Formats> {
   const formats = new Set<string>();
   let screenshot: ScreenshotRequest | undefined;
   let extract: ExtractRequest | undefined;
@@ -107,7 +111,7 @@ function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Form
     if (PAGE_FORMATS.has(entry.type) || entry.type === 'summary') formats.add(entry.type);
     else if (entry.type === 'json') {
       formats.add('json');
-      extract = jsonExtract(entry, options, config, field, prefix);
+      extract = await jsonExtract(entry, options, config, field, prefix);
     } else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
       formats.add('screenshot');
       screenshot = {
@@ -177,17 +181,17 @@ function actionsOf(options: ScrapeOptions, prefix: string): Action[] {
 }
 
 /** A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`. */
-export function compatScrape(
+export async function compatScrape(
   url: string,
   options: ScrapeOptions,
   config: Config,
   prefix = '',
-): CompatScrape {
-  const { formats, screenshot, extract } = formatsOf(options, config, prefix);
+): Promise<CompatScrape> {
+  const { formats, screenshot, extract } = await formatsOf(options, config, prefix);
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
   const actions = actionsOf(options, prefix);
   const country = options.location?.country;
-  const input = scrapeInput(
+  const input = await scrapeInput(
     {
       url,
       // Links are the cheapest conversion when only a screenshot, a summary or json was asked for.
@@ -217,9 +221,17 @@ export function compatScrape(
  * a scrape, checked against a stand-in URL; what a crawl page cannot do natively (actions, and so
  * waitFor; a screenshot) is a 400 naming the field.
  */
-export function compatCrawl(body: V2CrawlBody, config: Config): Omit<CrawlBody, 'webhook'> {
+export async function compatCrawl(
+  body: V2CrawlBody,
+  config: Config,
+): Promise<Omit<CrawlBody, 'webhook'>> {
   const prefix = 'scrapeOptions.';
-  const c = compatScrape('https://example.invalid/', body.scrapeOptions ?? {}, config, prefix);
+  const c = await compatScrape(
+    'https://example.invalid/',
+    body.scrapeOptions ?? {},
+    config,
+    prefix,
+  );
   if (c.screenshot) throw badRequest(`${prefix}formats`, 'screenshot is served by /v2/scrape only');
   if (c.input.extract)
     throw badRequest(

@@ -1,0 +1,109 @@
+import { Piscina } from 'piscina';
+import { type SchemaViolation, shapeProblem } from './schema.ts';
+import type { SchemaTaskStarted } from './schema-worker.ts';
+
+/**
+ * Caller schemas are compiled and run on worker threads, never on the event loop: however a
+ * schema slipped past the bounds of `schemaProblem`, it holds one worker until its deadline, when
+ * the worker is ended (piscina ends the thread of an aborted task and starts a fresh one), and
+ * a heap of its own that it cannot grow past (the worker dies, not the process).
+ */
+const THREADS = 2;
+const HEAP_MB = 128;
+
+/** Why a schema task did not finish: its deadline passed, its worker ran out of memory, or it threw. */
+export class SchemaTaskError extends Error {}
+
+/** Verdicts by schema text: a batch gives every page the same schema, checked once. */
+const checked = new Map<string, string | undefined>();
+const CHECKED_KEPT = 100;
+
+let pool: Piscina | undefined;
+const onStart = new Map<number, () => void>();
+let nextId = 0;
+
+/** The pool, started with the first schema: a server that never extracts never pays for it. */
+function workers(): Piscina {
+  if (pool) return pool;
+  pool = new Piscina({
+    filename: new URL('./schema-worker.ts', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: THREADS,
+    idleTimeout: 60_000,
+    atomics: 'disabled',
+    resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 16 },
+  });
+  pool.on('message', (message: unknown) => {
+    const id = (message as SchemaTaskStarted | null)?.schemaTaskStarted;
+    if (typeof id === 'number') onStart.get(id)?.();
+  });
+  return pool;
+}
+
+async function run<T>(
+  name: 'check' | 'validate',
+  task: Record<string, unknown>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<T> {
+  const id = ++nextId;
+  const deadline = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  onStart.set(id, () => (timer = setTimeout(() => deadline.abort(), timeoutMs)));
+  try {
+    return (await workers().run(
+      { id, ...task },
+      { name, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
+    )) as T;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (deadline.signal.aborted)
+      throw new SchemaTaskError(
+        `took longer than ${timeoutMs} ms (WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS)`,
+      );
+    if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
+      throw new SchemaTaskError(`needed more than ${HEAP_MB} MB`);
+    // The task's only inputs are the caller's schema and the model's answer: whatever it threw
+    // (a stack overflow on a reference loop, say) is theirs to hear about, not a server error.
+    throw new SchemaTaskError(`failed: ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+    onStart.delete(id);
+  }
+}
+
+/**
+ * What is wrong with a caller's schema (see schemaProblem), or undefined when it can be used;
+ * compiled on a schema worker within `timeoutMs`. The shape and byte cap are checked here first,
+ * so an oversized schema is never copied to a worker.
+ */
+export async function checkSchema(schema: unknown, timeoutMs: number): Promise<string | undefined> {
+  const shape = shapeProblem(schema);
+  if (shape) return shape;
+  const key = JSON.stringify(schema);
+  if (checked.has(key)) return checked.get(key);
+  let problem: string | undefined;
+  try {
+    problem = (await run<string | null>('check', { schema }, timeoutMs)) ?? undefined;
+  } catch (err) {
+    if (!(err instanceof SchemaTaskError)) throw err;
+    // Not kept: a deadline missed on a loaded machine says little about the next try.
+    return `cannot be used: compiling it ${err.message}`;
+  }
+  if (checked.size >= CHECKED_KEPT) checked.delete(checked.keys().next().value!);
+  checked.set(key, problem);
+  return problem;
+}
+
+/**
+ * The ways `value` misses a schema that passed checkSchema, checked on a schema worker within
+ * `timeoutMs`; throws SchemaTaskError past it.
+ */
+export function answerViolations(
+  schema: object,
+  value: unknown,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SchemaViolation[]> {
+  return run<SchemaViolation[]>('validate', { schema, value }, timeoutMs, signal);
+}
