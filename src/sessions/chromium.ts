@@ -11,6 +11,7 @@ import {
 } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
+import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
 import { sandboxArgs } from './sandbox.ts';
 
 export interface LaunchOptions {
@@ -111,6 +112,7 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     writeSessionPolicy(policyDir, downloads),
   ]);
   const groups: Group[] = [];
+  let proxy: ProxySocket | undefined;
   let display: Xvfb | undefined;
   let control: CdpConnection | undefined;
   let disposed: Promise<void> | undefined;
@@ -119,11 +121,14 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
       control?.close();
       await Promise.all(groups.map((g) => g.kill()));
       await Promise.all([
+        proxy?.close(),
         rm(dir, { recursive: true, force: true }),
         rm(policyDir, { recursive: true, force: true }),
       ]);
     })());
   try {
+    // The sandbox's only way out, beside its folder for the same reason as the policy.
+    proxy = await openProxySocket(`${dir}-egress.sock`, o.proxyUrl);
     if (!o.headless) {
       display = await startXvfb({
         width: o.width,
@@ -144,7 +149,16 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     if (display) env.DISPLAY = display.display;
     const browser = spawnGroup(
       'bwrap',
-      sandboxArgs({ dir, policyDir }, o.executable, chromiumArgs(o, profile)),
+      sandboxArgs(
+        {
+          dir,
+          policyDir,
+          proxy: { socket: proxy.path, port: Number(new URL(o.proxyUrl).port) },
+          displaySocket: display?.socket,
+        },
+        o.executable,
+        chromiumArgs(o, profile),
+      ),
       {
         env,
         stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
