@@ -12,7 +12,7 @@ import {
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
 import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
-import { sandboxArgs } from './sandbox.ts';
+import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
 
 export interface LaunchOptions {
   executable: string;
@@ -48,7 +48,8 @@ function chromiumArgs(o: LaunchOptions, profile: string): string[] {
     // The pipe is the only DevTools endpoint: no port any other local process could reach.
     '--remote-debugging-pipe',
     `--user-data-dir=${profile}`,
-    ...sharedFlags(o.proxyUrl),
+    // The egress proxy as the sandbox offers it (sandbox.ts); it leads to `proxyUrl`.
+    ...sharedFlags(SANDBOX_PROXY_URL),
     `--disable-features=${QUIET_FEATURES.join(',')}`,
     // Debian's launcher enables remote extension updates; a session has no extensions to update.
     '--disable-extensions',
@@ -153,7 +154,7 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
         {
           dir,
           policyDir,
-          proxy: { socket: proxy.path, port: Number(new URL(o.proxyUrl).port) },
+          proxySocket: proxy.path,
           displaySocket: display?.socket,
         },
         o.executable,

@@ -20,16 +20,16 @@ import { lstatSync, readlinkSync } from 'node:fs';
  * connection and no name lookup can go around the egress proxy, and no abstract unix socket of
  * the host (X11 displays listen on one each) can be reached. What the browser needs comes in as
  * file system sockets: its own X display's, and the egress proxy's (proxy-socket.ts), which a
- * relay inside the namespace offers on 127.0.0.1 at the port `--proxy-server` names, since
- * Chromium speaks to a proxy only over TCP.
+ * relay inside the namespace offers at SANDBOX_PROXY_URL, since Chromium speaks to a proxy only
+ * over TCP.
  */
 export interface SandboxLayout {
   /** The session's own folder: profile, temp files, downloads; bound read-write at the same path. */
   dir: string;
   /** Folder with the managed Chromium policy, bound read-only where Debian's Chromium reads it. */
   policyDir: string;
-  /** The egress proxy's unix socket on the host, and the loopback port it is offered at inside. */
-  proxy: { socket: string; port: number };
+  /** The egress proxy's unix socket on the host (proxy-socket.ts). */
+  proxySocket: string;
   /** The X display's file system socket, for a visible browser; bound at the same path. */
   displaySocket?: string;
 }
@@ -67,15 +67,21 @@ function topLevelArgs(): string[] {
 const PROXY_SOCKET = '/run/webdata/egress.sock';
 
 /**
- * Starts the relay from 127.0.0.1:$1 to the proxy's socket in the background, waits until it
- * listens (the kernel's table of the namespace's TCP sockets shows it, state 0A), then runs the
- * command in its place. The relay shares the sandbox and ends with it: bwrap's pid namespace
+ * Where the browser finds the egress proxy inside its namespace, whatever port the proxy has on
+ * the host: a port above 1023, which the relay may bind without capabilities.
+ */
+const PROXY_PORT = 3128;
+export const SANDBOX_PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
+
+/**
+ * Starts the relay from SANDBOX_PROXY_URL to the proxy's socket in the background, waits until
+ * it listens (the kernel's table of the namespace's TCP sockets shows it, state 0A), then runs
+ * the command in its place. The relay shares the sandbox and ends with it: bwrap's pid namespace
  * dies with the command.
  */
-const RELAY_THEN_RUN = `port=$1; shift
-socat TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${PROXY_SOCKET} &
+const RELAY_THEN_RUN = `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${PROXY_SOCKET} &
 relay=$!
-listening=" 0100007F:$(printf %04X "$port") 00000000:0000 0A "
+listening=" 0100007F:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A "
 until grep -q "$listening" /proc/net/tcp; do
   kill -0 $relay 2>/dev/null || { echo "the egress relay (socat) did not start" >&2; exit 1; }
   sleep 0.01
@@ -107,7 +113,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: string
     '/tmp',
     ...(layout.displaySocket ? ['--ro-bind', layout.displaySocket, layout.displaySocket] : []),
     '--ro-bind',
-    layout.proxy.socket,
+    layout.proxySocket,
     PROXY_SOCKET,
     '--bind',
     layout.dir,
@@ -119,7 +125,6 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: string
     '-c',
     RELAY_THEN_RUN,
     'sandbox-relay',
-    String(layout.proxy.port),
     command,
     ...args,
   ];
