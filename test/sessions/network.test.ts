@@ -173,13 +173,13 @@ describe('session network', () => {
         const browser = await sessionBrowser(t, id);
         const status = await runInSandbox(browser.pid, ['cat', '/proc/self/status']);
         expect(status.stdout).toMatch(/^CapEff:\s+0+$/m);
-        // No route at all: nothing beyond the namespace's own loopback exists.
-        const routes = await runInSandbox(browser.pid, ['cat', '/proc/net/route']);
-        expect(routes.stdout.trim().split('\n').slice(1)).toEqual([]);
         for (const address of [...hosts.map((h) => tcp(h, port)), tcp('127.0.0.1', sitePort)]) {
           const run = await connectFromSandbox(browser.pid, address);
           expect(run.code, `${address}: ${run.stderr}`).not.toBe(0);
         }
+        // No route at all: nothing beyond the namespace's own loopback exists.
+        const routes = await runInSandbox(browser.pid, ['cat', '/proc/net/route']);
+        expect(routes.stdout.trim().split('\n').slice(1)).toEqual([]);
         // The proxy's port is the one way out, and the proxy checks what goes through it.
         const viaProxy = await runInSandbox(
           browser.pid,
