@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up everything webdata needs on a Debian machine: system packages (browsers, bubblewrap for
-# the session sandbox, Xvfb, VNC, poppler; xdotool for the tests), npm packages (Node 24 comes in
+# Sets up everything webdata needs on a Debian machine: system packages (browsers, bubblewrap and
+# socat for the session sandbox, Xvfb, VNC, poppler; xdotool for the tests), npm packages (Node 24 comes in
 # as the `node` devDependency), and with --test the Postgres server the Postgres tests run against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 want_test=false
 [ "${1:-}" = "--test" ] && want_test=true
 
-apt_packages=(chromium chromium-headless-shell bubblewrap xvfb x11vnc poppler-utils tesseract-ocr tesseract-ocr-eng fonts-liberation fonts-noto-cjk)
+apt_packages=(chromium chromium-headless-shell bubblewrap socat xvfb x11vnc poppler-utils tesseract-ocr tesseract-ocr-eng fonts-liberation fonts-noto-cjk)
 $want_test && apt_packages+=(postgresql xdotool)
 
 missing=()

@@ -5,6 +5,12 @@ import { type Group, spawnGroup } from './processes.ts';
 export interface Xvfb {
   /** `:N`, what goes into DISPLAY. */
   display: string;
+  /**
+   * The display's file system socket. Xvfb also listens on an abstract socket of the same name,
+   * which only processes in its network namespace can reach; a sandbox with a network of its
+   * own reaches the display through this file alone.
+   */
+  socket: string;
   group: Group;
   close(): Promise<void>;
 }
@@ -68,7 +74,12 @@ export async function startXvfb(opts: XvfbOptions = {}): Promise<Xvfb> {
         reject(new Error(`Xvfb exited before its display was ready: ${stderr.trim()}`));
       });
     });
-    return { display: `:${number}`, group, close: () => group.kill() };
+    return {
+      display: `:${number}`,
+      socket: `/tmp/.X11-unix/X${number}`,
+      group,
+      close: () => group.kill(),
+    };
   } catch (err) {
     await group.kill();
     throw err;

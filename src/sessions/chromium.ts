@@ -11,7 +11,8 @@ import {
 } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
-import { sandboxArgs } from './sandbox.ts';
+import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
+import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
 
 export interface LaunchOptions {
   executable: string;
@@ -47,7 +48,8 @@ function chromiumArgs(o: LaunchOptions, profile: string): string[] {
     // The pipe is the only DevTools endpoint: no port any other local process could reach.
     '--remote-debugging-pipe',
     `--user-data-dir=${profile}`,
-    ...sharedFlags(o.proxyUrl),
+    // The egress proxy as the sandbox offers it (sandbox.ts); it leads to `proxyUrl`.
+    ...sharedFlags(SANDBOX_PROXY_URL),
     `--disable-features=${QUIET_FEATURES.join(',')}`,
     // Debian's launcher enables remote extension updates; a session has no extensions to update.
     '--disable-extensions',
@@ -111,6 +113,7 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     writeSessionPolicy(policyDir, downloads),
   ]);
   const groups: Group[] = [];
+  let proxy: ProxySocket | undefined;
   let display: Xvfb | undefined;
   let control: CdpConnection | undefined;
   let disposed: Promise<void> | undefined;
@@ -119,11 +122,14 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
       control?.close();
       await Promise.all(groups.map((g) => g.kill()));
       await Promise.all([
+        proxy?.close(),
         rm(dir, { recursive: true, force: true }),
         rm(policyDir, { recursive: true, force: true }),
       ]);
     })());
   try {
+    // The sandbox's only way out, beside its folder for the same reason as the policy.
+    proxy = await openProxySocket(`${dir}-egress.sock`, o.proxyUrl);
     if (!o.headless) {
       display = await startXvfb({
         width: o.width,
@@ -144,7 +150,16 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     if (display) env.DISPLAY = display.display;
     const browser = spawnGroup(
       'bwrap',
-      sandboxArgs({ dir, policyDir }, o.executable, chromiumArgs(o, profile)),
+      sandboxArgs(
+        {
+          dir,
+          policyDir,
+          proxySocket: proxy.path,
+          displaySocket: display?.socket,
+        },
+        o.executable,
+        chromiumArgs(o, profile),
+      ),
       {
         env,
         stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],

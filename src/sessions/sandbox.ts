@@ -14,14 +14,24 @@ import { lstatSync, readlinkSync } from 'node:fs';
  * the rest of /etc are not there to be chosen, opened, saved over or read, whatever input comes.
  * The pid namespace keeps /proc/<pid>/root of host processes out of reach; all capabilities
  * are dropped and no-new-privs is set (bwrap always sets it), so the browser cannot mount,
- * unmount or gain privileges to undo this. The network namespace is shared: the browser must
- * reach the egress proxy on loopback, which is where its traffic is checked.
+ * unmount or gain privileges to undo this.
+ *
+ * The network namespace is the sandbox's own, holding only its loopback: no route out, so no
+ * connection and no name lookup can go around the egress proxy, and no abstract unix socket of
+ * the host (X11 displays listen on one each) can be reached. What the browser needs comes in as
+ * file system sockets: its own X display's, and the egress proxy's (proxy-socket.ts), which a
+ * relay inside the namespace offers at SANDBOX_PROXY_URL, since Chromium speaks to a proxy only
+ * over TCP.
  */
 export interface SandboxLayout {
   /** The session's own folder: profile, temp files, downloads; bound read-write at the same path. */
   dir: string;
   /** Folder with the managed Chromium policy, bound read-only where Debian's Chromium reads it. */
   policyDir: string;
+  /** The egress proxy's unix socket on the host (proxy-socket.ts). */
+  proxySocket: string;
+  /** The X display's file system socket, for a visible browser; bound at the same path. */
+  displaySocket?: string;
 }
 
 /** Where Debian's Chromium reads mandatory policies (headless shell reads none; see chromium-policy.ts). */
@@ -53,12 +63,38 @@ function topLevelArgs(): string[] {
   return args;
 }
 
+/** Where the egress proxy's socket is bound inside the sandbox. */
+const PROXY_SOCKET = '/run/webdata/egress.sock';
+
+/**
+ * Where the browser finds the egress proxy inside its namespace, whatever port the proxy has on
+ * the host: a port above 1023, which the relay may bind without capabilities.
+ */
+const PROXY_PORT = 3128;
+export const SANDBOX_PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
+
+/**
+ * Starts the relay from SANDBOX_PROXY_URL to the proxy's socket in the background, waits until
+ * it listens (the kernel's table of the namespace's TCP sockets shows it, state 0A), then runs
+ * the command in its place. The relay shares the sandbox and ends with it: bwrap's pid namespace
+ * dies with the command.
+ */
+const RELAY_THEN_RUN = `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${PROXY_SOCKET} &
+relay=$!
+listening=" 0100007F:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A "
+until grep -q "$listening" /proc/net/tcp; do
+  kill -0 $relay 2>/dev/null || { echo "the egress relay (socat) did not start" >&2; exit 1; }
+  sleep 0.01
+done
+exec "$@"`;
+
 /** The bwrap command line that runs `command args` inside the session's sandbox. */
 export function sandboxArgs(layout: SandboxLayout, command: string, args: string[]): string[] {
   return [
     // The sandbox ends with the service even if the debugging pipe were somehow kept open.
     '--die-with-parent',
     '--unshare-pid',
+    '--unshare-net',
     '--unshare-cgroup-try',
     '--cap-drop',
     'ALL',
@@ -75,12 +111,20 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: string
     '/dev/shm',
     '--tmpfs',
     '/tmp',
+    ...(layout.displaySocket ? ['--ro-bind', layout.displaySocket, layout.displaySocket] : []),
+    '--ro-bind',
+    layout.proxySocket,
+    PROXY_SOCKET,
     '--bind',
     layout.dir,
     layout.dir,
     '--chdir',
     layout.dir,
     '--',
+    '/bin/sh',
+    '-c',
+    RELAY_THEN_RUN,
+    'sandbox-relay',
     command,
     ...args,
   ];

@@ -1,8 +1,44 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import { markedGroups } from '../../src/sessions/index.ts';
 import type { TestServer } from '../helpers/server.ts';
+
+export interface SessionBrowser {
+  pid: number;
+  /** Every process of the session (sandbox, browser and helpers, display, VNC). */
+  pids: number[];
+  /** The session's own folder, as the host sees it. */
+  dir: string;
+  display: string | undefined;
+  /** The loopback port of the egress proxy, as the browser's `--proxy-server` names it. */
+  proxyPort: number;
+}
+
+/** The browser's main process (not its sandbox nor Debian's launcher script), its folder, display and proxy. */
+export async function sessionBrowser(t: TestServer, sessionId: string): Promise<SessionBrowser> {
+  const pids = await t.server.services.sessions.processIds(sessionId);
+  for (const pid of pids) {
+    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    if (
+      !comm.startsWith('chrom') ||
+      args.some((a) => a.startsWith('--type=')) ||
+      !args.includes('--remote-debugging-pipe')
+    )
+      continue;
+    const profile = args
+      .find((a) => a.startsWith('--user-data-dir='))!
+      .slice('--user-data-dir='.length);
+    const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+    const display = environ.find((e) => e.startsWith('DISPLAY='))?.slice('DISPLAY='.length);
+    const proxy = args.find((a) => a.startsWith('--proxy-server='))!;
+    const proxyPort = Number(new URL(proxy.slice('--proxy-server='.length)).port);
+    return { pid, pids, dir: join(profile, '..'), display, proxyPort };
+  }
+  throw new Error(`no browser process among ${pids.join(', ')}`);
+}
 
 /** Status code of a WebSocket upgrade attempt: 101 when it opened, else the HTTP refusal. */
 export function upgradeStatus(url: string): Promise<number> {

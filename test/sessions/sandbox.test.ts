@@ -9,42 +9,11 @@ import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { useServer } from '../helpers/server.ts';
-import { expectNoSessionProcessesLeft } from './helpers.ts';
+import { expectNoSessionProcessesLeft, sessionBrowser } from './helpers.ts';
 
 expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
 const t = useServer({ settings: { WEBDATA_SESSION_WARM_SPARES: '0' } });
-
-interface SessionBrowser {
-  pid: number;
-  /** Every process of the session (sandbox, browser and helpers, display, VNC). */
-  pids: number[];
-  /** The session's own folder, as the host sees it. */
-  dir: string;
-  display: string | undefined;
-}
-
-/** The browser's main process (not its sandbox nor Debian's launcher script), its folder and display. */
-async function sessionBrowser(sessionId: string): Promise<SessionBrowser> {
-  const pids = await t.server.services.sessions.processIds(sessionId);
-  for (const pid of pids) {
-    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
-    if (
-      !comm.startsWith('chrom') ||
-      args.some((a) => a.startsWith('--type=')) ||
-      !args.includes('--remote-debugging-pipe')
-    )
-      continue;
-    const profile = args
-      .find((a) => a.startsWith('--user-data-dir='))!
-      .slice('--user-data-dir='.length);
-    const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
-    const display = environ.find((e) => e.startsWith('DISPLAY='))?.slice('DISPLAY='.length);
-    return { pid, pids, dir: join(profile, '..'), display };
-  }
-  throw new Error(`no browser process among ${pids.join(', ')}`);
-}
 
 /** Listening TCP sockets (IPv4 and IPv6) by socket inode, from the kernel's tables. */
 async function listeningInodes(): Promise<Set<string>> {
@@ -102,8 +71,8 @@ describe('session sandbox', () => {
     const visible = await openSession({ headless: false });
     const headless = await openSession({});
     try {
-      const a = await sessionBrowser(visible.sessionId);
-      const b = await sessionBrowser(headless.sessionId);
+      const a = await sessionBrowser(t, visible.sessionId);
+      const b = await sessionBrowser(t, headless.sessionId);
       // The database the red team read through a file chooser lives in the data folder.
       expect(
         existsSync(join(t.dataDir, 'webdata.db')) || (await readdir(t.dataDir)).length > 0,
@@ -162,7 +131,7 @@ describe('session sandbox', () => {
     const created = await openSession({ headless: false });
     const remote = await chromium.connectOverCDP(created.wsUrl);
     try {
-      const { display } = await sessionBrowser(created.sessionId);
+      const { display } = await sessionBrowser(t, created.sessionId);
       expect(display).toBeTruthy();
       const context = remote.contexts()[0]!;
       const page: Page = context.pages()[0] ?? (await context.newPage());
@@ -214,7 +183,7 @@ describe('session sandbox', () => {
       const listening = await listeningInodes();
       expect(listening.size).toBeGreaterThan(0);
       for (const id of [visible.sessionId, headless.sessionId]) {
-        const { pids } = await sessionBrowser(id);
+        const { pids } = await sessionBrowser(t, id);
         for (const pid of pids) {
           const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
           if (/^(Xvfb|x11vnc)/.test(comm)) continue;
