@@ -87,8 +87,25 @@ export interface CliProcess {
 }
 
 /** Runs the real CLI (`webdata <args>`) as a child process with only the given settings. */
-export function spawnCli(args: string[], env: Record<string, string>): CliProcess {
-  const proc = spawn('node_modules/.bin/node', ['src/cli/main.ts', ...args], {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  via: string[] = [],
+): CliProcess {
+  return spawnNode(['src/cli/main.ts', ...args], env, via);
+}
+
+/**
+ * Runs `node <args>` from the repository's root as a child process with only the given settings;
+ * `via` are the command words it runs under (another host's, from `Hosts.exec`).
+ */
+export function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  via: string[] = [],
+): CliProcess {
+  const [command, ...words] = [...via, 'node_modules/.bin/node', ...args];
+  const proc = spawn(command!, words, {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: { PATH: process.env.PATH ?? '', WEBDATA_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
