@@ -47,7 +47,7 @@ async function onHost(
   env: Record<string, string> = {},
   cli = true,
 ): Promise<CliProcess> {
-  const p = (cli ? spawnCli : spawnNode)(args, env, hosts!.exec(name));
+  const p = (cli ? spawnCli : spawnNode)(args, env, { via: hosts!.exec(name) });
   // Generous: a loaded machine (two cores shared by parallel test files) can take a minute to start Node.
   await p.waitFor(ready, 180_000);
   return p;
