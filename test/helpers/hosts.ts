@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -78,8 +79,6 @@ async function sweepOrphans(): Promise<void> {
   }
 }
 
-let started = 0;
-
 /**
  * Separate "hosts" on one machine: a network namespace each, all cabled (veth) to a bridge in a
  * namespace of its own, so the root namespace (this machine's own network) is left untouched. Host
@@ -89,7 +88,8 @@ export async function startHosts(names: string[]): Promise<Hosts> {
   if (process.getuid?.() !== 0)
     throw new Error('separate hosts are network namespaces, and making them needs root');
   await sweepOrphans();
-  const tag = `${PREFIX}${process.pid}-${started++}`;
+  // Test files can share a process (worker threads), so the pid alone does not tell them apart.
+  const tag = `${PREFIX}${process.pid}-${randomBytes(3).toString('hex')}`;
   const ns = (name: string) => `${tag}-${name}`;
   const sw = ns('switch');
   const port = (name: string) => `p${names.indexOf(name)}`;
