@@ -19,8 +19,6 @@ export interface Hosts {
   exec(name: string): string[];
   /** kill -9 of every process on the host, as if it lost power. */
   kill(name: string): Promise<void>;
-  /** Pulls the host's cable out (false) or plugs it back in (true); its processes keep running. */
-  cable(name: string, plugged: boolean): Promise<void>;
   /** Kills every process on every host and removes the namespaces. */
   close(): Promise<void>;
 }
@@ -102,9 +100,6 @@ export async function startHosts(names: string[]): Promise<Hosts> {
     },
     exec: (name) => ['ip', 'netns', 'exec', ns(name)],
     kill: (name) => killAllIn(ns(name)),
-    async cable(name, plugged) {
-      await ip('-n', sw, 'link', 'set', port(name), plugged ? 'up' : 'down');
-    },
     async close() {
       for (const n of namespaces.splice(0).reverse()) await removeNamespace(n);
     },
