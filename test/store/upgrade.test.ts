@@ -65,6 +65,8 @@ async function writeWithRelease(store: Record<string, string>): Promise<Written>
       WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
       WEBDATA_CONTENT_WORKERS: '0',
       WEBDATA_SESSION_WARM_SPARES: '0',
+      // Parallel test files load the machine: no shedding on that (startTestServer does the same).
+      WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0',
     },
     { cwd: release.path },
   );
