@@ -30,6 +30,7 @@ interface Fetch {
 
 let hosts: Hosts | undefined;
 let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+/** Relays in this process, into the hosts. */
 const locals: Relay[] = [];
 let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
 /** The database as the hosts reach it: on the database host's address. */
@@ -39,7 +40,7 @@ let api: Api;
 
 const at = (name: string) => hosts!.address(name);
 
-/** Starts a process on a host once it printed `ready`. */
+/** Starts a process on a host; resolves once it printed `ready`. */
 async function onHost(
   name: string,
   args: string[],
