@@ -86,10 +86,32 @@ export interface CliProcess {
   kill9(): Promise<void>;
 }
 
+/** Where a child process runs. */
+export interface SpawnPlace {
+  /** Command words it runs under (another host's, from `Hosts.exec`). */
+  via?: string[];
+  /** The checkout it runs from (another release's); this repository's root unless given. */
+  cwd?: string;
+}
+
 /** Runs the real CLI (`webdata <args>`) as a child process with only the given settings. */
-export function spawnCli(args: string[], env: Record<string, string>): CliProcess {
-  const proc = spawn('node_modules/.bin/node', ['src/cli/main.ts', ...args], {
-    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  place: SpawnPlace = {},
+): CliProcess {
+  return spawnNode(['src/cli/main.ts', ...args], env, place);
+}
+
+/** Runs `node <args>` from a checkout's root as a child process with only the given settings. */
+export function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  { via = [], cwd = fileURLToPath(new URL('../../', import.meta.url)) }: SpawnPlace = {},
+): CliProcess {
+  const [command, ...words] = [...via, 'node_modules/.bin/node', ...args];
+  const proc = spawn(command!, words, {
+    cwd,
     env: { PATH: process.env.PATH ?? '', WEBDATA_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
