@@ -193,7 +193,7 @@ try {
   const job = await api('POST', '/api/v1/scrape/async/batch', {
     urls: [`${site.origin}/browser/js-only?job=1`, `${site.origin}/article.html?job=1`],
   });
-  assert.equal(job.status, 200, JSON.stringify(job.json));
+  assert.equal(job.status, 202, JSON.stringify(job.json));
   const done = await waitFor(
     async () => {
       const { json } = await api('GET', job.json.url);
@@ -209,7 +209,7 @@ try {
   const slow = await api('POST', '/api/v1/scrape/async/batch', {
     urls: Array.from({ length: 4 }, (_, i) => `${site.origin}/browser/slow-js?ms=4000&i=${i}`),
   });
-  assert.equal(slow.status, 200, JSON.stringify(slow.json));
+  assert.equal(slow.status, 202, JSON.stringify(slow.json));
   await sleep(1500);
   const worker = await stop(names.worker);
   assert.equal(worker.exitCode, 0, worker.log);
