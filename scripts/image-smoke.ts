@@ -104,10 +104,13 @@ async function healthy(name: string): Promise<boolean> {
   );
 }
 
+/** How long podman stop waits after SIGTERM before it kills: well above a clean close. */
+const STOP_TIMEOUT_S = 60;
+
 /** podman stop's time, the container's exit code, and its log. */
 async function stop(name: string): Promise<{ ms: number; exitCode: number; log: string }> {
   const started = performance.now();
-  await podman('stop', '--time', '60', name);
+  await podman('stop', '--time', String(STOP_TIMEOUT_S), name);
   const ms = performance.now() - started;
   const exitCode = Number(await podman('inspect', '--format', '{{.State.ExitCode}}', name));
   const { stdout, stderr } = await run('podman', ['logs', name], { maxBuffer: 16 << 20 });
@@ -205,29 +208,8 @@ try {
   assert.equal(done.completed, 2);
   step('a job on Postgres, done by the worker container (the server runs no items)');
 
-  // Items that take a while, so the worker is stopped while it runs them.
-  const slow = await api('POST', '/api/v1/scrape/async/batch', {
-    urls: Array.from({ length: 4 }, (_, i) => `${site.origin}/browser/slow-js?ms=4000&i=${i}`),
-  });
-  assert.equal(slow.status, 202, JSON.stringify(slow.json));
-  await sleep(1500);
-  const worker = await stop(names.worker);
-  assert.equal(worker.exitCode, 0, worker.log);
-  step('worker stopped by SIGTERM (podman stop), exit 0', worker.ms);
-  await podman('start', names.worker);
-  const after = await waitFor(
-    async () => {
-      const { json } = await api('GET', slow.json.url);
-      return ['completed', 'failed', 'cancelled'].includes(json.status) && json;
-    },
-    { timeoutMs: 120_000, everyMs: 250, what: 'the job after the worker came back' },
-  );
-  assert.equal(after.status, 'completed', JSON.stringify(after));
-  assert.equal(after.completed, 4);
-  step('items the stopped worker held were handed back and done after its restart');
-
   const server = await stop(names.server);
-  assert.equal(server.exitCode, 0, server.log);
+  assert.equal(server.exitCode, 0, `killed after ${server.ms} ms:\n${server.log}`);
   step('server stopped by SIGTERM (podman stop), exit 0', server.ms);
   await podman('start', names.server);
   await waitFor(() => healthy(names.server), { timeoutMs: 60_000, everyMs: 100, what: 'healthy' });
@@ -250,6 +232,27 @@ try {
   }
   await api('DELETE', `/api/v1/browser-sandbox/session/${session.json.sessionId}`);
   step('the session saved at stop resumes, with its storage, after a restart');
+
+  // Items that take a while, so the worker is stopped while it runs them.
+  const slow = await api('POST', '/api/v1/scrape/async/batch', {
+    urls: Array.from({ length: 4 }, (_, i) => `${site.origin}/browser/slow-js?ms=4000&i=${i}`),
+  });
+  assert.equal(slow.status, 202, JSON.stringify(slow.json));
+  await sleep(1500);
+  const worker = await stop(names.worker);
+  assert.equal(worker.exitCode, 0, `killed after ${worker.ms} ms:\n${worker.log}`);
+  step('worker stopped by SIGTERM (podman stop), exit 0', worker.ms);
+  await podman('start', names.worker);
+  const after = await waitFor(
+    async () => {
+      const { json } = await api('GET', slow.json.url);
+      return ['completed', 'failed', 'cancelled'].includes(json.status) && json;
+    },
+    { timeoutMs: 120_000, everyMs: 250, what: 'the job after the worker came back' },
+  );
+  assert.equal(after.status, 'completed', JSON.stringify(after));
+  assert.equal(after.completed, 4);
+  step('items the stopped worker held were handed back and done after its restart');
 } catch (err) {
   failures.push(err);
   for (const name of Object.values(names)) {
