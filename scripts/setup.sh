@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Sets up everything webdata needs on a Debian machine: system packages (browsers, bubblewrap and
-# socat for the session sandbox, Xvfb, VNC, poppler; xdotool and iproute2, which makes the hosts of
-# the scale-out test, for the tests), npm packages (Node 24 comes in as the `node` devDependency),
-# and with --test the Postgres server the Postgres tests run against.
+# Sets up everything webdata needs on a Debian machine: system packages (scripts/debian-packages.txt,
+# the list the Containerfile installs too; xdotool and iproute2, which makes the hosts of the
+# scale-out test, for the tests), npm packages (Node 24 comes in as the `node` devDependency), and
+# with --test the Postgres server the Postgres tests run against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_test=false
 [ "${1:-}" = "--test" ] && want_test=true
 
-apt_packages=(chromium chromium-headless-shell bubblewrap socat xvfb x11vnc poppler-utils tesseract-ocr tesseract-ocr-eng fonts-liberation fonts-noto-cjk)
+mapfile -t apt_packages < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' scripts/debian-packages.txt)
 $want_test && apt_packages+=(postgresql xdotool iproute2)
 
 missing=()
