@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { SelectorError, selectTags } from '../content/index.ts';
-import { crawlStartKey, pathPattern } from '../discover/index.ts';
+import { crawlStartKey, MAX_URL_CHARS, pathPattern } from '../discover/index.ts';
 import {
   type BatchInput,
   type CrawlSettings,
@@ -123,14 +123,21 @@ export function sequenceInput(
 }
 
 /**
- * A map body. A map reports and follows only URLs without credentials in them; a start URL with
- * some would match none of its own links.
+ * The start URL of a map or crawl. Both report and follow only URLs without credentials in them
+ * and no longer than MAX_URL_CHARS; a start URL out of those bounds would match none of its own links.
  */
-export function mapInput(body: MapBody): MapInput {
-  const url = requireHttpUrl(body.url, 'url');
+function siteStartUrl(raw: string, what: 'map' | 'crawl'): string {
+  const url = requireHttpUrl(raw, 'url');
   const { username, password } = new URL(url);
   if (username || password)
-    throw badRequest('url', 'URLs with credentials (user:password@) are not supported by map');
+    throw badRequest('url', `URLs with credentials (user:password@) are not supported by ${what}`);
+  if (crawlStartKey(url, false) === undefined)
+    throw badRequest('url', `at most ${MAX_URL_CHARS} characters once normalised`);
+  return url;
+}
+
+export function mapInput(body: MapBody): MapInput {
+  const url = siteStartUrl(body.url, 'map');
   return {
     url,
     limit: body.limit,
@@ -208,10 +215,7 @@ export function crawlSettings(
   body: CrawlBody,
   config: Config,
 ): { settings: CrawlSettings; startKey: string } {
-  const url = requireHttpUrl(body.url, 'url');
-  const { username, password } = new URL(url);
-  if (username || password)
-    throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
+  const url = siteStartUrl(body.url, 'crawl');
   checkSummary(body.summary, 'summary');
   const options = pageScrapeOptions(body, '');
   const ignoreQueryParameters = body.ignoreQueryParameters ?? false;

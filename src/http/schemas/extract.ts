@@ -4,12 +4,11 @@ import { selectorProblem } from '../../content/index.ts';
 import { type ExtractRequest, MAX_SCHEMA_BYTES, schemaProblem } from '../../extract/index.ts';
 import { llmConfigured } from '../../llm/index.ts';
 import { badRequest } from '../errors.ts';
+import { MAX_PROMPT_CHARS } from './common.ts';
 import { withWebhook } from './webhooks.ts';
 
 /** Most fields one selector extraction reads. */
 export const MAX_SELECTOR_FIELDS = 100;
-/** Longest extraction instruction. */
-export const MAX_PROMPT_CHARS = 10_000;
 
 const SelectorSpec = Type.Union([
   Type.String({ minLength: 1, description: 'CSS selector; the text of the first match' }),
@@ -91,6 +90,9 @@ export function extractRequest(
     }
     return { selectors };
   }
+  // Firecrawl's json format carries its prompt outside any schema with a bound.
+  if (prompt !== undefined && prompt.length > MAX_PROMPT_CHARS)
+    throw badRequest(`${field}.prompt`, `at most ${MAX_PROMPT_CHARS} characters`);
   return {
     schema: usableSchema(schema, config, `${field}.schema`),
     ...(prompt?.trim() ? { prompt } : {}),
