@@ -4,20 +4,25 @@ import { selectorProblem } from '../../content/index.ts';
 import { type ExtractRequest, MAX_SCHEMA_BYTES, schemaProblem } from '../../extract/index.ts';
 import { llmConfigured } from '../../llm/index.ts';
 import { badRequest } from '../errors.ts';
-import { MAX_PROMPT_CHARS } from './common.ts';
+import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from './common.ts';
 import { withWebhook } from './webhooks.ts';
 
 /** Most fields one selector extraction reads. */
 export const MAX_SELECTOR_FIELDS = 100;
 
 const SelectorSpec = Type.Union([
-  Type.String({ minLength: 1, description: 'CSS selector; the text of the first match' }),
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_SELECTOR_CHARS,
+    description: 'CSS selector; the text of the first match',
+  }),
   Type.Object(
     {
-      selector: Type.String({ minLength: 1 }),
+      selector: Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }),
       attribute: Type.Optional(
         Type.String({
           minLength: 1,
+          maxLength: 100,
           description: 'Read this attribute instead of the text; href/src come back absolute',
         }),
       ),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MAX_PROMPT_CHARS } from '../../schemas/common.ts';
+import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from '../../schemas/common.ts';
 import {
   CRAWL_MAX_DELAY_MS,
   CRAWL_MAX_DEPTH,
@@ -55,10 +55,10 @@ export const scrapeOptionFields = {
   formats: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]), { maxItems: 20 })),
   onlyMainContent: Type.Optional(Type.Boolean()),
   includeTags: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), { maxItems: 50 }),
   ),
   excludeTags: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), { maxItems: 50 }),
   ),
   waitFor: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
   mobile: Type.Optional(Type.Literal(false)),
