@@ -2,7 +2,13 @@ import type { Static } from 'typebox';
 import { BlockedDestinationError, checkUrl, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { SelectorError, selectTags } from '../content/index.ts';
-import { crawlStartKey, MAX_URL_CHARS, pathPattern } from '../discover/index.ts';
+import {
+  crawlStartKey,
+  MAX_URL_CHARS,
+  PATH_MATCH_DEADLINE_MS,
+  PathMatchDeadlineError,
+  pathPatternProblems,
+} from '../discover/index.ts';
 import {
   type BatchInput,
   type CrawlSettings,
@@ -196,25 +202,30 @@ export async function webhookTarget(
   return { url: href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
 }
 
-function patterns(list: string[] | undefined, field: string): string[] {
-  return (list ?? []).map((p, i) => {
-    try {
-      pathPattern(p);
-    } catch (err) {
-      throw badRequest(
-        `${field}[${i}]`,
-        `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`,
-      );
-    }
-    return p;
-  });
+/** A crawl's path patterns, each one RE2 accepts within the compiled-size cap, or a 400 naming it. */
+async function patterns(list: string[] | undefined, field: string): Promise<string[]> {
+  const given = list ?? [];
+  if (given.length === 0) return given;
+  let problems: Array<string | null>;
+  try {
+    problems = await pathPatternProblems(given);
+  } catch (err) {
+    if (!(err instanceof PathMatchDeadlineError)) throw err;
+    throw badRequest(
+      field,
+      `compiling these patterns took longer than ${PATH_MATCH_DEADLINE_MS} ms`,
+    );
+  }
+  const at = problems.findIndex((p) => p !== null);
+  if (at >= 0) throw badRequest(`${field}[${at}]`, problems[at]!);
+  return given;
 }
 
 /** A crawl body to the settings each of its pages carries, with defaults filled in; and the start URL's dedupe key. */
-export function crawlSettings(
+export async function crawlSettings(
   body: CrawlBody,
   config: Config,
-): { settings: CrawlSettings; startKey: string } {
+): Promise<{ settings: CrawlSettings; startKey: string }> {
   const url = siteStartUrl(body.url, 'crawl');
   checkSummary(body.summary, 'summary');
   const options = pageScrapeOptions(body, '');
@@ -223,8 +234,8 @@ export function crawlSettings(
     url,
     limit: body.limit ?? CRAWL_DEFAULT_LIMIT,
     maxDepth: body.maxDepth ?? CRAWL_DEFAULT_DEPTH,
-    includePaths: patterns(body.includePaths, 'includePaths'),
-    excludePaths: patterns(body.excludePaths, 'excludePaths'),
+    includePaths: await patterns(body.includePaths, 'includePaths'),
+    excludePaths: await patterns(body.excludePaths, 'excludePaths'),
     includeSubdomains: body.includeSubdomains ?? false,
     ignoreQueryParameters,
     stayUnderStartPath: body.stayUnderStartPath ?? false,

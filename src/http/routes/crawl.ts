@@ -15,7 +15,7 @@ export async function startCrawl(
   body: Omit<CrawlBody, 'webhook'>,
   webhook?: WebhookBody,
 ) {
-  const { settings, startKey } = crawlSettings(body, deps.services.config);
+  const { settings, startKey } = await crawlSettings(body, deps.services.config);
   const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
   return startJob(deps, userId, 'crawl', [start], webhook, {
     keys: [startKey],
