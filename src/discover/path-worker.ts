@@ -48,9 +48,10 @@ export function problems({
       return `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`;
     }
     const size = re.programSize();
-    return size > MAX_PATTERN_PROGRAM
-      ? `compiles to ${size} RE2 instructions, more than ${MAX_PATTERN_PROGRAM}: use smaller repeat counts`
-      : null;
+    if (size <= MAX_PATTERN_PROGRAM) return null;
+    // Refused, so never matched: not worth the memory of keeping.
+    compiled.delete(pattern);
+    return `compiles to ${size} RE2 instructions, more than ${MAX_PATTERN_PROGRAM}: use smaller repeat counts`;
   });
 }
 
