@@ -29,7 +29,8 @@ describe('crawl path patterns run bounded', () => {
     const { status, json } = await heavy;
     expect(status).toBe(400);
     expect(fieldOf(json)).toBe('includePaths[1]');
-    expect(json.error).toMatch(/RE2 instructions/);
+    // Refused for its compiled size, or, on a loaded machine, for the time compiling it took.
+    expect(json.error).toMatch(/RE2 instructions|to compile/);
     const v2 = await t.api('POST', '/v2/crawl', {
       url: `${site.origin}/near-limit-paths.html`,
       excludePaths: [HUGE],
