@@ -1,8 +1,8 @@
 export { convertHtml } from './convert.ts';
 export { extractiveSummary } from './extractive-summary.ts';
 export type { PdfStrategy } from './pdf.ts';
-export { ContentPool } from './pool.ts';
+export { ContentDeadlineError, ContentPool } from './pool.ts';
 export { type Selectors, selectorProblem } from './select.ts';
-export { SelectorError, selectTags } from './select-tags.ts';
+export { SelectorError, selectTags, type TagSelection } from './select-tags.ts';
 export { type SummaryRequest, summarise } from './summary.ts';
 export type { ConvertOutput, OutputFormat, PageMetadata } from './types.ts';

@@ -5,8 +5,12 @@ import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
 import { readPdfText } from './pdf-text.ts';
 import { type SelectedValue, type Selectors, selectFields } from './select.ts';
+import { selectTags, type TagSelection } from './select-tags.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 import type { ConversionStarted } from './worker.ts';
+
+/** A task on a content worker outlived the per-task deadline; the worker was ended with it. */
+export class ContentDeadlineError extends Error {}
 
 /**
  * Runs HTML conversion off the event loop. Parsing and converting a large page takes tens of
@@ -51,7 +55,31 @@ export class ContentPool {
 
   convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
     if (!this.#pool) return Promise.resolve(convertHtml(input));
-    return this.#timed<ConvertOutput>('convert', (id) => ({ id, input }), [], signal);
+    return this.#timed<ConvertOutput>(
+      'convert',
+      (id) => ({ id, input }),
+      [],
+      signal,
+      'converting the page',
+    );
+  }
+
+  /**
+   * The page narrowed by the caller's `includeTags`/`excludeTags`. Selectors are the caller's
+   * program: one such as `div:nth-child(2n+1):nth-last-child(2n+1) ~ div ~ div` takes minutes on
+   * a page of many elements, so it runs on a worker under the deadline, never on the main thread.
+   */
+  selectTags(selection: TagSelection, signal?: AbortSignal): Promise<string> {
+    const { html, include = [], exclude = [] } = selection;
+    if (include.length === 0 && exclude.length === 0) return Promise.resolve(html);
+    if (!this.#pool) return Promise.resolve(selectTags(html, include, exclude));
+    return this.#timed<string>(
+      'selectTags',
+      (id) => ({ id, selection: { html, include, exclude } }),
+      [],
+      signal,
+      'narrowing the page to includeTags/excludeTags',
+    );
   }
 
   /**
@@ -67,11 +95,12 @@ export class ContentPool {
       (id) => ({ id, answer: { ...answer, bytes } }),
       [bytes.buffer],
       signal,
+      'converting the page',
     );
   }
 
   /**
-   * Runs a worker task that converts a page under the conversion deadline. The clock starts when
+   * Runs a worker task on a page under the per-task deadline. The clock starts when
    * a worker takes the page, not when it is queued: time spent waiting behind other pages, or for
    * a replacement worker to boot, is not this page's doing.
    */
@@ -79,7 +108,8 @@ export class ContentPool {
     name: string,
     task: (id: number) => { id: number },
     transferList: ArrayBuffer[],
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    what: string,
   ): Promise<T> {
     const pool = this.#pool!;
     const id = ++this.#nextId;
@@ -97,7 +127,7 @@ export class ContentPool {
       })) as T;
     } catch (err) {
       if (deadline.signal.aborted && !signal?.aborted)
-        throw new Error(`converting the page took longer than ${this.#convertTimeoutMs} ms`);
+        throw new ContentDeadlineError(`${what} took longer than ${this.#convertTimeoutMs} ms`);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -119,12 +149,19 @@ export class ContentPool {
     return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }
 
+  /** Selector extraction, under the same deadline as a conversion and for the same reason as selectTags. */
   select(
     input: { html: string; url: string; selectors: Selectors },
     signal?: AbortSignal,
   ): Promise<Record<string, SelectedValue>> {
     if (!this.#pool) return Promise.resolve(selectFields(input.html, input.url, input.selectors));
-    return this.#pool.run(input, { name: 'select', signal: signal ?? null });
+    return this.#timed<Record<string, SelectedValue>>(
+      'select',
+      (id) => ({ id, input }),
+      [],
+      signal,
+      'reading extract.selectors',
+    );
   }
 
   /** Threads, how many are converting, and conversions waiting for one (for /metrics). */

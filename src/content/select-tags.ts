@@ -13,6 +13,13 @@ export class SelectorError extends Error {
   }
 }
 
+/** A page and the caller's selectors of what to keep (`includeTags`) and drop (`excludeTags`). */
+export interface TagSelection {
+  html: string;
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
 function all(root: ParentNode, selector: string): Element[] {
   try {
     return [...root.querySelectorAll(selector)];

@@ -3,6 +3,7 @@ import { convertHtml } from './convert.ts';
 import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 import { type PdfText, readPdfText } from './pdf-text.ts';
 import { type SelectedValue, type Selectors, selectFields } from './select.ts';
+import { selectTags as narrow, type TagSelection } from './select-tags.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
 export interface ConvertTask {
@@ -44,10 +45,19 @@ export function pdfText(input: {
 }
 
 /** Piscina task `select`: selector extraction parses the page, which is CPU like a conversion. */
-export function select(input: {
-  html: string;
-  url: string;
-  selectors: Selectors;
+export function select({
+  id,
+  input,
+}: {
+  id: number;
+  input: { html: string; url: string; selectors: Selectors };
 }): Record<string, SelectedValue> {
+  started(id);
   return selectFields(input.html, input.url, input.selectors);
+}
+
+/** Piscina task `selectTags`: the page narrowed by the caller's includeTags/excludeTags. */
+export function selectTags({ id, selection }: { id: number; selection: TagSelection }): string {
+  started(id);
+  return narrow(selection.html, selection.include, selection.exclude);
 }

@@ -22,7 +22,10 @@ export const pageExtraFields = {
   ),
   json: Type.Optional(Type.Unknown({ description: 'Extracted object (when `extract` was given)' })),
   warning: Type.Optional(
-    Type.String({ description: "Set when page text was left out to fit the model's window" }),
+    Type.String({
+      description:
+        "Set when part of the answer was left out: page text to fit the model's window, or a crawl page's links when matching them to the path patterns ran out of time",
+    }),
   ),
   finishReason: Type.Optional(
     Type.String({

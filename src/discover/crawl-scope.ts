@@ -1,5 +1,5 @@
-import { RE2JS } from 're2js';
 import { isPageUrl, normalizeUrl } from './normalize.ts';
+import { pathMatcher } from './path-matcher.ts';
 import { siteScope } from './scope.ts';
 
 export interface CrawlScopeInput {
@@ -21,26 +21,12 @@ function underPath(start: string): (path: string) => boolean {
 }
 
 /**
- * A caller's path pattern, compiled by RE2JS rather than RegExp: RE2 matches in time linear in
- * the path, so a pattern such as `(a+)+$` cannot stall the process that tests every link of every
- * page against it. Throws (with the parser's message) for a pattern RE2 does not accept.
+ * Which URLs a crawl follows, in the one spelling it dedupes by: the map's normalisation (URLs
+ * over MAX_URL_CHARS are out), site scope, pages rather than assets, and the start path when
+ * asked. The caller's path patterns are applied apart, in bulk (crawlKeys).
  */
-export function pathPattern(pattern: string): (path: string) => boolean {
-  const re = RE2JS.compile(pattern);
-  return (path) => re.matcher(path).find();
-}
-
-/**
- * Which URLs a crawl follows, in the one spelling it dedupes by: the map's normalisation and
- * site scope, pages rather than assets, the start path when asked, and the caller's path patterns
- * (the start URL is exempt from those, as it was asked for by name).
- */
-export function crawlScope(
-  input: CrawlScopeInput,
-): (raw: string, base?: string) => string | undefined {
+function siteKeys(input: CrawlScopeInput): (raw: string, base?: string) => URL | undefined {
   const inSite = siteScope(new URL(input.url), input.includeSubdomains);
-  const include = input.includePaths.map(pathPattern);
-  const exclude = input.excludePaths.map(pathPattern);
   const opts = { ignoreQuery: input.ignoreQueryParameters };
   const inStartPath = input.stayUnderStartPath
     ? underPath(normalizeUrl(input.url, undefined, opts)?.pathname ?? '/')
@@ -49,11 +35,37 @@ export function crawlScope(
     const url = normalizeUrl(raw, base, opts);
     if (!url || !inSite(url) || !isPageUrl(url)) return undefined;
     const path = url.pathname;
-    if (!inStartPath(path)) return undefined;
-    if (include.length > 0 && !include.some((matches) => matches(path))) return undefined;
-    if (exclude.some((matches) => matches(path))) return undefined;
-    return url.href;
+    return inStartPath(path) ? url : undefined;
   };
+}
+
+/**
+ * The spelling each found URL is crawled by, or undefined when the crawl does not follow it: out
+ * of site scope (siteKeys), or its path not passing the caller's patterns. Patterns (RE2, so
+ * linear in the path, with their compiled size capped at the request) are matched on the path
+ * matcher's thread under its deadline; past it this throws PathMatchDeadlineError.
+ */
+export async function crawlKeys(
+  input: CrawlScopeInput,
+  found: ReadonlyArray<{ url: string; base: string }>,
+  signal?: AbortSignal,
+): Promise<Array<string | undefined>> {
+  const inScope = siteKeys(input);
+  const urls = found.map((f) => inScope(f.url, f.base));
+  if (input.includePaths.length === 0 && input.excludePaths.length === 0)
+    return urls.map((u) => u?.href);
+  const paths = [...new Set(urls.flatMap((u) => (u ? [u.pathname] : [])))];
+  const verdicts = await pathMatcher().filter(
+    { include: input.includePaths, exclude: input.excludePaths, paths },
+    signal,
+  );
+  const passes = new Map(paths.map((p, i) => [p, verdicts[i]]));
+  return urls.map((u) => (u && passes.get(u.pathname) ? u.href : undefined));
+}
+
+/** Why each of a request's path patterns cannot be used, or null; compiled off the event loop. */
+export function pathPatternProblems(patterns: string[]): Promise<Array<string | null>> {
+  return pathMatcher().problems(patterns);
 }
 
 /** The start URL's own spelling (the key that makes it fetched once), or undefined when it is not a crawlable URL. */

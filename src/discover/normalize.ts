@@ -31,6 +31,13 @@ function isTracking(name: string): boolean {
 }
 
 /**
+ * Longest URL a map or crawl keeps, as the sitemap protocol allows. Every URL found is split into
+ * words for ranking and matched against the caller's path patterns: a page that links 20 kB paths
+ * must not turn that per-link work into seconds. Longer URLs are left out as if out of scope.
+ */
+export const MAX_URL_CHARS = 2048;
+
+/**
  * The one spelling of a URL that a map reports and dedupes by: http(s) only; scheme and host
  * lower-cased and default ports dropped (the WHATWG parser does both); no fragment; no tracking
  * parameters, the rest sorted (or no query at all); no trailing slash except the root's.
@@ -58,9 +65,14 @@ export function normalizeUrl(
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     url.search = new URLSearchParams(kept).toString();
   }
-  if (url.pathname.length > 1 && url.pathname.endsWith('/'))
-    url.pathname = url.pathname.replace(/\/+$/, '') || '/';
-  return url;
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
+    // By hand: /\/+$/ retries from every slash of a long run of them, quadratic in the run.
+    const path = url.pathname;
+    let end = path.length;
+    while (end > 0 && path[end - 1] === '/') end--;
+    url.pathname = path.slice(0, end) || '/';
+  }
+  return url.href.length > MAX_URL_CHARS ? undefined : url;
 }
 
 // Files that are not pages a reader would visit: media, styles, scripts, fonts, archives, feeds.

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { ContentPool, Selectors } from '../content/index.ts';
+import { ContentDeadlineError, type ContentPool, type Selectors } from '../content/index.ts';
 import type { FinishReason } from '../llm/index.ts';
 import { ExtractError, extractJson } from './llm-extract.ts';
 
@@ -49,13 +49,18 @@ export async function extractPage(
         error: 'extract: selectors need an HTML page, and this page is not HTML',
         llmUsed: false,
       };
-    return {
-      json: await content.select(
-        { html: page.html, url: page.url, selectors: request.selectors },
-        signal,
-      ),
-      llmUsed: false,
-    };
+    try {
+      return {
+        json: await content.select(
+          { html: page.html, url: page.url, selectors: request.selectors },
+          signal,
+        ),
+        llmUsed: false,
+      };
+    } catch (err) {
+      if (!(err instanceof ContentDeadlineError)) throw err;
+      return { error: `extract: ${err.message}`, llmUsed: false };
+    }
   }
   try {
     const out = await extractJson(

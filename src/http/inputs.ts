@@ -2,7 +2,13 @@ import type { Static } from 'typebox';
 import { BlockedDestinationError, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { SelectorError, selectTags } from '../content/index.ts';
-import { crawlStartKey, pathPattern } from '../discover/index.ts';
+import {
+  crawlStartKey,
+  MAX_URL_CHARS,
+  PATH_MATCH_DEADLINE_MS,
+  PathMatchDeadlineError,
+  pathPatternProblems,
+} from '../discover/index.ts';
 import {
   type BatchInput,
   type CrawlSettings,
@@ -136,14 +142,21 @@ export async function sequenceInput(
 }
 
 /**
- * A map body. A map reports and follows only URLs without credentials in them; a start URL with
- * some would match none of its own links.
+ * The start URL of a map or crawl. Both report and follow only URLs without credentials in them
+ * and no longer than MAX_URL_CHARS; a start URL out of those bounds would match none of its own links.
  */
-export function mapInput(body: MapBody): MapInput {
-  const url = requireHttpUrl(body.url, 'url');
+function siteStartUrl(raw: string, what: 'map' | 'crawl'): string {
+  const url = requireHttpUrl(raw, 'url');
   const { username, password } = new URL(url);
   if (username || password)
-    throw badRequest('url', 'URLs with credentials (user:password@) are not supported by map');
+    throw badRequest('url', `URLs with credentials (user:password@) are not supported by ${what}`);
+  if (crawlStartKey(url, false) === undefined)
+    throw badRequest('url', `at most ${MAX_URL_CHARS} characters once normalised`);
+  return url;
+}
+
+export function mapInput(body: MapBody): MapInput {
+  const url = siteStartUrl(body.url, 'map');
   return {
     url,
     limit: body.limit,
@@ -192,18 +205,23 @@ export async function webhookTarget(
   return { url: url.href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
 }
 
-function patterns(list: string[] | undefined, field: string): string[] {
-  return (list ?? []).map((p, i) => {
+/**
+ * A crawl's path patterns, each one RE2 accepts within the compiled-size cap, or a 400 naming it.
+ * One at a time, each under the matcher's deadline, so the one too costly to compile is named.
+ */
+async function patterns(list: string[] | undefined, field: string): Promise<string[]> {
+  const given = list ?? [];
+  for (const [i, pattern] of given.entries()) {
+    let problem: string | null | undefined;
     try {
-      pathPattern(p);
+      [problem] = await pathPatternProblems([pattern]);
     } catch (err) {
-      throw badRequest(
-        `${field}[${i}]`,
-        `is not a regular expression RE2 accepts (no lookarounds or backreferences): ${(err as Error).message}`,
-      );
+      if (!(err instanceof PathMatchDeadlineError)) throw err;
+      problem = `took longer than ${PATH_MATCH_DEADLINE_MS} ms to compile: use smaller repeat counts`;
     }
-    return p;
-  });
+    if (problem) throw badRequest(`${field}[${i}]`, problem);
+  }
+  return given;
 }
 
 /** A crawl body to the settings each of its pages carries, with defaults filled in; and the start URL's dedupe key. */
@@ -211,10 +229,7 @@ export async function crawlSettings(
   body: CrawlBody,
   config: Config,
 ): Promise<{ settings: CrawlSettings; startKey: string }> {
-  const url = requireHttpUrl(body.url, 'url');
-  const { username, password } = new URL(url);
-  if (username || password)
-    throw badRequest('url', 'URLs with credentials (user:password@) are not supported by crawl');
+  const url = siteStartUrl(body.url, 'crawl');
   checkSummary(body.summary, 'summary');
   const options = pageScrapeOptions(body, '');
   const ignoreQueryParameters = body.ignoreQueryParameters ?? false;
@@ -222,8 +237,8 @@ export async function crawlSettings(
     url,
     limit: body.limit ?? CRAWL_DEFAULT_LIMIT,
     maxDepth: body.maxDepth ?? CRAWL_DEFAULT_DEPTH,
-    includePaths: patterns(body.includePaths, 'includePaths'),
-    excludePaths: patterns(body.excludePaths, 'excludePaths'),
+    includePaths: await patterns(body.includePaths, 'includePaths'),
+    excludePaths: await patterns(body.excludePaths, 'excludePaths'),
     includeSubdomains: body.includeSubdomains ?? false,
     ignoreQueryParameters,
     stayUnderStartPath: body.stayUnderStartPath ?? false,

@@ -2,9 +2,10 @@ import type { FetchResult } from '../contract/index.ts';
 import {
   addSiteSitemaps,
   BudgetedFetcher,
-  crawlScope,
+  crawlKeys,
   DEFAULT_LIMITS,
   HostGate,
+  PathMatchDeadlineError,
   RobotsCache,
   type RobotsRules,
   SitemapCollector,
@@ -80,7 +81,6 @@ const NO_ROBOTS: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
 export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<CrawlPageOutcome> {
   const { crawl } = input;
   const { config, httpEngine } = ctx.services;
-  const inScope = crawlScope(crawl);
   const rulesFor = (url: string) =>
     crawl.ignoreRobotsTxt
       ? Promise.resolve(NO_ROBOTS)
@@ -114,27 +114,11 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
     release();
   }
 
-  const discovered: DiscoveredPage[] = [];
-  const seen = new Set<string>();
-  const rulesByOrigin = new Map<string, RobotsRules>([[new URL(input.url).origin, robots]]);
-  const offer = async (raw: string, base: string, depth: number, foundOn: string) => {
-    if (discovered.length >= crawl.limit || depth > crawl.maxDepth) return;
-    const key = inScope(raw, base);
-    if (!key || seen.has(key)) return;
-    seen.add(key);
-    const origin = new URL(key).origin;
-    let rules = rulesByOrigin.get(origin);
-    if (!rules) {
-      rules = await rulesFor(key);
-      rulesByOrigin.set(origin, rules);
-    }
-    if (!rules.allows(key)) return;
-    discovered.push({ key, input: { url: key, depth, foundOn, crawl } });
-  };
-
+  // What the page and, for the start page, its sitemaps lead to, in the order found.
+  const found: Array<{ url: string; base: string; depth: number }> = [];
   // Links were made absolute against where the page landed, so a page that redirected off the site yields none in scope.
-  if (result.success && crawl.sitemap !== 'only') {
-    for (const link of links) await offer(link, input.url, input.depth + 1, input.url);
+  if (result.success && crawl.sitemap !== 'only' && input.depth + 1 <= crawl.maxDepth) {
+    for (const link of links) found.push({ url: link, base: input.url, depth: input.depth + 1 });
   }
   if (input.foundOn === null && crawl.sitemap !== 'skip') {
     const listed: Array<{ url: string; base: string }> = [];
@@ -150,7 +134,34 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
     addSiteSitemaps(sitemaps, new URL(input.url), robots.sitemaps);
     await sitemaps.drain();
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    for (const entry of listed) await offer(entry.url, entry.base, 1, entry.base);
+    if (crawl.maxDepth >= 1) for (const entry of listed) found.push({ ...entry, depth: 1 });
   }
-  return { page: { ...result, ...where }, discovered };
+
+  let keys: Array<string | undefined>;
+  let warning: string | undefined;
+  try {
+    keys = await crawlKeys(crawl, found, ctx.signal);
+  } catch (err) {
+    if (!(err instanceof PathMatchDeadlineError)) throw err;
+    keys = [];
+    warning = `its links were not followed: ${err.message}`;
+  }
+  const discovered: DiscoveredPage[] = [];
+  const seen = new Set<string>();
+  const rulesByOrigin = new Map<string, RobotsRules>([[new URL(input.url).origin, robots]]);
+  for (const [i, key] of keys.entries()) {
+    if (discovered.length >= crawl.limit) break;
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    const origin = new URL(key).origin;
+    let rules = rulesByOrigin.get(origin);
+    if (!rules) {
+      rules = await rulesFor(key);
+      rulesByOrigin.set(origin, rules);
+    }
+    if (!rules.allows(key)) continue;
+    const { depth, base } = found[i]!;
+    discovered.push({ key, input: { url: key, depth, foundOn: base, crawl } });
+  }
+  return { page: { ...result, ...where, ...(warning ? { warning } : {}) }, discovered };
 }

@@ -1,4 +1,4 @@
-import { type ConvertOutput, type OutputFormat, selectTags } from '../content/index.ts';
+import type { ConvertOutput, OutputFormat, TagSelection } from '../content/index.ts';
 
 /** What a page can be returned as; several may be asked for in one call. */
 export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links'] as const;
@@ -40,6 +40,9 @@ export type HtmlConverter = (
   onlyMainContent: boolean,
 ) => Promise<ConvertOutput>;
 
+/** Narrows a page to the caller's includeTags/excludeTags (on a content worker, under its deadline). */
+export type TagNarrower = (selection: TagSelection) => Promise<string>;
+
 const wanted = (req: FormatRequest): readonly PageFormat[] => req.formats ?? [req.type];
 
 /**
@@ -51,9 +54,10 @@ export async function convertFormats(
   url: string,
   req: FormatRequest,
   convert: HtmlConverter,
+  narrow: TagNarrower,
 ): Promise<ConvertedPage> {
   const formats = wanted(req);
-  const html = selectTags(rawHtml, req.includeTags, req.excludeTags);
+  const html = await narrow({ html: rawHtml, include: req.includeTags, exclude: req.excludeTags });
   const outputs = new Set<OutputFormat>(
     formats.filter((f): f is OutputFormat => f === 'markdown' || f === 'html'),
   );

@@ -184,6 +184,7 @@ export async function pageOutputs(
         page.url,
         { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown },
         (...args) => converter.convert(...args),
+        (selection) => ctx.services.content.selectTags(selection, ctx.signal),
       );
       opts.onLinks?.(out.links);
       return {

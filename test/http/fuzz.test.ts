@@ -283,3 +283,79 @@ describe('caller JSON Schemas, deep and branching', () => {
     expect((statuses.get(200) ?? 0) + (statuses.get(202) ?? 0)).toBeGreaterThan(all.length / 10);
   }, 600_000);
 });
+
+/** Regular expressions shaped to cost: large counted repeats, nesting, alternation, and ones RE2 refuses. */
+const hostileRegex: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 40 }))
+    .map(([n, k]) => `${`[a-z]{0,${n}}`.repeat(k)}[0-9]`),
+  fc.integer({ min: 1, max: 30 }).map((k) => `${'(?:a|aa)*'.repeat(k)}b`),
+  fc.integer({ min: 1, max: 9 }).map((k) => `${'(?:.{0,99}'.repeat(k)}x${')'.repeat(k)}`),
+  fc.constantFrom('(a+)+$', '(?=a)b', '(a)\\1', '((((', 'a{1001}', `${'a'.repeat(600)}`),
+);
+
+/** CSS selectors shaped to cost: sibling and nth chains, deep :not nesting, long descendant runs, and broken ones. */
+const hostileSelector: fc.Arbitrary<string> = fc.oneof(
+  fc.constant('div:nth-child(2n+1):nth-last-child(2n+1) ~ div ~ div'),
+  fc.integer({ min: 1, max: 60 }).map((k) => `${':not('.repeat(k)}p${')'.repeat(k)}`),
+  fc.integer({ min: 1, max: 120 }).map((k) => Array(k).fill('*').join(' ')),
+  fc.integer({ min: 1, max: 80 }).map((k) => `div${' ~ div'.repeat(k)}`),
+  fc.constantFrom('[[', 'p:has(', `p${'.x'.repeat(300)}`),
+);
+
+/** Strings large enough to stall anything quadratic: runs of capitals, slashes, mixed case. */
+const hugeString: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('A', 'aA', '/', 'Ab1', ' '), fc.constantFrom(1_000, 100_000, 200_000))
+  .map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n));
+
+/** Most one hostile request may take: any longer and it held the server or a worker it must not. */
+const HOSTILE_BOUND_MS = 15_000;
+
+describe('hostile shapes', () => {
+  it('answers pathological regexes, selectors and huge strings within a bound, never 5xx, every 400 naming its field', async () => {
+    const page = `${site.origin}/article.html`;
+    const shapes = fc.oneof(
+      hostileRegex.map(
+        (p) =>
+          ['/api/v1/crawl', { url: page, limit: 1, sitemap: 'skip', includePaths: [p] }] as const,
+      ),
+      hostileRegex.map(
+        (p) => ['/v2/crawl', { url: page, limit: 1, sitemap: 'skip', excludePaths: [p] }] as const,
+      ),
+      hostileSelector.map(
+        (s) => ['/api/v1/scrape/single', { url: page, includeTags: [s] }] as const,
+      ),
+      hostileSelector.map(
+        (s) =>
+          [
+            '/api/v1/scrape/single',
+            { url: page, extract: { selectors: { f: { selector: s, all: true } } } },
+          ] as const,
+      ),
+      hostileSelector.map((s) => ['/v2/scrape', { url: page, excludeTags: [s] }] as const),
+      hugeString.map((s) => ['/api/v1/map', { url: page, limit: 5, search: s }] as const),
+      hugeString.map((s) => ['/v2/map', { url: page, limit: 5, search: s }] as const),
+      hugeString.map((s) => ['/v2/search', { query: s, limit: 1 }] as const),
+      hugeString.map(
+        (s) => ['/api/v1/scrape/single', { url: page, summary: { query: s } }] as const,
+      ),
+    );
+    const failures: string[] = [];
+    for (const [path, body] of fc.sample(shapes, { seed: SEED, numRuns: 40 })) {
+      const started = performance.now();
+      const res = await fetch(`${t.base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(120_000),
+      });
+      const text = await res.text();
+      const ms = performance.now() - started;
+      const shown = `POST ${path} ${JSON.stringify(body).slice(0, 200)}`;
+      const wrong = problem(res.status, jsonOrText(text));
+      if (wrong) failures.push(`${wrong}: ${shown} -> ${text.slice(0, 300)}`);
+      if (ms > HOSTILE_BOUND_MS) failures.push(`${Math.round(ms)} ms: ${shown}`);
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});

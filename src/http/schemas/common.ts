@@ -13,8 +13,17 @@ export const ErrorResponse = Type.Object({
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
 
+/**
+ * Longest CSS selector a caller may give (includeTags, excludeTags, extract.selectors); each also
+ * runs on a content worker under the conversion deadline, as length alone bounds no selector's work.
+ */
+export const MAX_SELECTOR_CHARS = 500;
+
+/** Longest instruction to the LLM (extraction prompt, summary query), on every door. */
+export const MAX_PROMPT_CHARS = 10_000;
+
 export const SummaryObject = Type.Object(
-  { query: Type.String({ minLength: 1 }) },
+  { query: Type.String({ minLength: 1, maxLength: MAX_PROMPT_CHARS }) },
   {
     additionalProperties: false,
     description:

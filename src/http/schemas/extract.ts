@@ -9,21 +9,25 @@ import {
 } from '../../extract/index.ts';
 import { llmConfigured } from '../../llm/index.ts';
 import { badRequest } from '../errors.ts';
+import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from './common.ts';
 import { withWebhook } from './webhooks.ts';
 
 /** Most fields one selector extraction reads. */
 export const MAX_SELECTOR_FIELDS = 100;
-/** Longest extraction instruction. */
-export const MAX_PROMPT_CHARS = 10_000;
 
 const SelectorSpec = Type.Union([
-  Type.String({ minLength: 1, description: 'CSS selector; the text of the first match' }),
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_SELECTOR_CHARS,
+    description: 'CSS selector; the text of the first match',
+  }),
   Type.Object(
     {
-      selector: Type.String({ minLength: 1 }),
+      selector: Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }),
       attribute: Type.Optional(
         Type.String({
           minLength: 1,
+          maxLength: 100,
           description: 'Read this attribute instead of the text; href/src come back absolute',
         }),
       ),
@@ -96,6 +100,9 @@ export async function extractRequest(
     }
     return { selectors };
   }
+  // Firecrawl's json format carries its prompt outside any schema with a bound.
+  if (prompt !== undefined && prompt.length > MAX_PROMPT_CHARS)
+    throw badRequest(`${field}.prompt`, `at most ${MAX_PROMPT_CHARS} characters`);
   return {
     schema: await usableSchema(schema, config, `${field}.schema`),
     ...(prompt?.trim() ? { prompt } : {}),

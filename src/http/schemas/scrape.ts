@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Actions } from '../../contract/index.ts';
 import { PAGE_FORMATS } from '../../ops/index.ts';
-import { Format, ProxyObject, SummaryObject } from './common.ts';
+import { Format, MAX_SELECTOR_CHARS, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
 
 const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type.Literal('auto')], {
@@ -14,7 +14,7 @@ const PageFormatSchema = Type.Enum(PAGE_FORMATS, {
     'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)',
 });
 const Selectors = (what: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+  Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), {
     maxItems: 50,
     description: `CSS selectors of elements to ${what} before conversion`,
   });

@@ -2,6 +2,9 @@ import { type Static, Type } from 'typebox';
 import { ENGINE_NAMES } from '../../search/index.ts';
 import { PageScrapeOptions } from './scrape.ts';
 
+/** A domain filter entry: a host name (at most 253) or a URL that names one. */
+export const DomainFilter = Type.String({ minLength: 1, maxLength: 2048 });
+
 export const Engine = Type.Union(
   ENGINE_NAMES.map((name) => Type.Literal(name)),
   {
@@ -24,13 +27,13 @@ export function searchBody(maxQueries: number) {
         Type.String({ description: 'ISO 3166-1 alpha-2 country code, any case' }),
       ),
       includeDomains: Type.Optional(
-        Type.Array(Type.String({ minLength: 1 }), {
+        Type.Array(DomainFilter, {
           maxItems: 100,
           description: 'Only these domains (and their subdomains)',
         }),
       ),
       excludeDomains: Type.Optional(
-        Type.Array(Type.String({ minLength: 1 }), {
+        Type.Array(DomainFilter, {
           maxItems: 100,
           description: 'Never these domains (nor their subdomains)',
         }),

@@ -1,10 +1,13 @@
 import { type Static, Type } from 'typebox';
+import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from '../../schemas/common.ts';
 import {
   CRAWL_MAX_DELAY_MS,
   CRAWL_MAX_DEPTH,
   CRAWL_MAX_LIMIT,
   Patterns,
 } from '../../schemas/crawl.ts';
+import { MAP_MAX_SEARCH_CHARS } from '../../schemas/map.ts';
+import { DomainFilter } from '../../schemas/search.ts';
 
 /**
  * Firecrawl v2's request bodies, as far as this server serves them. Format and action entries are
@@ -33,7 +36,10 @@ const NoEffect = {
 
 /** Firecrawl's JSON options beside a plain `json` format; the format object carries the same two fields. */
 const JsonOptions = Type.Object(
-  { schema: Type.Optional(Type.Unknown()), prompt: Type.Optional(Type.String()) },
+  {
+    schema: Type.Optional(Type.Unknown()),
+    prompt: Type.Optional(Type.String({ maxLength: MAX_PROMPT_CHARS })),
+  },
   { additionalProperties: false },
 );
 
@@ -49,10 +55,10 @@ export const scrapeOptionFields = {
   formats: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]), { maxItems: 20 })),
   onlyMainContent: Type.Optional(Type.Boolean()),
   includeTags: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), { maxItems: 50 }),
   ),
   excludeTags: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), { maxItems: 50 }),
   ),
   waitFor: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
   mobile: Type.Optional(Type.Literal(false)),
@@ -85,7 +91,7 @@ export type V2BatchBody = Static<typeof V2BatchBody>;
 export const V2MapBody = Type.Object(
   {
     url: Type.String({ minLength: 1 }),
-    search: Type.Optional(Type.String()),
+    search: Type.Optional(Type.String({ maxLength: MAP_MAX_SEARCH_CHARS })),
     sitemap: Type.Optional(
       Type.Union([Type.Literal('include'), Type.Literal('only'), Type.Literal('skip')]),
     ),
@@ -105,8 +111,8 @@ export const V2SearchBody = Type.Object(
     query: Type.String({ minLength: 1, maxLength: 2048 }),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
     sources: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]))),
-    includeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
-    excludeDomains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    includeDomains: Type.Optional(Type.Array(DomainFilter, { maxItems: 100 })),
+    excludeDomains: Type.Optional(Type.Array(DomainFilter, { maxItems: 100 })),
     country: Type.Optional(Type.String()),
     location: Type.Optional(Type.String()),
     scrapeOptions: Type.Optional(ScrapeOptions),

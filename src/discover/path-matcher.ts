@@ -1,0 +1,82 @@
+import { Piscina } from 'piscina';
+import type { PathFilter, PathTaskStarted } from './path-worker.ts';
+
+/**
+ * How long one batch of path-pattern work (a crawl page's links, or a request's patterns
+ * compiled) may take on the matcher's thread, counted from when the thread takes it. Past it the
+ * thread is ended, so no pattern holds it, and the page's links are not followed.
+ */
+export const PATH_MATCH_DEADLINE_MS = 2000;
+
+export class PathMatchDeadlineError extends Error {
+  constructor() {
+    super(
+      `matching links to includePaths/excludePaths took longer than ${PATH_MATCH_DEADLINE_MS} ms`,
+    );
+  }
+}
+
+/**
+ * Callers' path patterns, compiled and matched on a thread of their own: RE2 matches in time
+ * linear in the path, but the factor is the pattern's compiled size, so one large pattern against
+ * long paths costs seconds that must not stop the event loop. One thread, started on first use
+ * and ended when idle: most crawls have no patterns at all.
+ */
+class PathMatcher {
+  readonly #pool = new Piscina({
+    filename: new URL('./path-worker.ts', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 30_000,
+  });
+  /** Tasks handed over but not finished, by id: what to do when the thread starts one. */
+  readonly #onStart = new Map<number, () => void>();
+  #nextId = 0;
+
+  constructor() {
+    this.#pool.on('message', (message: unknown) => {
+      const id = (message as PathTaskStarted | null)?.pathTaskStarted;
+      if (typeof id === 'number') this.#onStart.get(id)?.();
+    });
+  }
+
+  async #run<T>(name: string, task: object, signal?: AbortSignal): Promise<T> {
+    const id = ++this.#nextId;
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    this.#onStart.set(
+      id,
+      () => (timer = setTimeout(() => deadline.abort(), PATH_MATCH_DEADLINE_MS)),
+    );
+    try {
+      return (await this.#pool.run(
+        { ...task, id },
+        { name, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
+      )) as T;
+    } catch (err) {
+      if (deadline.signal.aborted && !signal?.aborted) throw new PathMatchDeadlineError();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      this.#onStart.delete(id);
+    }
+  }
+
+  /** Why each pattern cannot be used, or null: checked at the request, off the event loop too (compiling is the same work). */
+  problems(patterns: string[]): Promise<Array<string | null>> {
+    return this.#run('problems', { patterns });
+  }
+
+  /** Whether each path passes the patterns. Throws PathMatchDeadlineError past the deadline. */
+  filter(filter: PathFilter, signal?: AbortSignal): Promise<boolean[]> {
+    return this.#run('filter', filter, signal);
+  }
+}
+
+let shared: PathMatcher | undefined;
+
+/** The process's one path matcher. */
+export function pathMatcher(): PathMatcher {
+  shared ??= new PathMatcher();
+  return shared;
+}
