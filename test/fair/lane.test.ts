@@ -31,9 +31,15 @@ describe('FairLane', () => {
     const a1 = await lane.acquire('a');
     await lane.acquire('a');
     const granted: string[] = [];
-    const a3 = lane.acquire('a').then((r) => (granted.push('a3'), r));
+    const a3 = lane.acquire('a').then((r) => {
+      granted.push('a3');
+      return r;
+    });
     const b1 = await lane.acquire('b');
-    const b2 = lane.acquire('b').then((r) => (granted.push('b2'), r));
+    const b2 = lane.acquire('b').then((r) => {
+      granted.push('b2');
+      return r;
+    });
     expect(lane.used).toBe(3);
     // b came to the line after a, but as a key new to it: it is served first.
     a1();
