@@ -180,14 +180,14 @@ export const SERVICE_SETTINGS = {
     default: 1,
     min: 1,
     max: 64,
-    doc: 'PDFs read by OCR at once, across all users, in a lane apart from HTML conversion; more wait their turn',
+    doc: 'PDF pages read by OCR at once, across all users, in a lane apart from HTML conversion; more wait their turn, pages of different keys in turn',
   }),
   ocrBudgetMs: int('WEBDATA_OCR_BUDGET_MS', {
     group: 'Content and PDFs',
     default: 120 * S,
     min: S,
     max: 3600 * S,
-    doc: 'OCR time one PDF may take in all; pages not reached by then are left out',
+    doc: 'time one PDF may take in OCR in all, its pages\' turns in the lane included; pages not reached by then are left out',
   }),
   ocrMaxPixels: int('WEBDATA_OCR_MAX_PIXELS', {
     group: 'Content and PDFs',
