@@ -52,6 +52,11 @@ export class FairLane {
     return this.#held.get(key) ?? 0;
   }
 
+  /** Keys holding all the places one key may hold. */
+  saturated(): string[] {
+    return [...this.#held].filter(([, n]) => n >= this.#perKey).map(([key]) => key);
+  }
+
   /** Whether `key` may take a place now without waiting. */
   free(key: string): boolean {
     return this.#used < this.#capacity && this.heldBy(key) < this.#perKey;

@@ -187,7 +187,7 @@ export const SERVICE_SETTINGS = {
     default: 120 * S,
     min: S,
     max: 3600 * S,
-    doc: 'time one PDF may take in OCR in all, its pages\' turns in the lane included; pages not reached by then are left out',
+    doc: "time one PDF may take in OCR in all, its pages' turns in the lane included; pages not reached by then are left out",
   }),
   ocrMaxPixels: int('WEBDATA_OCR_MAX_PIXELS', {
     group: 'Content and PDFs',
@@ -291,6 +291,22 @@ export const SERVICE_SETTINGS = {
     min: 100,
     max: 120 * S,
     doc: 'deadline of one webhook delivery attempt',
+  }),
+  webhookConcurrency: int('WEBDATA_WEBHOOK_CONCURRENCY', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 16,
+    min: 1,
+    max: 1024,
+    doc: 'webhook deliveries one process has in flight at once, across all users',
+  }),
+  webhookDeliveriesPerKey: int('WEBDATA_WEBHOOK_DELIVERIES_PER_KEY', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: (earlier) =>
+      Math.max(1, Math.ceil(Number(earlier('WEBDATA_WEBHOOK_CONCURRENCY')) / 2)),
+    shownDefault: 'half of `WEBDATA_WEBHOOK_CONCURRENCY`',
+    min: 1,
+    max: 1024,
+    doc: "webhook deliveries of one API key in flight at once in one process, so a receiver that never answers holds no more; users' due events are taken in turn",
   }),
   webhookMaxAttempts: int('WEBDATA_WEBHOOK_MAX_ATTEMPTS', {
     group: 'Jobs, map, crawl and webhooks',
