@@ -283,7 +283,7 @@ export const SERVICE_SETTINGS = {
     default: 4,
     min: 1,
     max: 64,
-    doc: "requests one process's crawls have in flight to one host at once",
+    doc: "requests one process's crawls have in flight to one host at once, across all users: the politeness ceiling, shared between users in turn (each user's `delayMs` paces only its own requests)",
   }),
   webhookTimeoutMs: int('WEBDATA_WEBHOOK_TIMEOUT_MS', {
     group: 'Jobs, map, crawl and webhooks',
