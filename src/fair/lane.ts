@@ -62,12 +62,18 @@ export class FairLane {
     return this.#used < this.#capacity && this.heldBy(key) < this.#perKey;
   }
 
+  /** A place for `key` now, or undefined when none is free to it. */
+  take(key: string): Release | undefined {
+    return this.free(key) ? this.#take(key) : undefined;
+  }
+
   /** A place for `key`, at once when one is free to it, else in its turn. */
   acquire(key: string, wait: LaneWait = {}): Promise<Release> {
     const { signal } = wait;
     if (signal?.aborted) return Promise.reject(signal.reason);
     // Every free place has gone to the waiters it could go to, so a free one is this key's to take.
-    if (this.free(key)) return Promise.resolve(this.#take(key));
+    const now = this.take(key);
+    if (now) return Promise.resolve(now);
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => {

@@ -47,7 +47,7 @@ export class Jobs {
     this.queue =
       database.backend === 'postgres'
         ? new PgBossQueue(database.url!, config.jobHeartbeatSeconds)
-        : new EmbeddedQueue();
+        : new EmbeddedQueue(config.jobSlotsPerKey);
     this.webhookSecrets = new WebhookSecrets(database.db);
     this.#database = database;
     this.#config = config;

@@ -252,6 +252,14 @@ export const SERVICE_SETTINGS = {
     max: 256,
     doc: 'job items one process (`serve` or `worker`) runs at once',
   }),
+  jobSlotsPerKey: int('WEBDATA_JOB_SLOTS_PER_KEY', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: (earlier) => Number(earlier('WEBDATA_JOB_CONCURRENCY')),
+    shownDefault: '`WEBDATA_JOB_CONCURRENCY`',
+    min: 1,
+    max: 256,
+    doc: "embedded queue: job items of one API key one process runs at once. Users' items start in turn whatever it is; below the concurrency, slots stay free for other keys' first items",
+  }),
   jobHeartbeatSeconds: int('WEBDATA_JOB_HEARTBEAT_SECONDS', {
     group: 'Jobs, map, crawl and webhooks',
     default: 30,

@@ -153,10 +153,8 @@ export class WebhookDeliverer {
       .where('next_at', '<=', now)
       .returningAll()
       .execute();
-    // Places are free for each of these (checked above, nothing else takes them meanwhile): taken at once.
-    return Promise.all(
-      rows.map(async (row) => ({ row, release: await this.#lane.acquire(row.user_id) })),
-    );
+    // Places are free for each of these: checked above, and only this pass takes them.
+    return rows.map((row) => ({ row, release: this.#lane.take(row.user_id)! }));
   }
 
   /** Makes one attempt of a claimed event (its `attempts` already counts it) and records it. */
