@@ -254,8 +254,10 @@ export const SERVICE_SETTINGS = {
   }),
   jobSlotsPerKey: int('WEBDATA_JOB_SLOTS_PER_KEY', {
     group: 'Jobs, map, crawl and webhooks',
-    default: (earlier) => Number(earlier('WEBDATA_JOB_CONCURRENCY')),
-    shownDefault: '`WEBDATA_JOB_CONCURRENCY`',
+    // Below the concurrency: a crawl item waiting out its own host delay holds its slot.
+    default: (earlier) =>
+      Math.max(1, Math.ceil((Number(earlier('WEBDATA_JOB_CONCURRENCY')) * 3) / 4)),
+    shownDefault: 'three quarters of `WEBDATA_JOB_CONCURRENCY`',
     min: 1,
     max: 256,
     doc: "embedded queue: job items of one API key one process runs at once. Users' items start in turn whatever it is; below the concurrency, slots stay free for other keys' first items",
