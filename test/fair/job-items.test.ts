@@ -7,7 +7,8 @@ import { waitForJob } from '../jobs/helpers.ts';
 
 const windows: Window[] = [];
 const site = useFixture(() => startFixtureSite({ '/slow-origin/*': slowTextRoute(windows) }));
-const settings = { WEBDATA_JOB_CONCURRENCY: '4' };
+// Every slot open to one key: what is tested is the turns, not the cap that keeps slots free.
+const settings = { WEBDATA_JOB_CONCURRENCY: '4', WEBDATA_JOB_SLOTS_PER_KEY: '4' };
 const servers = {
   sqlite: useServer({ settings }),
   postgres: useServer({ settings, backend: 'postgres' }),
