@@ -41,6 +41,8 @@ export interface BrowserEngineOptions extends BrowserConfig {
 }
 
 export interface PageRun {
+  /** Whose page this is (the user id): pages are shared between keys in turn. */
+  key: string;
   signal?: AbortSignal;
   viewport?: { width: number; height: number };
   /** The page's requests leave through this upstream proxy (a geo proxy) after the egress proxy's checks. */
@@ -90,6 +92,7 @@ export class BrowserEngine {
     }
     const common = {
       maxPages: opts.maxPages,
+      pagesPerKey: opts.pagesPerKey,
       queueWaitMs: opts.queueWaitMs,
       recycleAfterPages: opts.recycleAfterPages,
       onEvent: opts.onEvent,
@@ -172,7 +175,7 @@ export class BrowserEngine {
   async run<T>(
     method: BrowserMethod,
     fn: (page: Page, env: PageEnv) => Promise<T>,
-    opts: PageRun = {},
+    opts: PageRun,
   ): Promise<T> {
     const pool = method === 'browser' ? this.#headless : this.#stealth;
     // Each context gets a lane of its own through the egress proxy, direct or through the
@@ -195,7 +198,7 @@ export class BrowserEngine {
         return fn(page, env);
       },
       // The lane goes with its context, after the answer is handed back.
-      { signal: opts.signal, context, cleanup: () => lane.close() },
+      { key: opts.key, signal: opts.signal, context, cleanup: () => lane.close() },
     );
   }
 

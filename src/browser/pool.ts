@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { Slots } from './slots.ts';
+import { FairLane } from '../fair/index.ts';
+import { BrowserBusyError } from './errors.ts';
 
 export interface PoolOptions {
   name: string;
@@ -8,6 +9,8 @@ export interface PoolOptions {
   size: number;
   /** Pages open at once across the pool. */
   maxPages: number;
+  /** Pages one key (user) may hold at once. */
+  pagesPerKey: number;
   queueWaitMs: number;
   recycleAfterPages: number;
   /** Starts one browser; `marker` is an extra command-line switch that names its process. */
@@ -18,6 +21,8 @@ export interface PoolOptions {
 }
 
 export interface RunOptions {
+  /** Whose page this is: pages are shared between keys in turn, each up to its cap. */
+  key: string;
   signal?: AbortSignal;
   context?: BrowserContextOptions;
   /** Runs once the request's context is closed (or at once if it never got one). */
@@ -65,7 +70,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  */
 export class BrowserPool {
   readonly #opts: PoolOptions;
-  readonly #slots: Slots;
+  readonly #pages: FairLane;
   readonly #entries: Entry[] = [];
   /** Teardowns and retiring browsers' closes, which close() waits for. */
   readonly #pending = new Set<Promise<void>>();
@@ -76,14 +81,14 @@ export class BrowserPool {
 
   constructor(opts: PoolOptions) {
     this.#opts = opts;
-    this.#slots = new Slots(opts.maxPages, opts.queueWaitMs);
+    this.#pages = new FairLane({ capacity: opts.maxPages, perKey: opts.pagesPerKey });
   }
 
   stats(): PoolStats {
     return {
       browsers: this.#entries.length,
       activePages: this.#entries.reduce((n, e) => n + e.active, 0),
-      waiting: this.#slots.waiting,
+      waiting: this.#pages.waiting,
       launches: this.#launches,
       crashes: this.#crashes,
       crashRetries: this.#crashRetries,
@@ -108,11 +113,16 @@ export class BrowserPool {
    * handed back before the context is closed, which the caller need not wait for; the page's
    * place is taken until it is.
    */
-  async run<T>(fn: (page: Page) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+  async run<T>(fn: (page: Page) => Promise<T>, opts: RunOptions): Promise<T> {
     const teardowns: Array<Promise<void>> = [];
     try {
       if (this.#closed) throw new Error('the browser pool is shut down');
-      await this.#slots.acquire(opts.signal);
+      const waitMs = this.#opts.queueWaitMs;
+      const release = await this.#pages.acquire(opts.key, {
+        signal: opts.signal,
+        waitMs,
+        busy: () => new BrowserBusyError(waitMs, Math.max(1, Math.ceil(waitMs / 1000))),
+      });
       try {
         for (let attempt = 0; ; attempt++) {
           const entry = this.#pick();
@@ -136,7 +146,7 @@ export class BrowserPool {
           }
         }
       } finally {
-        teardowns.push(Promise.all(teardowns).then(() => this.#slots.release()));
+        teardowns.push(Promise.all(teardowns).then(release));
       }
     } finally {
       this.#track(Promise.all(teardowns).then(() => opts.cleanup?.()));

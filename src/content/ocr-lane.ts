@@ -1,11 +1,12 @@
+import { FairLane } from '../fair/index.ts';
 import { type OcrResult, ocrPdfPages } from './pdf-ocr.ts';
 
 export interface OcrLimits {
-  /** Documents read by OCR at once, across all users; more wait their turn. */
+  /** Pages read by OCR at once, across all users; more wait their turn, users in turn. */
   concurrency: number;
   /** Deadline of rendering or recognising one page. */
   pageTimeoutMs: number;
-  /** OCR time one document may take in all; pages not reached by then are left out. */
+  /** Time one document may take in all, its pages' turns included; pages not reached by then are left out. */
   budgetMs: number;
   /** Largest rendering of one page, in pixels: a bigger page is rendered at a lower resolution. */
   maxPixels: number;
@@ -36,61 +37,40 @@ export function ocrDpi(page: SizedPage, maxPixels: number): number {
 
 /**
  * OCR's own lane, apart from the HTML conversion workers: rendering and recognising run in
- * child processes, a bounded number of documents at a time, each within a time budget, so a
+ * child processes, a bounded number of pages at a time, each document within a time budget, so a
  * PDF built to be slow to read delays other OCR requests at worst, never a page's conversion.
+ * Pages, not documents, take turns between keys (a `FairLane`): one key's hundred-page PDFs delay
+ * another key's page by about one page's time.
  */
 export class OcrLane {
   readonly #limits: OcrLimits;
-  #active = 0;
-  readonly #waiting: Array<() => void> = [];
+  readonly #pages: FairLane;
 
   constructor(limits: OcrLimits) {
     this.#limits = limits;
+    this.#pages = new FairLane({ capacity: limits.concurrency, perKey: limits.concurrency });
   }
 
-  async read(bytes: Uint8Array, pages: SizedPage[], signal?: AbortSignal): Promise<OcrResult> {
-    await this.#acquire(signal);
-    try {
-      const budget = AbortSignal.timeout(this.#limits.budgetMs);
-      const result = await ocrPdfPages(
-        bytes,
-        pages.map((p) => ({ n: p.n, dpi: ocrDpi(p, this.#limits.maxPixels) })),
-        {
-          timeoutMs: this.#limits.pageTimeoutMs,
-          signal: signal ? AbortSignal.any([signal, budget]) : budget,
-        },
-      );
-      signal?.throwIfAborted();
-      return result;
-    } finally {
-      this.#release();
-    }
-  }
-
-  async #acquire(signal?: AbortSignal): Promise<void> {
+  /** Reads `pages` of a PDF for `key` (the user), each page in its turn. */
+  async read(
+    bytes: Uint8Array,
+    pages: SizedPage[],
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<OcrResult> {
     signal?.throwIfAborted();
-    if (this.#active < this.#limits.concurrency) {
-      this.#active++;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        signal?.removeEventListener('abort', leave);
-        resolve();
-      };
-      const leave = () => {
-        const i = this.#waiting.indexOf(turn);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        reject(signal!.reason);
-      };
-      this.#waiting.push(turn);
-      signal?.addEventListener('abort', leave, { once: true });
-    });
-  }
-
-  #release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#active--;
+    const budget = AbortSignal.timeout(this.#limits.budgetMs);
+    const within = signal ? AbortSignal.any([signal, budget]) : budget;
+    const result = await ocrPdfPages(
+      bytes,
+      pages.map((p) => ({ n: p.n, dpi: ocrDpi(p, this.#limits.maxPixels) })),
+      {
+        timeoutMs: this.#limits.pageTimeoutMs,
+        signal: within,
+        turn: () => this.#pages.acquire(key, { signal: within }),
+      },
+    );
+    signal?.throwIfAborted();
+    return result;
   }
 }

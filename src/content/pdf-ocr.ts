@@ -17,6 +17,8 @@ export interface OcrOptions {
   /** Deadline of rendering or recognising one page. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Waits for each page's turn (the OCR lane's); the function it gives hands the turn back. */
+  turn(): Promise<() => void>;
 }
 
 export interface OcrResult {
@@ -45,6 +47,13 @@ export async function ocrPdfPages(
     await writeFile(pdf, bytes);
     for (const { n, dpi } of pages) {
       if (opts.signal?.aborted) break;
+      let release: () => void;
+      try {
+        release = await opts.turn();
+      } catch (err) {
+        if (opts.signal?.aborted) break;
+        throw err;
+      }
       attempted++;
       try {
         await run(
@@ -82,6 +91,8 @@ export async function ocrPdfPages(
       } catch (err) {
         if (opts.signal?.aborted) break;
         throw err;
+      } finally {
+        release();
       }
     }
     return { texts, attempted };

@@ -6,6 +6,8 @@ export type PdfStrategy = 'ocr' | 'local' | 'auto';
 export interface PdfConvertOptions {
   strategy: PdfStrategy;
   maxPages: number;
+  /** Whose PDF this is (the user id): OCR pages of different keys take turns. */
+  key: string;
   signal?: AbortSignal;
 }
 
@@ -51,7 +53,7 @@ export async function convertPdf(
     );
   let ocrPages = 0;
   if (toOcr.length > 0) {
-    const recognised = await readers.ocr.read(bytes, toOcr, opts.signal);
+    const recognised = await readers.ocr.read(bytes, toOcr, opts.key, opts.signal);
     for (const [n, text] of recognised.texts) pages[n - 1] = text;
     ocrPages = recognised.attempted;
   }

@@ -60,16 +60,21 @@ interface ClaimedJob {
 }
 
 /**
- * Claims up to `limit` pending items of the oldest active job that has any, lowest index first
- * (the embedded runner's queue). Two short statements on the item table's state index, rather
+ * Claims up to `limit` pending items of the oldest active job that has any, lowest index first,
+ * leaving out the jobs of `exceptUsers` (the embedded runner's queue). Two short statements on the item table's state index, rather
  * than one that would sort every pending item of every job on each claim.
  */
-export async function claimPending(db: Kysely<Tables>, limit: number): Promise<Claimed> {
+export async function claimPending(
+  db: Kysely<Tables>,
+  limit: number,
+  exceptUsers: string[] = [],
+): Promise<Claimed> {
   const now = Date.now();
   const job = await db
     .selectFrom('jobs as j')
     .select(['j.id', 'j.user_id', 'j.type', 'j.status', 'j.created_at'])
     .where('j.status', 'in', ACTIVE_STATUSES)
+    .$if(exceptUsers.length > 0, (q) => q.where('j.user_id', 'not in', exceptUsers))
     .where('j.expires_at', '>', now)
     .where((eb) =>
       eb.exists(

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { FairLane, FairQueue } from '../fair/index.ts';
 import { coalesced } from './coalesce.ts';
 import type { ItemExecutor } from './executor.ts';
 import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
@@ -25,22 +26,30 @@ interface Running {
   store: JobStore;
   concurrency: number;
   log: FastifyBaseLogger;
+  /** The slots, shared between users in turn. */
+  slots: FairLane;
 }
 
 /**
  * The embedded engine: the job_items table is the queue and this process its only consumer, so a
  * dispatcher claims pending items in groups and runs up to `concurrency` of them; the rest of a
  * group waits here for a slot (a cancel reaches them through the executor, in this same process).
+ * Users take turns: claimed items wait by user (`FairQueue`) and start users in turn, each user
+ * holding at most its share of the slots (`FairLane`), and a user with pending items and none
+ * waiting here has a group claimed as soon as a job is created or a user's items run out, so one
+ * user's backlog delays another's first item by about one item's time.
  * Items that were running when the process died are put back in line at start-up. An item whose
  * handling keeps failing below its operation is retried `QUEUE_RETRY_LIMIT` times, then recorded as
  * failed, as pg-boss's dead-letter path does on Postgres, so its job still ends.
  */
 export class EmbeddedQueue implements JobQueue {
   readonly engine = 'embedded' as const;
+  readonly #perKey: number | undefined;
   #run?: Running;
-  #active = 0;
-  /** Claimed items waiting for a free slot (fewer than `CLAIM_PER_SLOT` times the concurrency). */
-  #buffer: ClaimedItem[] = [];
+  /** Claimed items waiting for a free slot, by user. */
+  readonly #buffer = new FairQueue<ClaimedItem>();
+  /** Whether another user may have pending items that none here wait for: claim before starting more. */
+  #fresh = false;
   /** Claims pending items until the concurrency is used up; triggers during a pass coalesce. */
   readonly #pump = coalesced(() => this.#dispatch());
   #closed = false;
@@ -55,11 +64,17 @@ export class EmbeddedQueue implements JobQueue {
    */
   #current?: JobRef;
 
+  /** `perKey`: slots one user's items may hold at once (all of them unless given). */
+  constructor(perKey?: number) {
+    this.#perKey = perKey;
+  }
+
   async start(): Promise<void> {}
 
   /** The item table is the queue: stored is queued. */
   readonly enqueue = async (_trx: unknown, job: { id: string }): Promise<void> => {
     if (job.id !== this.#current?.jobId) this.#current = undefined;
+    this.#fresh = true;
   };
 
   /** Recording an item's result is all that ends it. */
@@ -77,7 +92,8 @@ export class EmbeddedQueue implements JobQueue {
   ): Promise<void> {
     const requeued = await store.requeueRunning();
     if (requeued > 0) log.info({ requeued }, 'job items interrupted by the last stop run again');
-    this.#run = { executor, store, concurrency, log };
+    const slots = new FairLane({ capacity: concurrency, perKey: this.#perKey ?? concurrency });
+    this.#run = { executor, store, concurrency, log, slots };
     void this.#pump();
   }
 
@@ -85,21 +101,30 @@ export class EmbeddedQueue implements JobQueue {
     const run = this.#run;
     if (!run || this.#closed) return;
     try {
-      while (!this.#closed && this.#active < run.concurrency) {
-        if (this.#buffer.length === 0) {
-          // A whole group at once, so a claim is paid per group rather than per freed slot.
+      while (!this.#closed && run.slots.used < run.concurrency) {
+        const startable = (user: string) => run.slots.free(user);
+        if (this.#fresh || !this.#buffer.keys().some(startable)) {
+          this.#fresh = false;
+          // A whole group at once, so a claim is paid per group rather than per freed slot; from
+          // users with none waiting here, so each user waiting for a slot has items in line.
+          const waiting = new Set([...this.#buffer.keys(), ...run.slots.saturated()]);
           const { items, unreadable } = await run.store.claimPending(
             CLAIM_PER_SLOT * run.concurrency,
-            this.#current,
+            this.#current && !waiting.has(this.#current.userId) ? this.#current : undefined,
+            [...waiting],
           );
           const first = items[0] ?? unreadable[0]?.ref;
           this.#current = first && { jobId: first.jobId, userId: first.userId, type: first.type };
           for (const { ref, error } of unreadable) this.#failed(run, ref, error);
-          this.#buffer.push(...items);
-          if (items.length + unreadable.length === 0) break;
+          for (const item of items) this.#buffer.push(item.userId, item);
+          if (items.length + unreadable.length === 0 && !this.#buffer.keys().some(startable)) break;
         }
-        const next = this.#buffer.shift();
-        if (next) this.#start(run, next);
+        const next = this.#buffer.shift(startable);
+        if (next) {
+          // The last of a user's items here: it may have more pending, claimed before the next start.
+          if (!this.#buffer.keys().includes(next.key)) this.#fresh = true;
+          this.#start(run, next.item);
+        }
       }
     } catch (err) {
       run.log.error({ err }, 'job dispatcher could not read the store');
@@ -108,12 +133,13 @@ export class EmbeddedQueue implements JobQueue {
   }
 
   #start(run: Running, item: ClaimedItem): void {
-    this.#active++;
+    // Free to this user: the caller took it from the line only if so.
+    const release = run.slots.take(item.userId)!;
     let slot = true;
     const free = () => {
       if (!slot) return;
       slot = false;
-      this.#active--;
+      release();
       void this.#pump();
     };
     const task: Promise<void> = run.executor
@@ -186,7 +212,7 @@ export class EmbeddedQueue implements JobQueue {
     this.#run?.executor.stopAll();
     await Promise.allSettled([...this.#tasks]);
     await this.#run?.executor.drain();
-    for (const item of this.#buffer.splice(0))
-      await this.#run?.store.release(item.jobId, item.index).catch(() => undefined);
+    for (let next = this.#buffer.shift(); next; next = this.#buffer.shift())
+      await this.#run?.store.release(next.item.jobId, next.item.index).catch(() => undefined);
   }
 }

@@ -1,12 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { fromKysely, type Job, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Tables } from '../store/index.ts';
 import { coalesced } from './coalesce.ts';
 import type { ItemExecutor } from './executor.ts';
 import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
 import type { JobStore } from './store.ts';
-import { type ClaimedItem, type EnqueueItems, type ItemKey, type ItemRef, keyOf } from './types.ts';
+import {
+  ACTIVE_STATUSES,
+  type ClaimedItem,
+  type EnqueueItems,
+  type ItemKey,
+  type ItemRef,
+  keyOf,
+} from './types.ts';
 
 const QUEUE = 'webdata-job-items';
 /** pg-boss moves an item here once it stops retrying it, whatever the reason; we record it as failed. */
@@ -112,8 +119,24 @@ export class PgBossQueue implements JobQueue {
     await this.#boss.updateQueue(QUEUE, options);
   }
 
+  /**
+   * Users take turns through pg-boss's priority, which its fetch serves first (then oldest): an
+   * item's priority is minus the items of its user queued or running ahead of it, so the n-th
+   * item of every user's backlog comes before the n+1-th of any. Chosen over pg-boss's group
+   * concurrency, which caps a user's items running at once across all workers but, with items
+   * fetched oldest first, still makes a second user wait for a first user's whole backlog
+   * whenever the cap is the workers' concurrency or above; and over our own claiming SQL, which
+   * would give up pg-boss's heartbeats and retries. One count per batch of items queued.
+   */
   readonly enqueue: EnqueueItems = async (trx, job) => {
+    const { rows } = await sql<{ ahead: number | string }>`
+      select count(*) as ahead from job_items i join jobs j on j.id = i.job_id
+      where j.user_id = ${job.userId} and j.status in (${sql.join(ACTIVE_STATUSES)})
+        and i.state in ('pending', 'running')
+        and not (i.job_id = ${job.id} and i.idx >= ${job.from})`.execute(trx);
+    const ahead = Number(rows[0]?.ahead ?? 0);
     const jobs = Array.from({ length: job.count }, (_, n) => ({
+      priority: -(ahead + n),
       data: {
         jobId: job.id,
         index: job.from + n,

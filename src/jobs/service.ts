@@ -18,8 +18,6 @@ import type { JobPage, JobSummary, JobType } from './types.ts';
 
 /** Wait before a failed webhook delivery's second attempt; doubled for each later one. */
 const WEBHOOK_BACKOFF_MS = 1000;
-/** Webhook deliveries one process has in flight at once. */
-const WEBHOOK_CONCURRENCY = 16;
 
 export interface CreateOptions {
   /** Keys that items the job discovers are deduplicated against (one per input). */
@@ -49,7 +47,7 @@ export class Jobs {
     this.queue =
       database.backend === 'postgres'
         ? new PgBossQueue(database.url!, config.jobHeartbeatSeconds)
-        : new EmbeddedQueue();
+        : new EmbeddedQueue(config.jobSlotsPerKey);
     this.webhookSecrets = new WebhookSecrets(database.db);
     this.#database = database;
     this.#config = config;
@@ -68,7 +66,8 @@ export class Jobs {
       policy: config.network,
       timeoutMs: config.webhookTimeoutMs,
       maxAttempts: config.webhookMaxAttempts,
-      concurrency: WEBHOOK_CONCURRENCY,
+      concurrency: config.webhookConcurrency,
+      perKey: config.webhookDeliveriesPerKey,
       backoffMs: WEBHOOK_BACKOFF_MS,
       log: log.child({ room: 'webhooks' }),
     });

@@ -254,17 +254,21 @@ export class JobStore {
   }
 
   /**
-   * Claims up to `limit` pending items of active jobs, oldest job first (the embedded runner's
-   * queue). `current`, the job the runner claimed from last, is tried first: while nothing older
+   * Claims up to `limit` pending items of active jobs, oldest job first, of users other than
+   * `exceptUsers` (the embedded runner's queue; those users have items waiting there already). `current`, the job the runner claimed from last, is tried first: while nothing older
    * can have pending items (the runner forgets it when an item goes back in line or another job
    * gains items), the oldest job with pending items is still that one until it has none.
    */
-  async claimPending(limit: number, current?: JobRef): Promise<Claimed> {
+  async claimPending(
+    limit: number,
+    current?: JobRef,
+    exceptUsers: string[] = [],
+  ): Promise<Claimed> {
     if (current) {
       const claimed = await claimPendingOf(this.#db, current, limit);
       if (claimed.items.length + claimed.unreadable.length > 0) return claimed;
     }
-    return claimPending(this.#db, limit);
+    return claimPending(this.#db, limit, exceptUsers);
   }
 
   /** Puts a running item back in line without counting the attempt (a graceful stop). */

@@ -105,7 +105,7 @@ export async function browse<T>(
             await runAction(page, action, i, env);
           return capture({ page, env, html, deadline, ...doc });
         },
-        { signal: ctx.signal, viewport: req.viewport, proxy: req.proxy },
+        { key: ctx.userId, signal: ctx.signal, viewport: req.viewport, proxy: req.proxy },
       );
       return { value, method };
     } catch (err) {

@@ -61,8 +61,8 @@ export interface CrawlPageOutcome {
 /** How long a robots.txt read stays good for the crawls in this process. */
 const ROBOTS_TTL_MS = 10 * 60_000;
 
-// Politeness is per process: every crawl page this process runs shares one gate per host, and
-// one robots.txt read per origin.
+// Politeness is per process: every crawl page this process runs shares one gate per host (each
+// user paced by its own delay, the host's ceiling shared in turn), and one robots.txt read per origin.
 const robotsCache = new RobotsCache(ROBOTS_TTL_MS);
 let gate: HostGate | undefined;
 
@@ -102,6 +102,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
 
   const host = new URL(input.url).host;
   const release = await hostGate(config.crawlHostConcurrency).acquire(
+    ctx.userId,
     host,
     Math.max(crawl.delayMs, robots.delayMs),
     ctx.signal,

@@ -157,6 +157,7 @@ export async function pageOutputs(
       const pdf = await ctx.services.content.pdf(page.body, {
         strategy: opts.pdfStrategy,
         maxPages: config.pdfMaxPages,
+        key: ctx.userId,
         signal: ctx.signal,
       });
       if (!pdf.text)

@@ -59,7 +59,7 @@ async function printPdf(
           printBackground: opts.printBackground ?? true,
         });
       },
-      { signal: ctx.signal },
+      { key: ctx.userId, signal: ctx.signal },
     );
     const stored = await ctx.services.artifacts.put(pdf, {
       fileName: safeFileName(opts.title, 'pdf', 'document'),

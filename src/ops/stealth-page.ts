@@ -45,6 +45,12 @@ async function arrived(page: Page, deadline: number): Promise<void> {
 }
 
 /**
+ * The browser-page key of search engines' second tries: the fetcher is not told whose search it
+ * runs, so they share one key's cap of the stealth pool.
+ */
+const SERP_KEY = 'search-engines';
+
+/**
  * Renders a URL in browser-stealth and returns its settled HTML: what a search engine serves a
  * real browser after its JavaScript gate has run. Used as the second try of SERP adapters.
  */
@@ -71,6 +77,6 @@ export function stealthPageFetcher(
         });
         return { url: page.url(), statusCode: doc.statusCode(), html };
       },
-      { signal },
+      { key: SERP_KEY, signal },
     );
 }

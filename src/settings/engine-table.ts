@@ -245,6 +245,15 @@ export const ENGINE_SETTINGS = {
       max: 256,
       doc: 'pages open at once per pool; further requests queue',
     }),
+    pagesPerKey: int('WEBDATA_BROWSER_PAGES_PER_KEY', {
+      group: 'Browsers',
+      default: (earlier) =>
+        Math.max(1, Math.ceil((Number(earlier('WEBDATA_BROWSER_MAX_PAGES')) * 3) / 4)),
+      shownDefault: 'three quarters of `WEBDATA_BROWSER_MAX_PAGES`',
+      min: 1,
+      max: 256,
+      doc: 'pages of a pool one API key may hold at once, so the others always find one; waiting keys are served in turn',
+    }),
     queueWaitMs: int('WEBDATA_BROWSER_QUEUE_WAIT_MS', {
       group: 'Browsers',
       default: 10 * S,

@@ -180,14 +180,14 @@ export const SERVICE_SETTINGS = {
     default: 1,
     min: 1,
     max: 64,
-    doc: 'PDFs read by OCR at once, across all users, in a lane apart from HTML conversion; more wait their turn',
+    doc: 'PDF pages read by OCR at once, across all users, in a lane apart from HTML conversion; more wait their turn, pages of different keys in turn',
   }),
   ocrBudgetMs: int('WEBDATA_OCR_BUDGET_MS', {
     group: 'Content and PDFs',
     default: 120 * S,
     min: S,
     max: 3600 * S,
-    doc: 'OCR time one PDF may take in all; pages not reached by then are left out',
+    doc: "time one PDF may take in OCR in all, its pages' turns in the lane included; pages not reached by then are left out",
   }),
   ocrMaxPixels: int('WEBDATA_OCR_MAX_PIXELS', {
     group: 'Content and PDFs',
@@ -252,6 +252,16 @@ export const SERVICE_SETTINGS = {
     max: 256,
     doc: 'job items one process (`serve` or `worker`) runs at once',
   }),
+  jobSlotsPerKey: int('WEBDATA_JOB_SLOTS_PER_KEY', {
+    group: 'Jobs, map, crawl and webhooks',
+    // Below the concurrency: a crawl item waiting out its own host delay holds its slot.
+    default: (earlier) =>
+      Math.max(1, Math.ceil((Number(earlier('WEBDATA_JOB_CONCURRENCY')) * 3) / 4)),
+    shownDefault: 'three quarters of `WEBDATA_JOB_CONCURRENCY`',
+    min: 1,
+    max: 256,
+    doc: "embedded queue: job items of one API key one process runs at once. Users' items start in turn whatever it is; below the concurrency, slots stay free for other keys' first items",
+  }),
   jobHeartbeatSeconds: int('WEBDATA_JOB_HEARTBEAT_SECONDS', {
     group: 'Jobs, map, crawl and webhooks',
     default: 30,
@@ -283,7 +293,7 @@ export const SERVICE_SETTINGS = {
     default: 4,
     min: 1,
     max: 64,
-    doc: "requests one process's crawls have in flight to one host at once",
+    doc: "requests one process's crawls have in flight to one host at once, across all users: the politeness ceiling, shared between users in turn (each user's `delayMs` paces only its own requests)",
   }),
   webhookTimeoutMs: int('WEBDATA_WEBHOOK_TIMEOUT_MS', {
     group: 'Jobs, map, crawl and webhooks',
@@ -291,6 +301,22 @@ export const SERVICE_SETTINGS = {
     min: 100,
     max: 120 * S,
     doc: 'deadline of one webhook delivery attempt',
+  }),
+  webhookConcurrency: int('WEBDATA_WEBHOOK_CONCURRENCY', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: 16,
+    min: 1,
+    max: 1024,
+    doc: 'webhook deliveries one process has in flight at once, across all users',
+  }),
+  webhookDeliveriesPerKey: int('WEBDATA_WEBHOOK_DELIVERIES_PER_KEY', {
+    group: 'Jobs, map, crawl and webhooks',
+    default: (earlier) =>
+      Math.max(1, Math.ceil(Number(earlier('WEBDATA_WEBHOOK_CONCURRENCY')) / 2)),
+    shownDefault: 'half of `WEBDATA_WEBHOOK_CONCURRENCY`',
+    min: 1,
+    max: 1024,
+    doc: "webhook deliveries of one API key in flight at once in one process, so a receiver that never answers holds no more; users' due events are taken in turn",
   }),
   webhookMaxAttempts: int('WEBDATA_WEBHOOK_MAX_ATTEMPTS', {
     group: 'Jobs, map, crawl and webhooks',

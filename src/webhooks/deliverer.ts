@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { guardedLookup, type NetworkPolicy } from '../acquire/index.ts';
+import { FairLane, type Release } from '../fair/index.ts';
 import type { Tables } from '../store/index.ts';
 import type { WebhookSecrets } from './secrets.ts';
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './sign.ts';
@@ -13,6 +14,8 @@ export interface DelivererOptions {
   maxAttempts: number;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
+  /** Deliveries of one user in flight at once in this process: a receiver that never answers holds no more. */
+  perKey: number;
   /** Wait before the second attempt; doubled for each later one, up to MAX_BACKOFF_MS. */
   backoffMs: number;
   log: FastifyBaseLogger;
@@ -40,6 +43,8 @@ export class WebhookDeliverer {
   readonly #opts: DelivererOptions;
   readonly #agent: Agent;
   readonly #running = new Set<Promise<void>>();
+  /** Places of deliveries in flight, by user. */
+  readonly #lane: FairLane;
   #timer?: NodeJS.Timeout;
   #passing = false;
   #again = false;
@@ -49,6 +54,7 @@ export class WebhookDeliverer {
     this.#db = db;
     this.#secrets = secrets;
     this.#opts = opts;
+    this.#lane = new FairLane({ capacity: opts.concurrency, perKey: opts.perKey });
     this.#agent = new Agent({
       connect: { lookup: guardedLookup(opts.policy), timeout: opts.timeoutMs },
     });
@@ -81,10 +87,10 @@ export class WebhookDeliverer {
 
   async #pass(): Promise<void> {
     try {
-      while (!this.#closed && this.#running.size < this.#opts.concurrency) {
-        const claimed = await this.#claimDue(this.#opts.concurrency - this.#running.size);
+      while (!this.#closed && this.#lane.used < this.#opts.concurrency) {
+        const claimed = await this.#claimDue(this.#opts.concurrency - this.#lane.used);
         if (claimed.length === 0) return;
-        for (const row of claimed) {
+        for (const { row, release } of claimed) {
           const task: Promise<void> = this.#deliver(row)
             .catch((err) =>
               this.#opts.log.warn(
@@ -93,6 +99,7 @@ export class WebhookDeliverer {
               ),
             )
             .finally(() => {
+              release();
               this.#running.delete(task);
               this.kick();
             });
@@ -105,22 +112,34 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Claims up to `n` due events in one statement: each one's next attempt is pushed past this
-   * attempt's deadline and its count raised. An event another process claimed meanwhile no longer
-   * matches `next_at <= now` and is left to it.
+   * Claims up to `n` due events, taking users in turn (each user's oldest first, none beyond its
+   * free places), so one user's backlog or silent receiver never fills every slot: each one's next
+   * attempt is pushed past this attempt's deadline and its count raised, in one statement. An
+   * event another process claimed meanwhile no longer matches `next_at <= now` and is left to it.
    */
-  async #claimDue(n: number): Promise<EventRow[]> {
+  async #claimDue(n: number): Promise<Array<{ row: EventRow; release: Release }>> {
     const now = Date.now();
-    const due = await this.#db
-      .selectFrom('webhook_events')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_at', '<=', now)
-      .orderBy('next_at')
-      .limit(n)
-      .execute();
-    if (due.length === 0) return [];
-    return this.#db
+    const full = this.#lane.saturated();
+    const { rows: due } = await sql<{ id: string; user_id: string }>`
+      select id, user_id from (
+        select id, user_id, next_at,
+          row_number() over (partition by user_id order by next_at, id) as turn
+        from webhook_events
+        where state = 'pending' and next_at <= ${now}
+          ${full.length > 0 ? sql`and user_id not in (${sql.join(full)})` : sql``}
+      ) due
+      where turn <= ${this.#opts.perKey}
+      order by turn, next_at
+      limit ${n}`.execute(this.#db);
+    const taking = new Map<string, number>();
+    const fits = due.filter((d) => {
+      const after = (taking.get(d.user_id) ?? this.#lane.heldBy(d.user_id)) + 1;
+      if (after > this.#opts.perKey) return false;
+      taking.set(d.user_id, after);
+      return true;
+    });
+    if (fits.length === 0) return [];
+    const rows = await this.#db
       .updateTable('webhook_events')
       .set((eb) => ({
         next_at: now + this.#opts.timeoutMs + 5_000,
@@ -129,12 +148,14 @@ export class WebhookDeliverer {
       .where(
         'id',
         'in',
-        due.map((d) => d.id),
+        fits.map((d) => d.id),
       )
       .where('state', '=', 'pending')
       .where('next_at', '<=', now)
       .returningAll()
       .execute();
+    // Places are free for each of these: checked above, and only this pass takes them.
+    return rows.map((row) => ({ row, release: this.#lane.take(row.user_id)! }));
   }
 
   /** Makes one attempt of a claimed event (its `attempts` already counts it) and records it. */

@@ -26,16 +26,20 @@ afterAll(async () => {
 describe('BrowserEngine pool', () => {
   it('gives every run a fresh context and replaces a browser after its page quota', async () => {
     const visit = () =>
-      engine.run('browser', async (page, env) => {
-        await openUrl(page, `${site.origin}/browser/second`, env.guard, env.navigationTimeoutMs);
-        const seen = await page.evaluate(() => {
-          const before = localStorage.getItem('visited');
-          localStorage.setItem('visited', 'yes');
-          document.cookie = 'seen=1; path=/';
-          return before;
-        });
-        return { seen, pid: engine.pids('browser')[0]?.pid };
-      });
+      engine.run(
+        'browser',
+        async (page, env) => {
+          await openUrl(page, `${site.origin}/browser/second`, env.guard, env.navigationTimeoutMs);
+          const seen = await page.evaluate(() => {
+            const before = localStorage.getItem('visited');
+            localStorage.setItem('visited', 'yes');
+            document.cookie = 'seen=1; path=/';
+            return before;
+          });
+          return { seen, pid: engine.pids('browser')[0]?.pid };
+        },
+        { key: 'u1' },
+      );
     const first = await visit();
     const second = await visit();
     expect(first.seen).toBeNull();

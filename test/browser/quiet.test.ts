@@ -63,10 +63,14 @@ it('headless pool and session browsers ask the egress proxy for nothing but the 
       expect(targetId).toBeTruthy();
     }
     for (const method of ['browser'] as const) {
-      const title = await engine.run(method, async (page) => {
-        await page.goto(`http://${PAGE_HOST}/${method}`);
-        return page.title();
-      });
+      const title = await engine.run(
+        method,
+        async (page) => {
+          await page.goto(`http://${PAGE_HOST}/${method}`);
+          return page.title();
+        },
+        { key: 'u1' },
+      );
       expect(title).toBe('Recorded');
     }
     await sleep(IDLE_MS);

@@ -21,6 +21,8 @@ const t = useServer({
     WEBDATA_BROWSER_POOL_SIZE: '2',
     WEBDATA_BROWSER_MAX_PAGES: '4',
     WEBDATA_BROWSER_QUEUE_WAIT_MS: '400',
+    // One key may take every page here: the bounded wait is what is tested.
+    WEBDATA_BROWSER_PAGES_PER_KEY: '4',
   },
 });
 

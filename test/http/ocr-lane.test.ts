@@ -1,33 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ocrDpi } from '../../src/content/ocr-lane.ts';
+import { blankPdf } from '../fixtures/blank-pdf.ts';
 import { type FixtureHandler, startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { timed } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-
-/** A PDF of `pages` blank pages of `sizePt` points square: a kilobyte that asks OCR for 123 Mpx a page at 200 dpi. */
-function blankPdf(pages: number, sizePt: number): Buffer {
-  const objects: string[] = [];
-  const kids = Array.from({ length: pages }, (_, i) => `${3 + i * 2} 0 R`).join(' ');
-  objects.push('<< /Type /Catalog /Pages 2 0 R >>');
-  objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
-  for (let i = 0; i < pages; i++) {
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${sizePt} ${sizePt}] /Contents ${4 + i * 2} 0 R /Resources << >> >>`,
-    );
-    objects.push('<< /Length 0 >>\nstream\n\nendstream');
-  }
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 const pdf =
   (body: Buffer): FixtureHandler =>
