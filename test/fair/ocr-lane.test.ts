@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { blankPdf } from '../fixtures/blank-pdf.ts';
-import { type FixtureHandler, startFixtureSite } from '../fixtures/site/server.ts';
+import { blankPdf, servePdf } from '../fixtures/blank-pdf.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
-const pdf =
-  (body: Buffer): FixtureHandler =>
-  (_req, res) =>
-    void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
 const site = useFixture(() =>
   startFixtureSite({
-    '/many.pdf': pdf(blankPdf(60, 400)),
-    '/one.pdf': pdf(blankPdf(1, 400)),
+    '/many.pdf': servePdf(blankPdf(60, 400)),
+    '/one.pdf': servePdf(blankPdf(1, 400)),
   }),
 );
 const t = useServer({

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ocrDpi } from '../../src/content/ocr-lane.ts';
-import { blankPdf } from '../fixtures/blank-pdf.ts';
-import { type FixtureHandler, startFixtureSite } from '../fixtures/site/server.ts';
+import { blankPdf, servePdf } from '../fixtures/blank-pdf.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { timed } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
-const pdf =
-  (body: Buffer): FixtureHandler =>
-  (_req, res) =>
-    void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
 const site = useFixture(() =>
   startFixtureSite({
-    '/blank-huge.pdf': pdf(blankPdf(2, 4000)),
-    '/blank-many.pdf': pdf(blankPdf(40, 4000)),
+    '/blank-huge.pdf': servePdf(blankPdf(2, 4000)),
+    '/blank-many.pdf': servePdf(blankPdf(40, 4000)),
   }),
 );
 const t = useServer();
