@@ -6,9 +6,9 @@
  *
  *   npm run bench:fairness
  */
-import { blankPdf } from '../../test/fixtures/blank-pdf.ts';
+import { blankPdf, servePdf } from '../../test/fixtures/blank-pdf.ts';
 import { startCrawlSite } from '../../test/fixtures/crawl-site.ts';
-import { type FixtureHandler, startFixtureSite } from '../../test/fixtures/site/server.ts';
+import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { slowTextRoute, type Window } from '../../test/fixtures/slow-origin.ts';
 import { startWebhookReceiver } from '../../test/fixtures/webhook-receiver.ts';
 import { startBenchServer } from '../bench-server.ts';
@@ -16,15 +16,11 @@ import { startBenchServer } from '../bench-server.ts';
 const A = 'wd_bench_key_fairness_user_a_0123456789';
 const B = 'wd_bench_key_fairness_user_b_0123456789';
 
-const pdf =
-  (body: Buffer): FixtureHandler =>
-  (_req, res) =>
-    void res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
 const windows: Window[] = [];
 const site = await startFixtureSite({
   '/slow-origin/*': slowTextRoute(windows),
-  '/many.pdf': pdf(blankPdf(100, 400)),
-  '/one.pdf': pdf(blankPdf(1, 400)),
+  '/many.pdf': servePdf(blankPdf(100, 400)),
+  '/one.pdf': servePdf(blankPdf(1, 400)),
 });
 const crawlSite = await startCrawlSite({
   generated: [{ host: 'shared.bench', pages: 200, fanout: 10, sitemap: false }],
