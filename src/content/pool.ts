@@ -1,4 +1,4 @@
-import { Piscina } from 'piscina';
+import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
 import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 import { OcrLane, type OcrLimits } from './ocr-lane.ts';
@@ -7,7 +7,6 @@ import { readPdfText } from './pdf-text.ts';
 import { type SelectedValue, type Selectors, selectFields } from './select.ts';
 import { selectTags, type TagSelection } from './select-tags.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
-import type { ConversionStarted } from './worker.ts';
 
 /** A task on a content worker outlived the per-task deadline; the worker was ended with it. */
 export class ContentDeadlineError extends Error {}
@@ -18,12 +17,9 @@ export class ContentDeadlineError extends Error {}
  * With zero workers (tests of the pipeline itself, tiny deployments) it converts inline.
  */
 export class ContentPool {
-  readonly #pool: Piscina | undefined;
+  readonly #pool: DeadlinePool | undefined;
   readonly #convertTimeoutMs: number;
   readonly #ocr: OcrLane;
-  /** Conversions submitted but not finished, by id: what to do when a worker starts one. */
-  readonly #onStart = new Map<number, () => void>();
-  #nextId = 0;
 
   /**
    * `convertTimeoutMs` bounds one page's conversion: past it the worker is terminated (piscina
@@ -35,7 +31,7 @@ export class ContentPool {
     this.#ocr = new OcrLane(ocr);
     this.#pool =
       workers > 0
-        ? new Piscina({
+        ? new DeadlinePool({
             filename: new URL('./worker.ts', import.meta.url).href,
             // Every thread up from the start: a burst (a batch) should not wait for threads to boot.
             minThreads: workers,
@@ -47,21 +43,11 @@ export class ContentPool {
             atomics: 'disabled',
           })
         : undefined;
-    this.#pool?.on('message', (message: unknown) => {
-      const id = (message as ConversionStarted | null)?.conversionStarted;
-      if (typeof id === 'number') this.#onStart.get(id)?.();
-    });
   }
 
   convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
     if (!this.#pool) return Promise.resolve(convertHtml(input));
-    return this.#timed<ConvertOutput>(
-      'convert',
-      (id) => ({ id, input }),
-      [],
-      signal,
-      'converting the page',
-    );
+    return this.#timed<ConvertOutput>('convert', { input }, [], signal, 'converting the page');
   }
 
   /**
@@ -75,7 +61,7 @@ export class ContentPool {
     if (!this.#pool) return Promise.resolve(selectTags(html, include, exclude));
     return this.#timed<string>(
       'selectTags',
-      (id) => ({ id, selection: { html, include, exclude } }),
+      { selection: { html, include, exclude } },
       [],
       signal,
       'narrowing the page to includeTags/excludeTags',
@@ -92,46 +78,31 @@ export class ContentPool {
     const bytes = new Uint8Array(answer.bytes);
     return this.#timed<HttpAnswerReading>(
       'httpAnswer',
-      (id) => ({ id, answer: { ...answer, bytes } }),
+      { answer: { ...answer, bytes } },
       [bytes.buffer],
       signal,
       'converting the page',
     );
   }
 
-  /**
-   * Runs a worker task on a page under the per-task deadline. The clock starts when
-   * a worker takes the page, not when it is queued: time spent waiting behind other pages, or for
-   * a replacement worker to boot, is not this page's doing.
-   */
+  /** A worker task on a page under the per-task deadline (counted from when a worker takes it). */
   async #timed<T>(
     name: string,
-    task: (id: number) => { id: number },
+    task: object,
     transferList: ArrayBuffer[],
     signal: AbortSignal | undefined,
     what: string,
   ): Promise<T> {
-    const pool = this.#pool!;
-    const id = ++this.#nextId;
-    const deadline = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    this.#onStart.set(
-      id,
-      () => (timer = setTimeout(() => deadline.abort(), this.#convertTimeoutMs)),
-    );
     try {
-      return (await pool.run(task(id), {
-        name,
+      return await this.#pool!.run<T>(name, task, {
+        timeoutMs: this.#convertTimeoutMs,
+        signal,
         transferList,
-        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
-      })) as T;
+      });
     } catch (err) {
-      if (deadline.signal.aborted && !signal?.aborted)
+      if (err instanceof TaskDeadlineError)
         throw new ContentDeadlineError(`${what} took longer than ${this.#convertTimeoutMs} ms`);
       throw err;
-    } finally {
-      clearTimeout(timer);
-      this.#onStart.delete(id);
     }
   }
 
@@ -144,7 +115,7 @@ export class ContentPool {
     const pool = this.#pool;
     const text = pool
       ? (data: Uint8Array, maxPages: number) =>
-          pool.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
+          pool.piscina.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
       : readPdfText;
     return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }
@@ -157,7 +128,7 @@ export class ContentPool {
     if (!this.#pool) return Promise.resolve(selectFields(input.html, input.url, input.selectors));
     return this.#timed<Record<string, SelectedValue>>(
       'select',
-      (id) => ({ id, input }),
+      { input },
       [],
       signal,
       'reading extract.selectors',
@@ -167,11 +138,11 @@ export class ContentPool {
   /** Threads, how many are converting, and conversions waiting for one (for /metrics). */
   stats(): { threads: number; busy: number; queued: number } {
     if (!this.#pool) return { threads: 0, busy: 0, queued: 0 };
-    const threads = this.#pool.threads.length;
-    return { threads, busy: threads - this.#pool.idleThreads, queued: this.#pool.queueSize };
+    const { threads, idleThreads, queueSize } = this.#pool.piscina;
+    return { threads: threads.length, busy: threads.length - idleThreads, queued: queueSize };
   }
 
   async close(): Promise<void> {
-    await this.#pool?.destroy();
+    await this.#pool?.piscina.destroy();
   }
 }

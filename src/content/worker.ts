@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { taskStarted } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
 import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 import { type PdfText, readPdfText } from './pdf-text.ts';
@@ -11,28 +11,20 @@ export interface ConvertTask {
   input: ConvertInput;
 }
 
-/** Told to the pool as a conversion begins, so its deadline counts from there. */
-export interface ConversionStarted {
-  conversionStarted: number;
-}
-
 export interface HttpAnswerTask {
   id: number;
   answer: HttpAnswer;
 }
 
-const started = (id: number) =>
-  parentPort?.postMessage({ conversionStarted: id } satisfies ConversionStarted);
-
 /** Piscina task `convert`: one page converted on a worker thread. */
 export function convert({ id, input }: ConvertTask): ConvertOutput {
-  started(id);
+  taskStarted(id);
   return convertHtml(input);
 }
 
 /** Piscina task `httpAnswer`: a fetched page's bytes decoded and judged, its main content converted. */
 export function httpAnswer({ id, answer }: HttpAnswerTask): HttpAnswerReading {
-  started(id);
+  taskStarted(id);
   return readHttpAnswer(answer);
 }
 
@@ -52,12 +44,12 @@ export function select({
   id: number;
   input: { html: string; url: string; selectors: Selectors };
 }): Record<string, SelectedValue> {
-  started(id);
+  taskStarted(id);
   return selectFields(input.html, input.url, input.selectors);
 }
 
 /** Piscina task `selectTags`: the page narrowed by the caller's includeTags/excludeTags. */
 export function selectTags({ id, selection }: { id: number; selection: TagSelection }): string {
-  started(id);
+  taskStarted(id);
   return narrow(selection.html, selection.include, selection.exclude);
 }

@@ -1,5 +1,5 @@
-import { Piscina } from 'piscina';
-import type { PathFilter, PathTaskStarted } from './path-worker.ts';
+import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
+import type { PathFilter } from './path-worker.ts';
 
 /**
  * How long one batch of path-pattern work (a crawl page's links, or a request's patterns
@@ -23,42 +23,19 @@ export class PathMatchDeadlineError extends Error {
  * and ended when idle: most crawls have no patterns at all.
  */
 class PathMatcher {
-  readonly #pool = new Piscina({
+  readonly #pool = new DeadlinePool({
     filename: new URL('./path-worker.ts', import.meta.url).href,
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: 30_000,
   });
-  /** Tasks handed over but not finished, by id: what to do when the thread starts one. */
-  readonly #onStart = new Map<number, () => void>();
-  #nextId = 0;
-
-  constructor() {
-    this.#pool.on('message', (message: unknown) => {
-      const id = (message as PathTaskStarted | null)?.pathTaskStarted;
-      if (typeof id === 'number') this.#onStart.get(id)?.();
-    });
-  }
 
   async #run<T>(name: string, task: object, signal?: AbortSignal): Promise<T> {
-    const id = ++this.#nextId;
-    const deadline = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    this.#onStart.set(
-      id,
-      () => (timer = setTimeout(() => deadline.abort(), PATH_MATCH_DEADLINE_MS)),
-    );
     try {
-      return (await this.#pool.run(
-        { ...task, id },
-        { name, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
-      )) as T;
+      return await this.#pool.run<T>(name, task, { timeoutMs: PATH_MATCH_DEADLINE_MS, signal });
     } catch (err) {
-      if (deadline.signal.aborted && !signal?.aborted) throw new PathMatchDeadlineError();
+      if (err instanceof TaskDeadlineError) throw new PathMatchDeadlineError();
       throw err;
-    } finally {
-      clearTimeout(timer);
-      this.#onStart.delete(id);
     }
   }
 

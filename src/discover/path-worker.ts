@@ -1,5 +1,5 @@
-import { parentPort } from 'node:worker_threads';
 import { RE2JS } from 're2js';
+import { taskStarted } from '../workers/index.ts';
 
 /**
  * Most RE2 instructions one path pattern may compile to. Matching costs up to one step per
@@ -23,14 +23,6 @@ function compile(pattern: string): RE2JS {
   return re;
 }
 
-/** Told to the matcher as a task begins, so its deadline counts from there, not from the queue. */
-export interface PathTaskStarted {
-  pathTaskStarted: number;
-}
-
-const started = (id: number) =>
-  parentPort?.postMessage({ pathTaskStarted: id } satisfies PathTaskStarted);
-
 /** Piscina task `problems`: why each pattern cannot be used (RE2's complaint or its size), or null. */
 export function problems({
   id,
@@ -39,7 +31,7 @@ export function problems({
   id: number;
   patterns: string[];
 }): Array<string | null> {
-  started(id);
+  taskStarted(id);
   return patterns.map((pattern) => {
     let re: RE2JS;
     try {
@@ -65,7 +57,7 @@ export interface PathFilter {
 
 /** Piscina task `filter`: whether each path passes the patterns. */
 export function filter({ id, include, exclude, paths }: PathFilter & { id: number }): boolean[] {
-  started(id);
+  taskStarted(id);
   const inc = include.map(compile);
   const exc = exclude.map(compile);
   return paths.map(

@@ -1,6 +1,5 @@
-import { Piscina } from 'piscina';
+import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
 import { type SchemaViolation, shapeProblem } from './schema.ts';
-import type { SchemaTaskStarted } from './schema-worker.ts';
 
 /**
  * Caller schemas are compiled and run on worker threads, never on the event loop: however a
@@ -18,24 +17,17 @@ export class SchemaTaskError extends Error {}
 const checked = new Map<string, string | undefined>();
 const CHECKED_KEPT = 100;
 
-let pool: Piscina | undefined;
-const onStart = new Map<number, () => void>();
-let nextId = 0;
+let pool: DeadlinePool | undefined;
 
 /** The pool, started with the first schema: a server that never extracts never pays for it. */
-function workers(): Piscina {
-  if (pool) return pool;
-  pool = new Piscina({
+function workers(): DeadlinePool {
+  pool ??= new DeadlinePool({
     filename: new URL('./schema-worker.ts', import.meta.url).href,
     minThreads: 1,
     maxThreads: THREADS,
     idleTimeout: 60_000,
     atomics: 'disabled',
     resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 16 },
-  });
-  pool.on('message', (message: unknown) => {
-    const id = (message as SchemaTaskStarted | null)?.schemaTaskStarted;
-    if (typeof id === 'number') onStart.get(id)?.();
   });
   return pool;
 }
@@ -46,18 +38,11 @@ async function run<T>(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<T> {
-  const id = ++nextId;
-  const deadline = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  onStart.set(id, () => (timer = setTimeout(() => deadline.abort(), timeoutMs)));
   try {
-    return (await workers().run(
-      { id, ...task },
-      { name, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
-    )) as T;
+    return await workers().run<T>(name, task, { timeoutMs, signal });
   } catch (err) {
     if (signal?.aborted) throw err;
-    if (deadline.signal.aborted)
+    if (err instanceof TaskDeadlineError)
       throw new SchemaTaskError(
         `took longer than ${timeoutMs} ms (WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS)`,
       );
@@ -66,9 +51,6 @@ async function run<T>(
     // The task's only inputs are the caller's schema and the model's answer: whatever it threw
     // (a stack overflow on a reference loop, say) is theirs to hear about, not a server error.
     throw new SchemaTaskError(`failed: ${(err as Error).message}`);
-  } finally {
-    clearTimeout(timer);
-    onStart.delete(id);
   }
 }
 

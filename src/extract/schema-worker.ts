@@ -1,17 +1,9 @@
-import { parentPort } from 'node:worker_threads';
+import { taskStarted } from '../workers/index.ts';
 import { type SchemaViolation, schemaProblem, violations } from './schema.ts';
-
-/** Told to the pool as a task begins, so its deadline counts from there and not from the queue. */
-export interface SchemaTaskStarted {
-  schemaTaskStarted: number;
-}
-
-const started = (id: number) =>
-  parentPort?.postMessage({ schemaTaskStarted: id } satisfies SchemaTaskStarted);
 
 /** Piscina task `check`: a caller's schema read, bounded and compiled (then kept compiled on this thread). */
 export function check({ id, schema }: { id: number; schema: unknown }): string | null {
-  started(id);
+  taskStarted(id);
   return schemaProblem(schema) ?? null;
 }
 
@@ -25,6 +17,6 @@ export function validate({
   schema: object;
   value: unknown;
 }): SchemaViolation[] {
-  started(id);
+  taskStarted(id);
   return violations(schema, value);
 }

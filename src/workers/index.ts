@@ -1,0 +1,1 @@
+export { DeadlinePool, type DeadlineRun, TaskDeadlineError, taskStarted } from './deadline-pool.ts';
