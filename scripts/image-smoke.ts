@@ -79,6 +79,17 @@ async function api(
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
+/** A job's answer once it has ended (completed, failed or cancelled). */
+function jobEnded(url: string, timeoutMs: number, what: string) {
+  return waitFor(
+    async () => {
+      const { json } = await api('GET', url);
+      return ['completed', 'failed', 'cancelled'].includes(json.status) && json;
+    },
+    { timeoutMs, everyMs: 250, what },
+  );
+}
+
 function step(name: string, ms?: number): void {
   console.log(`smoke: ok  ${name}${ms === undefined ? '' : ` (${(ms / 1000).toFixed(1)} s)`}`);
 }
@@ -197,13 +208,7 @@ try {
     urls: [`${site.origin}/browser/js-only?job=1`, `${site.origin}/article.html?job=1`],
   });
   assert.equal(job.status, 202, JSON.stringify(job.json));
-  const done = await waitFor(
-    async () => {
-      const { json } = await api('GET', job.json.url);
-      return ['completed', 'failed', 'cancelled'].includes(json.status) && json;
-    },
-    { timeoutMs: 90_000, everyMs: 250, what: 'the job' },
-  );
+  const done = await jobEnded(job.json.url, 90_000, 'the job');
   assert.equal(done.status, 'completed', JSON.stringify(done));
   assert.equal(done.completed, 2);
   step('a job on Postgres, done by the worker container (the server runs no items)');
@@ -243,13 +248,7 @@ try {
   assert.equal(worker.exitCode, 0, `killed after ${worker.ms} ms:\n${worker.log}`);
   step('worker stopped by SIGTERM (podman stop), exit 0', worker.ms);
   await podman('start', names.worker);
-  const after = await waitFor(
-    async () => {
-      const { json } = await api('GET', slow.json.url);
-      return ['completed', 'failed', 'cancelled'].includes(json.status) && json;
-    },
-    { timeoutMs: 120_000, everyMs: 250, what: 'the job after the worker came back' },
-  );
+  const after = await jobEnded(slow.json.url, 120_000, 'the job after the worker came back');
   assert.equal(after.status, 'completed', JSON.stringify(after));
   assert.equal(after.completed, 4);
   step('items the stopped worker held were handed back and done after its restart');
