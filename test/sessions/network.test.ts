@@ -58,6 +58,9 @@ function runInSandbox(
           stderr: String(stderr),
         }),
     );
+    // A command that exits before reading its input (a connection refused at once) closes the
+    // pipe: the write fails with EPIPE, and what the test reads is its exit status and output.
+    child.stdin!.on('error', () => undefined);
     child.stdin!.end(opts.input ?? '');
   });
 }
