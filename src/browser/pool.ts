@@ -129,6 +129,9 @@ export class BrowserPool {
           try {
             return await this.#runOn(entry, fn, opts, teardowns);
           } catch (err) {
+            // Gone callers are not kept waiting on a browser still starting to learn if it died;
+            // its 'disconnected' event tells the pool anyway.
+            if (opts.signal?.aborted || this.#closed) throw err;
             // The error can reach us before the browser's 'disconnected' event does.
             if (
               await entry.ready.then(
@@ -137,7 +140,7 @@ export class BrowserPool {
               )
             )
               this.#lost(entry);
-            if (attempt === 0 && entry.dead && !opts.signal?.aborted && !this.#closed) {
+            if (attempt === 0 && entry.dead) {
               this.#crashRetries++;
               this.#opts.onEvent?.('retry-after-crash', { pool: this.#opts.name });
               continue;
@@ -166,7 +169,8 @@ export class BrowserPool {
     const onAbort = () => void context?.close().catch(() => {});
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const browser = await entry.ready;
+      // A client that leaves while the browser is still starting gives its place back at once.
+      const browser = await untilAborted(entry.ready, opts.signal);
       context = await browser.newContext(opts.context);
       await this.#opts.prepareContext?.(context);
       const page = await context.newPage();
