@@ -21,15 +21,6 @@ export {
   type HttpResponse,
   type HttpStream,
 } from './http-engine.ts';
-export { type ContentVerdict, judgeMainContent } from './main-content-signals.ts';
-export {
-  awaitingRender,
-  BLOCK_PAGE_TEXT,
-  type BlockVerdict,
-  detectBlock,
-  needsJavaScript,
-  visibleText,
-} from './page-signals.ts';
 export {
   addressRefusal,
   BlockedDestinationError,

@@ -1,7 +1,7 @@
 export { ACTION_TIMEOUT_MS, type ActionEnv, runAction } from './actions.ts';
 export { type DownloadedFile, readDownload } from './download.ts';
 export { BrowserEngine, type BrowserMethod, type PageEnv } from './engine.ts';
-export { BrowserBusyError, callerText, DownloadError } from './errors.ts';
+export { BrowserBusyError, callerText, DownloadError, NavigationError } from './errors.ts';
 export { QUIET_FEATURES, sharedFlags } from './flags.ts';
 export { openUrl, setHtml } from './navigate.ts';
 export {
@@ -16,12 +16,4 @@ export {
   pssBytes,
   spawnGroup,
 } from './processes.ts';
-export {
-  BlockedPageError,
-  type ContentJudge,
-  type DocumentState,
-  PageNotReadyError,
-  settledContent,
-  trackDocument,
-} from './settle.ts';
 export { startXvfb, type Xvfb, type XvfbOptions } from './xvfb.ts';

@@ -4,11 +4,11 @@ import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
-import { ContentPool } from '../content/index.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
-import { type Services, stealthPageFetcher } from '../ops/index.ts';
+import type { Services } from '../ops/index.ts';
+import { pageContentPool, stealthPageFetcher } from '../page/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import {
@@ -66,7 +66,7 @@ export async function createServices(
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
   });
-  const content = new ContentPool(config.contentWorkers, config.convertTimeoutMs, {
+  const content = pageContentPool(config.contentWorkers, config.convertTimeoutMs, {
     concurrency: config.ocrConcurrency,
     pageTimeoutMs: config.ocrTimeoutMs,
     budgetMs: config.ocrBudgetMs,

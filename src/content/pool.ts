@@ -1,6 +1,5 @@
 import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
-import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
 import { readPdfText } from './pdf-text.ts';
@@ -26,13 +25,22 @@ export class ContentPool {
    * ends the thread of an aborted task and starts a fresh one), so no page, whatever its shape,
    * holds a worker that other users' pages wait for.
    */
-  constructor(workers: number, convertTimeoutMs: number, ocr: OcrLimits) {
+  /**
+   * `worker` is the module whose exports are the tasks (`./worker.ts` and its tasks by default):
+   * a room above content gives one that adds its own tasks to these, so they share the threads.
+   */
+  constructor(
+    workers: number,
+    convertTimeoutMs: number,
+    ocr: OcrLimits,
+    worker = new URL('./worker.ts', import.meta.url),
+  ) {
     this.#convertTimeoutMs = convertTimeoutMs;
     this.#ocr = new OcrLane(ocr);
     this.#pool =
       workers > 0
         ? new DeadlinePool({
-            filename: new URL('./worker.ts', import.meta.url).href,
+            filename: worker.href,
             // Every thread up from the start: a burst (a batch) should not wait for threads to boot.
             minThreads: workers,
             maxThreads: workers,
@@ -47,7 +55,7 @@ export class ContentPool {
 
   convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
     if (!this.#pool) return Promise.resolve(convertHtml(input));
-    return this.#timed<ConvertOutput>('convert', { input }, [], signal, 'converting the page');
+    return this.runTask<ConvertOutput>('convert', { input }, [], signal, 'converting the page');
   }
 
   /**
@@ -59,7 +67,7 @@ export class ContentPool {
     const { html, include = [], exclude = [] } = selection;
     if (include.length === 0 && exclude.length === 0) return Promise.resolve(html);
     if (!this.#pool) return Promise.resolve(selectTags(html, include, exclude));
-    return this.#timed<string>(
+    return this.runTask<string>(
       'selectTags',
       { selection: { html, include, exclude } },
       [],
@@ -68,25 +76,16 @@ export class ContentPool {
     );
   }
 
-  /**
-   * Reads an HTML answer to a fetch (decode, block and JavaScript signals, main content judged):
-   * the main thread only hands over the bytes. They go to the worker as a transferred copy, so
-   * neither the body nor its decoded text is serialised on the way and the caller keeps its Buffer.
-   */
-  readHttpAnswer(answer: HttpAnswer, signal?: AbortSignal): Promise<HttpAnswerReading> {
-    if (!this.#pool) return Promise.resolve(readHttpAnswer(answer));
-    const bytes = new Uint8Array(answer.bytes);
-    return this.#timed<HttpAnswerReading>(
-      'httpAnswer',
-      { answer: { ...answer, bytes } },
-      [bytes.buffer],
-      signal,
-      'converting the page',
-    );
+  /** Whether tasks run on worker threads; without any, a caller runs its task inline. */
+  get threaded(): boolean {
+    return this.#pool !== undefined;
   }
 
-  /** A worker task on a page under the per-task deadline (counted from when a worker takes it). */
-  async #timed<T>(
+  /**
+   * A task of the worker module on a page under the per-task deadline (counted from when a worker
+   * takes it); `what` names the work in the deadline's error. Only for a threaded pool.
+   */
+  async runTask<T>(
     name: string,
     task: object,
     transferList: ArrayBuffer[],
@@ -126,7 +125,7 @@ export class ContentPool {
     signal?: AbortSignal,
   ): Promise<Record<string, SelectedValue>> {
     if (!this.#pool) return Promise.resolve(selectFields(input.html, input.url, input.selectors));
-    return this.#timed<Record<string, SelectedValue>>(
+    return this.runTask<Record<string, SelectedValue>>(
       'select',
       { input },
       [],

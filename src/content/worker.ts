@@ -1,6 +1,5 @@
 import { taskStarted } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
-import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 import { type PdfText, readPdfText } from './pdf-text.ts';
 import { type SelectedValue, type Selectors, selectFields } from './select.ts';
 import { selectTags as narrow, type TagSelection } from './select-tags.ts';
@@ -11,21 +10,10 @@ export interface ConvertTask {
   input: ConvertInput;
 }
 
-export interface HttpAnswerTask {
-  id: number;
-  answer: HttpAnswer;
-}
-
 /** Piscina task `convert`: one page converted on a worker thread. */
 export function convert({ id, input }: ConvertTask): ConvertOutput {
   taskStarted(id);
   return convertHtml(input);
-}
-
-/** Piscina task `httpAnswer`: a fetched page's bytes decoded and judged, its main content converted. */
-export function httpAnswer({ id, answer }: HttpAnswerTask): HttpAnswerReading {
-  taskStarted(id);
-  return readHttpAnswer(answer);
 }
 
 /** Piscina task `pdfText`: pdf.js parses on the calling thread, so text layers are read here too. */

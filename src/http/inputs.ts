@@ -1,5 +1,4 @@
 import type { Static } from 'typebox';
-import { BlockedDestinationError, resolveChecked } from '../acquire/index.ts';
 import type { Config } from '../config.ts';
 import { SelectorError, selectTags } from '../content/index.ts';
 import {
@@ -22,6 +21,7 @@ import {
   type SequenceInput,
 } from '../ops/index.ts';
 import {
+  checkWebhookHost,
   checkWebhookTarget,
   WEBHOOK_EVENTS,
   type WebhookTarget,
@@ -188,21 +188,14 @@ export async function webhookTarget(
 ): Promise<WebhookTarget | undefined> {
   if (!body) return undefined;
   const headers = body.headers ?? {};
-  let url: URL;
   try {
-    url = checkWebhookTarget({ url: body.url, headers }, config.network);
+    const url = checkWebhookTarget({ url: body.url, headers }, config.network);
+    await checkWebhookHost(url, config.network);
+    return { url: url.href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
   } catch (err) {
     if (err instanceof WebhookTargetError) throw badRequest(`webhook.${err.field}`, err.message);
     throw err;
   }
-  try {
-    await resolveChecked(url.hostname, config.network);
-  } catch (err) {
-    const reason =
-      err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`;
-    throw badRequest('webhook.url', reason);
-  }
-  return { url: url.href, headers, events: body.events ?? [...WEBHOOK_EVENTS] };
 }
 
 /**

@@ -1,11 +1,11 @@
 export { callerText } from '../browser/index.ts';
+export { PAGE_FORMATS, type PageFormat } from '../page/index.ts';
 export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { OpContext, Services } from './context.ts';
 export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
 export { openArtifact } from './files.ts';
 export { type MapInput, mapSite } from './map.ts';
-export { PAGE_FORMATS, type PageFormat } from './page-formats.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';
 export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
@@ -20,4 +20,3 @@ export {
 } from './search.ts';
 export { searchWithPages } from './search-pages.ts';
 export { type SequenceInput, sequence } from './sequence.ts';
-export { stealthPageFetcher } from './stealth-page.ts';

@@ -1,15 +1,9 @@
 import type { Page } from 'playwright-core';
 import { safeFileName } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
-import {
-  BrowserBusyError,
-  callerText,
-  openUrl,
-  setHtml,
-  settledContent,
-  trackDocument,
-} from '../browser/index.ts';
+import { BrowserBusyError, callerText, openUrl, setHtml } from '../browser/index.ts';
 import type { PdfResult } from '../contract/index.ts';
+import { settledContent, trackDocument } from '../page/index.ts';
 import type { OpContext } from './context.ts';
 
 export type PageSize = 'A4' | 'Letter' | 'Legal';

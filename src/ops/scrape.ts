@@ -1,21 +1,20 @@
 import type { ProxyRoute } from '../acquire/index.ts';
-import { BlockedPageError, BrowserBusyError } from '../browser/index.ts';
+import { BrowserBusyError } from '../browser/index.ts';
 import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
 import type { Action, FetchResult } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
-import { acquirePage } from './acquire-page.ts';
-import type { OpContext } from './context.ts';
-import type { PageFormat } from './page-formats.ts';
 import {
-  failure,
+  acquirePage,
+  BlockedPageError,
   type LinksObserver,
   PageConverter,
-  type PageOutputOptions,
-  pageResult,
-} from './page-result.ts';
+  type PageFormat,
+} from '../page/index.ts';
+import type { OpContext } from './context.ts';
+import { failure, type PageResultOptions, pageResult } from './page-result.ts';
 import { type ProxyRequest, proxyRoute } from './proxy.ts';
 
-export { failure, type LinksObserver } from './page-result.ts';
+export { failure } from './page-result.ts';
 
 export interface ScrapeOptions {
   type?: OutputFormat;
@@ -60,7 +59,7 @@ export async function scrape(
   } catch (err) {
     return failure(input.url, err);
   }
-  const opts: PageOutputOptions = {
+  const opts: PageResultOptions = {
     type: input.type ?? 'markdown',
     onlyMainContent: input.onlyMainContent ?? true,
     extractMetadata: input.extractMetadata ?? false,

@@ -3,7 +3,7 @@ import { pngSize } from '../artifacts/index.ts';
 import { microsToUsd, PRICES_MICROS } from '../billing/index.ts';
 import { ACTION_TIMEOUT_MS, BrowserBusyError, callerText } from '../browser/index.ts';
 import { type Action, SCREENSHOT_VIEWPORT, type ScreenshotResult } from '../contract/index.ts';
-import { browse } from './browse.ts';
+import { browse } from '../page/index.ts';
 import type { OpContext } from './context.ts';
 import { type ProxyRequest, proxyRoute } from './proxy.ts';
 

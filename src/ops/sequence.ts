@@ -3,21 +3,25 @@ import { acquiredFromBrowser } from '../acquire/index.ts';
 import { microsToUsd, sequenceCost } from '../billing/index.ts';
 import {
   type ActionEnv,
-  BlockedPageError,
   BrowserBusyError,
   type BrowserMethod,
   callerText,
-  type DocumentState,
   runAction,
-  settledContent,
 } from '../browser/index.ts';
 import type { OutputFormat, SummaryRequest } from '../content/index.ts';
 import type { Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
-import { BROWSER_METHODS, browse } from './browse.ts';
+import {
+  BlockedPageError,
+  BROWSER_METHODS,
+  browse,
+  type DocumentState,
+  PageConverter,
+  pageOutputs,
+  settledContent,
+} from '../page/index.ts';
 import type { OpContext } from './context.ts';
-import { chargeExtras, extrasUntilFailure } from './page-extras.ts';
-import { PageConverter, pageOutputs } from './page-result.ts';
+import { chargeExtras, extrasNeedMarkdown, extrasUntilFailure } from './page-extras.ts';
 import { type ProxyRequest, proxyRoute } from './proxy.ts';
 
 export interface SequenceInput {
@@ -119,8 +123,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
     onlyMainContent: input.onlyMainContent ?? true,
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: 'local' as const,
-    summary: input.summary,
-    extract: input.extract,
+    needsMarkdown: extrasNeedMarkdown(input),
   };
   for (const c of run.captured) {
     const { fields, markdown } = await pageOutputs(

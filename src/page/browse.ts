@@ -1,22 +1,24 @@
 import type { Page } from 'playwright-core';
 import type { ProxyRoute } from '../acquire/index.ts';
 import {
-  BlockedPageError,
   type BrowserMethod,
-  type ContentJudge,
-  type DocumentState,
   DownloadError,
   type DownloadedFile,
   openUrl,
   type PageEnv,
   readDownload,
   runAction,
-  settledContent,
-  trackDocument,
 } from '../browser/index.ts';
 import type { Action } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
-import type { OpContext } from './context.ts';
+import type { PageContext } from './context.ts';
+import {
+  BlockedPageError,
+  type ContentJudge,
+  type DocumentState,
+  settledContent,
+  trackDocument,
+} from './settle.ts';
 
 export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth'];
 
@@ -64,7 +66,7 @@ export interface Opened extends DocumentState {
  */
 export async function browse<T>(
   req: BrowseRequest,
-  ctx: OpContext,
+  ctx: PageContext,
   capture: (opened: Opened) => Promise<T>,
   download?: (file: DownloadedFile, method: BrowserMethod) => T,
 ): Promise<{ value: T; method: BrowserMethod }> {

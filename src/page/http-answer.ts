@@ -1,14 +1,13 @@
+import { decodeBody } from '../acquire/index.ts';
+import { ContentPool, type ConvertOutput, convertHtml } from '../content/index.ts';
+import { judgeMainContent } from './main-content-signals.ts';
 import {
   BLOCK_PAGE_TEXT,
   type BlockVerdict,
-  decodeBody,
   detectBlock,
-  judgeMainContent,
   needsJavaScript,
   visibleText,
-} from '../acquire/index.ts';
-import { convertHtml } from './convert.ts';
-import type { ConvertOutput } from './types.ts';
+} from './page-signals.ts';
 
 /** An HTML answer to an HTTP fetch, as its bytes: decoded where it is read. */
 export interface HttpAnswer {
@@ -47,4 +46,38 @@ export function readHttpAnswer(answer: HttpAnswer): HttpAnswerReading {
   const main = convertHtml({ html, url: answer.url, format: 'markdown', onlyMainContent: true });
   const verdict = judgeMainContent(main.content, html);
   return verdict ? { escalate: verdict.reason, main } : { main };
+}
+
+/** The content pool's threads run the page's worker module, which adds `httpAnswer` to content's tasks. */
+export const PAGE_WORKER = new URL('./worker.ts', import.meta.url);
+
+/** A content pool whose threads also read HTTP answers (readHttpAnswerOn). */
+export function pageContentPool(
+  workers: number,
+  convertTimeoutMs: number,
+  ocr: ConstructorParameters<typeof ContentPool>[2],
+): ContentPool {
+  return new ContentPool(workers, convertTimeoutMs, ocr, PAGE_WORKER);
+}
+
+/**
+ * Reads an HTML answer to a fetch (decode, block and JavaScript signals, main content judged) on
+ * a thread of `pool` (made by pageContentPool): the main thread only hands over the bytes. They go
+ * to the worker as a transferred copy, so neither the body nor its decoded text is serialised on
+ * the way and the caller keeps its Buffer.
+ */
+export function readHttpAnswerOn(
+  pool: ContentPool,
+  answer: HttpAnswer,
+  signal?: AbortSignal,
+): Promise<HttpAnswerReading> {
+  if (!pool.threaded) return Promise.resolve(readHttpAnswer(answer));
+  const bytes = new Uint8Array(answer.bytes);
+  return pool.runTask<HttpAnswerReading>(
+    'httpAnswer',
+    { answer: { ...answer, bytes } },
+    [bytes.buffer],
+    signal,
+    'converting the page',
+  );
 }

@@ -4,17 +4,18 @@ import {
   acquiredFromDownload,
   acquiredFromHttp,
   bodyKind,
-  type ContentVerdict,
   type HttpResponse,
-  judgeMainContent,
   type ProxyRoute,
 } from '../acquire/index.ts';
-import { type BrowserMethod, settledContent } from '../browser/index.ts';
+import type { BrowserMethod } from '../browser/index.ts';
 import type { AcquireMethod, Action } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
-import type { OpContext } from './context.ts';
-import type { PageConverter } from './page-result.ts';
+import type { PageContext } from './context.ts';
+import type { PageConverter } from './converter.ts';
+import { readHttpAnswerOn } from './http-answer.ts';
+import { type ContentVerdict, judgeMainContent } from './main-content-signals.ts';
+import { settledContent } from './settle.ts';
 
 export interface EngineFeatures {
   /** Runs the page's JavaScript. */
@@ -50,14 +51,15 @@ export interface AcquireRequest {
  */
 async function judgedHttpPage(
   res: HttpResponse,
-  ctx: OpContext,
+  ctx: PageContext,
   converter: PageConverter,
 ): Promise<{ page: AcquiredPage; reason?: string }> {
   const contentType = res.headers['content-type'] ?? '';
   const kind = bodyKind(contentType, res.body);
   const reading =
     kind === 'html'
-      ? ctx.services.content.readHttpAnswer(
+      ? readHttpAnswerOn(
+          ctx.services.content,
           { bytes: res.body, contentType, url: res.url, statusCode: res.statusCode },
           ctx.signal,
         )
@@ -87,7 +89,7 @@ async function judgeContent(
  */
 export async function acquirePage(
   req: AcquireRequest,
-  ctx: OpContext,
+  ctx: PageContext,
   converter: PageConverter,
 ): Promise<AcquiredPage> {
   const rungs = ENGINE_LADDER.filter((r) => req.actions.length === 0 || r.features.actions);

@@ -1,18 +1,9 @@
 import { type AcquiredPage, FetchFailure } from '../acquire/index.ts';
-import { fetchCost, microsToUsd, pdfOcrCost } from '../billing/index.ts';
-import { callerText } from '../browser/index.ts';
-import type {
-  ConvertOutput,
-  OutputFormat,
-  PageMetadata,
-  PdfStrategy,
-  SummaryRequest,
-} from '../content/index.ts';
-import type { AcquireMethod, FetchResult, ResultMetadata } from '../contract/index.ts';
-import type { ExtractRequest } from '../extract/index.ts';
-import type { OpContext } from './context.ts';
-import { chargeExtras, extrasNeedMarkdown, extrasResult, pageExtras } from './page-extras.ts';
-import { convertFormats, type PageFields, type PageFormat, textFormats } from './page-formats.ts';
+import type { OutputFormat, PageMetadata, PdfStrategy } from '../content/index.ts';
+import type { ResultMetadata } from '../contract/index.ts';
+import type { PageContext } from './context.ts';
+import type { PageConverter } from './converter.ts';
+import { convertFormats, type PageFields, type PageFormat, textFormats } from './formats.ts';
 
 /** What a caller asks to get out of a page (scrape and each sequence breakpoint). */
 export interface PageOutputOptions {
@@ -26,10 +17,8 @@ export interface PageOutputOptions {
   /** CSS selectors of the elements to keep / to drop before conversion. */
   includeTags?: string[];
   excludeTags?: string[];
-  /** An instruction about the page: the LLM's answer (without an LLM, the most relevant passages) becomes `content`. */
-  summary?: SummaryRequest;
-  /** Structured extraction (JSON Schema for the LLM, or CSS selectors); its object becomes `json`. */
-  extract?: ExtractRequest;
+  /** Markdown is made even when not asked for: a summary or an extraction reads the page as markdown. */
+  needsMarkdown: boolean;
   /** Receives the page's absolute links (a crawl follows them without parsing the page again). */
   onLinks?: LinksObserver;
 }
@@ -38,70 +27,10 @@ export interface PageOutputOptions {
 export type LinksObserver = (links: string[]) => void;
 
 /**
- * Converts HTML for one request, each (page, format, main-content choice) once: the render
- * decision reads the page's main content as markdown, and the result reuses that conversion
- * when it asks for the same.
- */
-export class PageConverter {
-  readonly #ctx: OpContext;
-  readonly #memo = new Map<string, { html: string; out: Promise<ConvertOutput> }>();
-
-  constructor(ctx: OpContext) {
-    this.#ctx = ctx;
-  }
-
-  convert(
-    html: string,
-    url: string,
-    format: OutputFormat,
-    onlyMainContent: boolean,
-  ): Promise<ConvertOutput> {
-    const key = `${format}|${onlyMainContent}|${url}`;
-    const hit = this.#memo.get(key);
-    if (hit?.html === html) return hit.out;
-    const out = this.#ctx.services.content.convert(
-      { html, url, format, onlyMainContent },
-      this.#ctx.signal,
-    );
-    this.#memo.set(key, { html, out });
-    return out;
-  }
-
-  /** A conversion of `html` made elsewhere (with the judgement of an HTTP answer), kept for reuse. */
-  adopt(
-    html: string,
-    url: string,
-    format: OutputFormat,
-    onlyMainContent: boolean,
-    out: ConvertOutput,
-  ): void {
-    this.#memo.set(`${format}|${onlyMainContent}|${url}`, { html, out: Promise.resolve(out) });
-  }
-}
-
-export function failure(
-  url: string,
-  err: unknown,
-  statusCode = 0,
-  method?: AcquireMethod,
-): FetchResult {
-  const message = callerText(err);
-  return {
-    url,
-    success: false,
-    statusCode: err instanceof FetchFailure && err.statusCode ? err.statusCode : statusCode,
-    ...(method ? { method } : {}),
-    timestamp: new Date().toISOString(),
-    cost: 0,
-    error: message,
-  };
-}
-
-/**
  * A PDF in which nothing readable was found. Pages that went through OCR are still charged: the
  * work was done, and a free failure would make OCR free to abuse with pages built to be blank.
  */
-class UnreadablePdfError extends FetchFailure {
+export class UnreadablePdfError extends FetchFailure {
   readonly ocrPages: number;
 
   constructor(message: string, statusCode: number, ocrPages: number) {
@@ -140,7 +69,7 @@ function metadataOf(page: AcquiredPage, found?: Partial<PageMetadata>): ResultMe
 export async function pageOutputs(
   page: AcquiredPage,
   opts: PageOutputOptions,
-  ctx: OpContext,
+  ctx: PageContext,
   converter: PageConverter,
 ): Promise<PageOutputs> {
   const meta = (found?: Partial<PageMetadata>) =>
@@ -178,8 +107,7 @@ export async function pageOutputs(
     }
     case 'html': {
       const html = page.text ?? '';
-      const { type, formats, onlyMainContent, includeTags, excludeTags } = opts;
-      const needsMarkdown = extrasNeedMarkdown(opts);
+      const { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown } = opts;
       const out = await convertFormats(
         html,
         page.url,
@@ -195,52 +123,5 @@ export async function pageOutputs(
         html,
       };
     }
-  }
-}
-
-/**
- * The one function from an acquired page to a scrape result: outputs, summary, extraction,
- * charges. Never throws for the page's fault: an error page, unconvertible content or a failed
- * summary is a failed result at cost 0 (OCR work done on an unreadable PDF is still charged).
- */
-export async function pageResult(
-  requestedUrl: string,
-  page: AcquiredPage,
-  opts: PageOutputOptions,
-  ctx: OpContext,
-  converter: PageConverter,
-): Promise<FetchResult> {
-  if (page.statusCode >= 400)
-    return failure(
-      requestedUrl,
-      new Error(`the page answered HTTP ${page.statusCode}`),
-      page.statusCode,
-      page.method,
-    );
-  try {
-    const { fields, ocrPages, markdown, html } = await pageOutputs(page, opts, ctx, converter);
-    const extras = await pageExtras(opts, { url: page.url, markdown, html }, ctx);
-    let cost =
-      ctx.meter.charge('scrape', 1, fetchCost()) +
-      chargeExtras(ctx, Number(extras.summarised), Number(extras.extracted));
-    if (ocrPages > 0) cost += ctx.meter.charge('pdf-ocr', ocrPages, pdfOcrCost(ocrPages));
-    return {
-      url: requestedUrl,
-      success: true,
-      statusCode: page.statusCode,
-      ...fields,
-      ...extrasResult(extras),
-      method: page.method,
-      timestamp: new Date().toISOString(),
-      cost: microsToUsd(cost),
-    };
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    const failed = failure(requestedUrl, err, page.statusCode, page.method);
-    if (err instanceof UnreadablePdfError && err.ocrPages > 0)
-      failed.cost = microsToUsd(
-        ctx.meter.charge('pdf-ocr', err.ocrPages, pdfOcrCost(err.ocrPages)),
-      );
-    return failed;
   }
 }

@@ -1,13 +1,8 @@
 import type { Page, Request } from 'playwright-core';
-import {
-  awaitingRender,
-  BlockedDestinationError,
-  type BlockVerdict,
-  type ContentVerdict,
-  detectBlock,
-} from '../acquire/index.ts';
-import type { PageEnv } from './engine.ts';
-import { NavigationError } from './errors.ts';
+import { BlockedDestinationError } from '../acquire/index.ts';
+import { NavigationError, type PageEnv } from '../browser/index.ts';
+import type { ContentVerdict } from './main-content-signals.ts';
+import { awaitingRender, type BlockVerdict, detectBlock } from './page-signals.ts';
 
 /** The page is a challenge or block page; escalation moves to the next method, or the call fails. */
 export class BlockedPageError extends Error {

@@ -1,13 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
-import {
-  BlockedPageError,
-  type BrowserEngine,
-  openUrl,
-  PageNotReadyError,
-  settledContent,
-  trackDocument,
-} from '../browser/index.ts';
+import { type BrowserEngine, openUrl } from '../browser/index.ts';
+import { BlockedPageError, PageNotReadyError, settledContent, trackDocument } from './settle.ts';
 
 export interface RenderedPage {
   url: string;

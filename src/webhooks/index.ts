@@ -2,5 +2,10 @@ export { deleteWebhookEvents, jobWebhookEvents, type WebhookEventView } from './
 export { WebhookDeliverer } from './deliverer.ts';
 export { writeEvent } from './outbox.ts';
 export { WebhookSecrets } from './secrets.ts';
-export { checkWebhookTarget, WEBHOOK_HEADER_LIMITS, WebhookTargetError } from './target-check.ts';
+export {
+  checkWebhookHost,
+  checkWebhookTarget,
+  WEBHOOK_HEADER_LIMITS,
+  WebhookTargetError,
+} from './target-check.ts';
 export { WEBHOOK_EVENTS, type WebhookEvent, type WebhookTarget } from './types.ts';

@@ -1,4 +1,9 @@
-import { BlockedDestinationError, checkUrl, type NetworkPolicy } from '../acquire/index.ts';
+import {
+  BlockedDestinationError,
+  checkUrl,
+  type NetworkPolicy,
+  resolveChecked,
+} from '../acquire/index.ts';
 
 /** Bounds of a webhook's own headers: the request schema's and every delivery's. */
 export const WEBHOOK_HEADER_LIMITS = { count: 20, nameLength: 100, valueLength: 1000 } as const;
@@ -93,4 +98,20 @@ export function checkWebhookTarget(
   const url = checkedUrl(target.url, policy);
   checkHeaders(target.headers);
   return url;
+}
+
+/**
+ * Refuses a webhook whose host resolves to a refused address now (or not at all), as a
+ * WebhookTargetError on `url`. A request is told at once; every delivery is checked again, as a
+ * name can resolve elsewhere later.
+ */
+export async function checkWebhookHost(url: URL, policy: NetworkPolicy): Promise<void> {
+  try {
+    await resolveChecked(url.hostname, policy);
+  } catch (err) {
+    throw new WebhookTargetError(
+      'url',
+      err instanceof BlockedDestinationError ? err.message : `${url.hostname} cannot be resolved`,
+    );
+  }
 }

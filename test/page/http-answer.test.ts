@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContentPool } from '../../src/content/index.ts';
+import { pageContentPool, readHttpAnswerOn } from '../../src/page/http-answer.ts';
 
 const ocr = { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 };
 const paragraph =
   '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
 
 describe('reading an HTTP answer on a conversion worker', () => {
-  const pool = new ContentPool(1, 30_000, ocr);
-  const inline = new ContentPool(0, 30_000, ocr);
-  const tight = new ContentPool(1, 150, ocr);
+  const pool = pageContentPool(1, 30_000, ocr);
+  const inline = pageContentPool(0, 30_000, ocr);
+  const tight = pageContentPool(1, 150, ocr);
   afterAll(() => Promise.all([pool.close(), inline.close(), tight.close()]));
 
   it('decodes the bytes by their declared charset and converts the main content, leaving the caller its bytes', async () => {
@@ -16,7 +16,7 @@ describe('reading an HTTP answer on a conversion worker', () => {
     const bytes = Buffer.from(html, 'latin1');
     const copy = Buffer.from(bytes);
     for (const p of [pool, inline]) {
-      const reading = await p.readHttpAnswer({
+      const reading = await readHttpAnswerOn(p, {
         bytes,
         contentType: 'text/html',
         url: 'https://cafe.example/a',
@@ -35,7 +35,7 @@ describe('reading an HTTP answer on a conversion worker', () => {
     const challenge = Buffer.from(
       '<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>',
     );
-    const blocked = await pool.readHttpAnswer({
+    const blocked = await readHttpAnswerOn(pool, {
       bytes: challenge,
       contentType: 'text/html',
       url: 'https://wall.example/',
@@ -47,7 +47,7 @@ describe('reading an HTTP answer on a conversion worker', () => {
     const app = Buffer.from(
       '<html><body><div id="root"></div><script src="/app.js"></script></body></html>',
     );
-    const shell = await pool.readHttpAnswer({
+    const shell = await readHttpAnswerOn(pool, {
       bytes: app,
       contentType: 'text/html',
       url: 'https://app.example/',
@@ -58,7 +58,7 @@ describe('reading an HTTP answer on a conversion worker', () => {
   });
 
   it('keeps an error page as it is, and ends a reading past the conversion deadline', async () => {
-    const missing = await pool.readHttpAnswer({
+    const missing = await readHttpAnswerOn(pool, {
       bytes: Buffer.from(`<html><body>${paragraph}</body></html>`),
       contentType: 'text/html',
       url: 'https://gone.example/',
@@ -69,7 +69,7 @@ describe('reading an HTTP answer on a conversion worker', () => {
       `<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`,
     );
     await expect(
-      tight.readHttpAnswer({
+      readHttpAnswerOn(tight, {
         bytes: huge,
         contentType: 'text/html',
         url: 'https://big.example/',

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { judgeMainContent } from '../../src/page/main-content-signals.ts';
 import {
   awaitingRender,
   detectBlock,
-  judgeMainContent,
   needsJavaScript,
   visibleText,
-} from '../../src/acquire/index.ts';
+} from '../../src/page/page-signals.ts';
 
 const article = readFileSync(
   new URL('../fixtures/site/public/article.html', import.meta.url),
