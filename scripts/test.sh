@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# `npm test`: type-check, format and lint (Biome), then every test (SQLite and Postgres ones
-# alike), then one plain summary line that any CI can read.
+# `npm test`: type-check, format and lint (Biome), the rooms' import rules (dependency-cruiser),
+# then every test (SQLite and Postgres ones alike), then one plain summary line that any CI can read.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tsc -p tsconfig.json || exit 1
 biome ci --reporter=summary src test bench packages scripts || exit 1
+# The rooms' import rules of docs/architecture.md (.dependency-cruiser.mjs).
+depcruise --config .dependency-cruiser.mjs src || exit 1
 report=$(mktemp)
 vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
 status=$?
