@@ -13,12 +13,12 @@
  * `--list` prints each page's own hash, to find the one that differs.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startFixtureSite } from '../test/fixtures/site/server.ts';
 import { startBenchServer } from './bench-server.ts';
 import { loadArticleExtraction, loadWcxb } from './extraction/data.ts';
+import { servePages } from './page-site.ts';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string' }, list: { type: 'boolean' } },
@@ -54,23 +54,12 @@ const FIXTURE_PATHS = [
 ];
 
 const pages = [...loadArticleExtraction(perSet), ...loadWcxb(perSet)].map((p) => p.html);
-const dataSite = createServer((req, res) => {
-  const i = Number(/^\/p\/(\d+)\.html$/.exec(req.url ?? '')?.[1] ?? -1);
-  if (!(i >= 0 && i < pages.length)) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[i]);
-});
-await new Promise<void>((resolve) => dataSite.listen(0, '127.0.0.1', resolve));
-const dataOrigin = `http://127.0.0.1:${(dataSite.address() as { port: number }).port}`;
+const dataSite = await servePages(pages);
+const dataOrigin = new URL(dataSite.urls[0]!).origin;
 const fixture = await startFixtureSite();
 const server = await startBenchServer(KEY, { WEBDATA_SHED_EVENT_LOOP_DELAY_MS: '0' });
 
-const urls = [
-  ...FIXTURE_PATHS.map((path) => `${fixture.origin}${path}`),
-  ...pages.map((_, i) => `${dataOrigin}/p/${i}.html`),
-];
+const urls = [...FIXTURE_PATHS.map((path) => `${fixture.origin}${path}`), ...dataSite.urls];
 
 /** The answer as text with what changes between runs of the same code replaced. */
 function stable(answer: Record<string, unknown>): string {

@@ -19,7 +19,6 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Readability } from '@mozilla/readability';
@@ -27,6 +26,7 @@ import { DOMParser } from 'linkedom';
 import pLimit from 'p-limit';
 import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
+import { servePages } from '../page-site.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
 import { DEFECTS, defectsOf } from './markdown-defects.ts';
 import {
@@ -149,13 +149,7 @@ async function defuddle(pages: Page[]): Promise<{
 async function throughApi(
   pages: Page[],
 ): Promise<{ outputs: string[]; markdown: string[]; failed: number; errors: Map<string, number> }> {
-  const site = createServer((req, res) => {
-    const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
-    if (!(i >= 0 && i < pages.length)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[i]!.html);
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+  const site = await servePages(pages.map((p) => p.html));
   const server = await startBenchServer(KEY, { WEBDATA_CONTENT_WORKERS: '2' });
   let failed = 0;
   const errors = new Map<string, number>();
@@ -169,7 +163,7 @@ async function throughApi(
             const res = await fetch(`${server.address}/api/v1/scrape/single`, {
               method: 'POST',
               headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ url: `${origin}/p/${i}` }),
+              body: JSON.stringify({ url: site.urls[i] }),
             });
             const json = (await res.json()) as {
               success?: boolean;

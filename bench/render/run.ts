@@ -17,7 +17,6 @@
  * page would cost.
  */
 
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { articleOf, RENDER_CLASSES } from '../../test/fixtures/site/routes/render.ts';
@@ -25,6 +24,7 @@ import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { startBenchServer } from '../bench-server.ts';
 import { loadWcxb } from '../extraction/data.ts';
 import { markdownText, tokens } from '../extraction/metrics.ts';
+import { servePages } from '../page-site.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,14 +76,7 @@ function recall(truth: string, markdown: string): number {
 
 const site = await startFixtureSite();
 const wcxb = loadWcxb(wcxbLimit);
-const wcxbSite = createServer((req, res) => {
-  const i = Number(/^\/w\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
-  const page = wcxb[i];
-  if (!page) return void res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html);
-});
-await new Promise<void>((resolve) => wcxbSite.listen(0, '127.0.0.1', resolve));
-const wcxbOrigin = `http://127.0.0.1:${(wcxbSite.address() as { port: number }).port}`;
+const wcxbSite = await servePages(wcxb.map((p) => p.html));
 
 const server = await startBenchServer(KEY);
 
@@ -125,7 +118,7 @@ async function wcxbPages(indices: number[], forceBrowser: boolean): Promise<Outc
   for (const i of indices) {
     const page = wcxb[i]!;
     const { ms, json } = await scrape({
-      url: `${wcxbOrigin}/w/${i}`,
+      url: wcxbSite.urls[i]!,
       ...(forceBrowser ? { actions: FORCE_BROWSER } : {}),
     });
     const right = json.success === true && recall(page.truth, json.markdown ?? '') >= 0.5;

@@ -17,7 +17,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +24,7 @@ import { request } from 'undici';
 import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
 import { loadArticleExtraction } from '../extraction/data.ts';
+import { servePages } from '../page-site.ts';
 import {
   addThreadTimes,
   describeThreadTimes,
@@ -48,19 +48,8 @@ const KEY = 'wd_bench_key_0123456789abcdef';
 
 const pages = loadArticleExtraction(pageCount).map((p) => p.html);
 
-const site = createServer((req, res) => {
-  const i = Number(/^\/p\/(\d+)\.html$/.exec(req.url ?? '')?.[1] ?? -1);
-  if (!(i >= 0 && i < pages.length)) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[i]);
-});
-// Kept-alive sockets outlive a slow phase on a loaded machine; a server closing one as a client reuses it is a reset.
-site.keepAliveTimeout = 120_000;
-await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-const urls = pages.map((_, i) => `${origin}/p/${i}.html`);
+const site = await servePages(pages);
+const { urls } = site;
 
 // Shedding off: on a loaded machine the event loop lags past the bound and requests would get 503s.
 const server = await startBenchServer(KEY, {
