@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ContentPool } from '../../src/content/index.ts';
 import { pageContentPool, readHttpAnswerOn } from '../../src/page/http-answer.ts';
 
 const ocr = { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 };
@@ -10,18 +11,16 @@ describe('reading an HTTP answer on a conversion worker', () => {
   const inline = pageContentPool(0, 30_000, ocr);
   const tight = pageContentPool(1, 150, ocr);
   afterAll(() => Promise.all([pool.close(), inline.close(), tight.close()]));
+  /** An HTML answer from `url` with `statusCode`, read on `on`. */
+  const read = (bytes: Buffer, url: string, statusCode: number, on: ContentPool = pool) =>
+    readHttpAnswerOn(on, { bytes, contentType: 'text/html', url, statusCode });
 
   it('decodes the bytes by their declared charset and converts the main content, leaving the caller its bytes', async () => {
     const html = `<html><head><meta charset="windows-1252"><title>Caf\u00e9</title></head><body><article><h1>Caf\u00e9 cr\u00e8me</h1>${paragraph.repeat(5)}</article></body></html>`;
     const bytes = Buffer.from(html, 'latin1');
     const copy = Buffer.from(bytes);
     for (const p of [pool, inline]) {
-      const reading = await readHttpAnswerOn(p, {
-        bytes,
-        contentType: 'text/html',
-        url: 'https://cafe.example/a',
-        statusCode: 200,
-      });
+      const reading = await read(bytes, 'https://cafe.example/a', 200, p);
       expect(reading.escalate).toBeUndefined();
       expect(reading.main?.content).toContain('Caf\u00e9 cr\u00e8me');
       expect(reading.main?.metadata.title).toBe('Caf\u00e9');
@@ -35,46 +34,30 @@ describe('reading an HTTP answer on a conversion worker', () => {
     const challenge = Buffer.from(
       '<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>',
     );
-    const blocked = await readHttpAnswerOn(pool, {
-      bytes: challenge,
-      contentType: 'text/html',
-      url: 'https://wall.example/',
-      statusCode: 403,
-    });
+    const blocked = await read(challenge, 'https://wall.example/', 403);
     expect(blocked.block?.kind).toBe('challenge');
     expect(blocked.escalate).toBe(blocked.block?.reason);
     expect(blocked.main).toBeUndefined();
     const app = Buffer.from(
       '<html><body><div id="root"></div><script src="/app.js"></script></body></html>',
     );
-    const shell = await readHttpAnswerOn(pool, {
-      bytes: app,
-      contentType: 'text/html',
-      url: 'https://app.example/',
-      statusCode: 200,
-    });
+    const shell = await read(app, 'https://app.example/', 200);
     expect(shell.escalate).toMatch(/app root/);
     expect(shell.main).toBeUndefined();
   });
 
   it('keeps an error page as it is, and ends a reading past the conversion deadline', async () => {
-    const missing = await readHttpAnswerOn(pool, {
-      bytes: Buffer.from(`<html><body>${paragraph}</body></html>`),
-      contentType: 'text/html',
-      url: 'https://gone.example/',
-      statusCode: 404,
-    });
+    const missing = await read(
+      Buffer.from(`<html><body>${paragraph}</body></html>`),
+      'https://gone.example/',
+      404,
+    );
     expect(missing).toEqual({});
     const huge = Buffer.from(
       `<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`,
     );
-    await expect(
-      readHttpAnswerOn(tight, {
-        bytes: huge,
-        contentType: 'text/html',
-        url: 'https://big.example/',
-        statusCode: 200,
-      }),
-    ).rejects.toThrow(/took longer than 150 ms/);
+    await expect(read(huge, 'https://big.example/', 200, tight)).rejects.toThrow(
+      /took longer than 150 ms/,
+    );
   });
 });
