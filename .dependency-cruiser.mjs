@@ -46,8 +46,20 @@ export default {
       name: 'only-index',
       comment: "a room imports another room's index.ts, never its inner files",
       severity: 'error',
-      from: { path: '^src/([^/]+)/' },
+      from: { path: '^src/([^/]+)/', pathNot: '^src/[^/]+/worker\\.ts$' },
       to: { path: '^src/[^/]+/.', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'worker-modules-extend-worker-modules',
+      comment:
+        "a room's worker module (what pool threads load) may take another room's worker module's " +
+        'tasks, and otherwise imports as any file does',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/worker\\.ts$' },
+      to: {
+        path: '^src/[^/]+/.',
+        pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/[^/]+/worker\\.ts$'],
+      },
     },
     {
       name: 'content-is-pure',

@@ -6,4 +6,3 @@ export { type Selectors, selectorProblem } from './select.ts';
 export { SelectorError, selectTags, type TagSelection } from './select-tags.ts';
 export { type SummaryRequest, summarise } from './summary.ts';
 export type { ConvertOutput, OutputFormat, PageMetadata } from './types.ts';
-export * as contentTasks from './worker.ts';

@@ -1,4 +1,3 @@
-import { contentTasks } from '../content/index.ts';
 import { taskStarted } from '../workers/index.ts';
 import { type HttpAnswer, type HttpAnswerReading, readHttpAnswer } from './http-answer.ts';
 
@@ -8,7 +7,8 @@ export interface HttpAnswerTask {
 }
 
 // The content pool's threads run this module: content's own tasks, and the page's beside them.
-export const { convert, pdfText, select, selectTags } = contentTasks;
+// Taken from content's worker module, not its index, so a thread loads no more than those tasks.
+export { convert, pdfText, select, selectTags } from '../content/worker.ts';
 
 /** Piscina task `httpAnswer`: a fetched page's bytes decoded and judged, its main content converted. */
 export function httpAnswer({ id, answer }: HttpAnswerTask): HttpAnswerReading {
