@@ -1,21 +1,14 @@
-export { BROWSER_METHODS, type BrowseRequest, browse, type Opened } from './browse.ts';
+export { BROWSER_METHODS, browse } from './browse.ts';
 export type { PageContext, PageServices } from './context.ts';
 export { PageConverter } from './converter.ts';
 export { PAGE_FORMATS, type PageFormat } from './formats.ts';
 export { pageContentPool } from './http-answer.ts';
-export { type AcquireRequest, acquirePage, ENGINE_LADDER } from './ladder.ts';
+export { acquirePage } from './ladder.ts';
 export {
   type LinksObserver,
   type PageOutputOptions,
   pageOutputs,
   UnreadablePdfError,
 } from './outputs.ts';
-export {
-  BlockedPageError,
-  type ContentJudge,
-  type DocumentState,
-  PageNotReadyError,
-  settledContent,
-  trackDocument,
-} from './settle.ts';
+export { BlockedPageError, type DocumentState, settledContent, trackDocument } from './settle.ts';
 export { stealthPageFetcher } from './stealth-page.ts';
