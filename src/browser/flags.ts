@@ -79,6 +79,9 @@ export function poolFlags(proxyUrl: string, rung: 'browser' | 'browser-stealth')
           '--window-size=1366,768',
           // No keyring on a server: without this Chromium may wait on one at start.
           '--password-store=basic',
+          // Without a GPU, headful Chromium no longer falls back to software WebGL, and a desktop
+          // Chrome with no WebGL at all is rare; the headless shell renders it this way already.
+          '--enable-unsafe-swiftshader',
         ]
       : []),
   ];
