@@ -9,7 +9,7 @@ import {
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
-import { desktopChrome, type Fingerprint, presentFingerprint } from './fingerprint.ts';
+import { desktopChrome, presentFingerprint } from './fingerprint.ts';
 import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
@@ -54,18 +54,8 @@ export interface PageEnv {
   signal?: AbortSignal;
 }
 
-/** The fingerprint of a browser version, made once per version. */
-const fingerprints = new Map<string, Fingerprint>();
-function fingerprintOf(page: Page): Fingerprint {
-  const version = page.context().browser()?.version() ?? '';
-  const known = fingerprints.get(version);
-  if (known) return known;
-  const fingerprint = desktopChrome(version);
-  fingerprints.set(version, fingerprint);
-  return fingerprint;
-}
-
-const presentAsChrome = (page: Page) => presentFingerprint(page, fingerprintOf(page));
+const presentAsChrome = (page: Page) =>
+  presentFingerprint(page, desktopChrome(page.context().browser()?.version() ?? ''));
 
 /**
  * Both browser methods: a warm pool of Debian's headless shell for `browser`, and headful
@@ -185,12 +175,16 @@ export class BrowserEngine {
     // route's upstream proxy: every destination is checked there, what it refuses is told to this
     // page only, and what the page may load is capped.
     const lane = await (await this.#egress()).openLane(opts.proxy?.name);
+    const viewport = opts.viewport ?? { width: 1280, height: 800 };
     const context: BrowserContextOptions =
       method === 'browser'
         ? {
-            viewport: opts.viewport ?? { width: 1280, height: 800 },
+            viewport,
             // The screen of a desktop the window fits in, not one the size of the viewport.
-            screen: { width: 1920, height: 1080 },
+            screen: {
+              width: Math.max(1920, viewport.width),
+              height: Math.max(1080, viewport.height),
+            },
             proxy: { server: lane.url },
           }
         : { viewport: opts.viewport ?? null, proxy: { server: lane.url } };
