@@ -1,3 +1,4 @@
+import { chromium as patchright } from 'patchright-core';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import {
   type EgressLimits,
@@ -8,17 +9,12 @@ import {
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
-import { sharedFlags } from './flags.ts';
+import { desktopChrome, presentFingerprint } from './fingerprint.ts';
+import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './processes.ts';
-import {
-  STEALTH_ARGS,
-  STEALTH_IGNORED_DEFAULT_ARGS,
-  STEALTH_LANGUAGES,
-  STEALTH_LOCALE,
-  stealthInitScript,
-} from './stealth.ts';
+import { headlessInitScript, stealthInitScript } from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
 
 /** The browser methods of the API, in escalation order. */
@@ -58,15 +54,8 @@ export interface PageEnv {
   signal?: AbortSignal;
 }
 
-/** Flags every browser of the pools gets, beyond the shared ones. */
-function baseArgs(proxy: EgressProxy): string[] {
-  return [
-    ...sharedFlags(proxy.url),
-    '--disable-dev-shm-usage',
-    // We run as root in containers, where Chromium's sandbox cannot start.
-    '--no-sandbox',
-  ];
-}
+const presentAsChrome = (page: Page) =>
+  presentFingerprint(page, desktopChrome(page.context().browser()?.version() ?? ''));
 
 /**
  * Both browser methods: a warm pool of Debian's headless shell for `browser`, and headful
@@ -97,6 +86,8 @@ export class BrowserEngine {
       recycleAfterPages: opts.recycleAfterPages,
       onEvent: opts.onEvent,
     };
+    const headlessScript = headlessInitScript();
+    const stealthScript = stealthInitScript();
     this.#headless = new BrowserPool({
       ...common,
       name: 'browser',
@@ -104,21 +95,19 @@ export class BrowserEngine {
       launch: async (marker) =>
         chromium.launch({
           executablePath: opts.chromium.headless,
-          args: [...baseArgs(await this.#egress()), marker],
+          args: [...poolFlags((await this.#egress()).url, 'browser'), marker],
+          ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
         }),
+      prepareContext: (context) => context.addInitScript(headlessScript),
+      preparePage: presentAsChrome,
     });
-    const script = stealthInitScript();
     this.#stealth = new BrowserPool({
       ...common,
       name: 'browser-stealth',
       size: opts.stealthPoolSize,
       launch: (marker) => this.#launchStealth(marker),
-      prepareContext: async (context) => {
-        await context.addInitScript(script);
-        await context.setExtraHTTPHeaders({
-          'accept-language': `${STEALTH_LANGUAGES[0]},${STEALTH_LANGUAGES[1]};q=0.9`,
-        });
-      },
+      prepareContext: (context) => context.addInitScript(stealthScript),
+      preparePage: presentAsChrome,
     });
   }
 
@@ -159,13 +148,17 @@ export class BrowserEngine {
       throw err;
     });
     const proxy = await this.#egress();
-    return chromium.launch({
+    // patchright-core is playwright-core without its tells: no `Runtime.enable` (seen by pages
+    // through the console's reads of Error.stack and Error.name), scripts run in an isolated
+    // world, no `__playwright__binding__`. Its API is playwright-core's, of its own version.
+    const browser = await patchright.launch({
       executablePath: this.#opts.chromium.visible,
       headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },
-      args: [...baseArgs(proxy), ...STEALTH_ARGS, marker],
-      ignoreDefaultArgs: STEALTH_IGNORED_DEFAULT_ARGS,
+      args: [...poolFlags(proxy.url, 'browser-stealth'), marker],
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
     });
+    return browser as unknown as Browser;
   }
 
   /**
@@ -182,10 +175,19 @@ export class BrowserEngine {
     // route's upstream proxy: every destination is checked there, what it refuses is told to this
     // page only, and what the page may load is capped.
     const lane = await (await this.#egress()).openLane(opts.proxy?.name);
+    const viewport = opts.viewport ?? { width: 1280, height: 800 };
     const context: BrowserContextOptions =
       method === 'browser'
-        ? { viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: lane.url } }
-        : { viewport: opts.viewport ?? null, locale: STEALTH_LOCALE, proxy: { server: lane.url } };
+        ? {
+            viewport,
+            // The screen of a desktop the window fits in, not one the size of the viewport.
+            screen: {
+              width: Math.max(1920, viewport.width),
+              height: Math.max(1080, viewport.height),
+            },
+            proxy: { server: lane.url },
+          }
+        : { viewport: opts.viewport ?? null, proxy: { server: lane.url } };
     const env: PageEnv = {
       method,
       guard: { policy: this.#opts.policy, proxy: lane },

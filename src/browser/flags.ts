@@ -50,3 +50,39 @@ export const QUIET_FEATURES = [
 export function sharedFlags(proxyUrl: string): string[] {
   return [...egressFlags(proxyUrl), ...QUIET_FLAGS];
 }
+
+/** The language every pool browser presents, in navigator.languages and Accept-Language alike. */
+export const POOL_LANGUAGES = ['en-US', 'en'];
+
+/**
+ * What a desktop Chrome a person started does not show: Playwright's `--enable-automation`
+ * (which sets navigator.webdriver and the infobar) is left out of its defaults.
+ */
+export const IGNORED_DEFAULT_ARGS = ['--enable-automation'];
+
+/**
+ * The flags of the page pools' browsers (both rungs), beyond the shared ones. navigator.webdriver
+ * is false by the blink switch itself rather than by a replaced getter, which detectors catch as a
+ * lie; languages come from the browser's own settings for the same reason, in every world.
+ */
+export function poolFlags(proxyUrl: string, rung: 'browser' | 'browser-stealth'): string[] {
+  return [
+    ...sharedFlags(proxyUrl),
+    '--disable-dev-shm-usage',
+    // We run as root in containers, where Chromium's sandbox cannot start.
+    '--no-sandbox',
+    '--disable-blink-features=AutomationControlled',
+    `--lang=${POOL_LANGUAGES[0]}`,
+    `--accept-lang=${POOL_LANGUAGES.join(',')}`,
+    ...(rung === 'browser-stealth'
+      ? [
+          '--window-size=1366,768',
+          // No keyring on a server: without this Chromium may wait on one at start.
+          '--password-store=basic',
+          // Without a GPU, headful Chromium no longer falls back to software WebGL, and a desktop
+          // Chrome with no WebGL at all is rare; the headless shell renders it this way already.
+          '--enable-unsafe-swiftshader',
+        ]
+      : []),
+  ];
+}

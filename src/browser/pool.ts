@@ -16,7 +16,9 @@ export interface PoolOptions {
   /** Starts one browser; `marker` is an extra command-line switch that names its process. */
   launch(marker: string): Promise<Browser>;
   /** Prepares each fresh context (init scripts, headers) before its page opens. */
-  prepareContext?(context: BrowserContext): Promise<void>;
+  prepareContext?(context: BrowserContext): Promise<unknown>;
+  /** Prepares each page before the caller gets it (CDP overrides). */
+  preparePage?(page: Page): Promise<void>;
   onEvent?(event: string, detail: Record<string, unknown>): void;
 }
 
@@ -174,6 +176,7 @@ export class BrowserPool {
       context = await browser.newContext(opts.context);
       await this.#opts.prepareContext?.(context);
       const page = await context.newPage();
+      await this.#opts.preparePage?.(page);
       return await untilAborted(fn(page), opts.signal);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);

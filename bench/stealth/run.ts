@@ -1,0 +1,127 @@
+/**
+ * Stealth bench: the open-source bot detectors of test/fixtures/bot-detectors, served from
+ * loopback, against each browser rung of the service (a scrape through POST /api/v1/scrape/single
+ * with the rung forced) and, in the same run, against bare playwright-core and patchright-core
+ * driving the same Chromium through the same egress proxy.
+ *
+ *   node bench/stealth/run.ts
+ *
+ * A scrape reaches the `browser` rung with an action (pages with actions skip the HTTP rung) and
+ * `browser-stealth` by the fixture's one-time captcha wall (`?wall=`), which turns `browser` away;
+ * the answer's `method` is checked to be the rung meant. The bare drivers: playwright-core as a
+ * user starts it (headless shell, default options), patchright-core as its authors advise (headful
+ * Chromium on Xvfb, `viewport: null`). A detector passes when it caught nothing (see
+ * test/fixtures/site/routes/bot-detectors.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { chromium as patchright } from 'patchright-core';
+import { type Browser, type BrowserType, chromium as playwright } from 'playwright-core';
+import { sharedFlags, startXvfb } from '../../src/browser/index.ts';
+import {
+  BOT_DETECTORS,
+  type BotDetector,
+  type DetectorVerdict,
+  detectorUrl,
+  verdictIn,
+} from '../../test/fixtures/site/routes/bot-detectors.ts';
+import { startFixtureSite } from '../../test/fixtures/site/server.ts';
+import { startTestServer } from '../../test/helpers/server.ts';
+
+/** Time the detectors get after load before their verdict is read (they write it at 1.5 s). */
+const SETTLE_MS = 2500;
+
+type Runner = 'stealth' | 'headless' | 'playwright' | 'patchright';
+const RUNNERS: Runner[] = ['stealth', 'headless', 'playwright', 'patchright'];
+
+const site = await startFixtureSite();
+const t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_LOG_LEVEL: 'silent' });
+const config = t.server.services.config;
+
+async function viaApi(detector: BotDetector, rung: 'browser' | 'browser-stealth') {
+  const wall = rung === 'browser-stealth' ? randomUUID() : undefined;
+  const { json } = await t.api('POST', '/api/v1/scrape/single', {
+    url: detectorUrl(site.origin, detector, wall),
+    formats: ['rawHtml'],
+    actions: [{ type: 'wait', milliseconds: SETTLE_MS }],
+  });
+  if (!json.success) return { error: String(json.error) };
+  if (json.method !== rung) return { error: `answered by ${json.method}, not ${rung}` };
+  return verdictIn(json.rawHtml) ?? { error: 'no verdict in the page' };
+}
+
+// The service's egress proxy starts with its first page; the bare drivers go through it too.
+await viaApi('botd', 'browser');
+const proxyArgs = [...sharedFlags(t.server.services.browser.proxy.url), '--no-sandbox'];
+const xvfb = await startXvfb();
+
+async function bareBrowser(runner: 'playwright' | 'patchright'): Promise<Browser> {
+  if (runner === 'playwright')
+    return playwright.launch({ executablePath: config.chromium.headless, args: proxyArgs });
+  return (patchright as unknown as BrowserType).launch({
+    executablePath: config.chromium.visible,
+    headless: false,
+    env: { ...process.env, DISPLAY: xvfb.display },
+    args: proxyArgs,
+  });
+}
+
+async function viaBare(browser: Browser, runner: Runner, detector: BotDetector) {
+  const context = await browser.newContext(runner === 'patchright' ? { viewport: null } : {});
+  try {
+    const page = await context.newPage();
+    await page.goto(detectorUrl(site.origin, detector), { waitUntil: 'load' });
+    await page.waitForTimeout(SETTLE_MS);
+    return verdictIn(await page.content()) ?? { error: 'no verdict in the page' };
+  } finally {
+    await context.close();
+  }
+}
+
+const results = new Map<Runner, Map<BotDetector, DetectorVerdict | { error: string }>>();
+for (const runner of RUNNERS) {
+  const row = new Map<BotDetector, DetectorVerdict | { error: string }>();
+  results.set(runner, row);
+  const browser =
+    runner === 'playwright' || runner === 'patchright' ? await bareBrowser(runner) : undefined;
+  for (const detector of BOT_DETECTORS) {
+    try {
+      row.set(
+        detector,
+        browser
+          ? await viaBare(browser, runner, detector)
+          : await viaApi(detector, runner === 'stealth' ? 'browser-stealth' : 'browser'),
+      );
+    } catch (err) {
+      row.set(detector, { error: (err as Error).message.split('\n')[0]! });
+    }
+  }
+  await browser?.close();
+}
+
+const passed = (v: DetectorVerdict | { error: string } | undefined) =>
+  !!v && 'pass' in v && v.final && v.pass;
+console.log(
+  `stealth bench: ${BOT_DETECTORS.length} detectors, verdict read ${SETTLE_MS} ms after load`,
+);
+for (const runner of RUNNERS) {
+  for (const detector of BOT_DETECTORS) {
+    const v = results.get(runner)!.get(detector);
+    const what =
+      !v || 'error' in v
+        ? `ERROR ${v?.error ?? ''}`
+        : !v.final
+          ? 'no final verdict'
+          : v.pass
+            ? 'pass'
+            : `FAIL ${v.caught.join('; ')}`;
+    console.log(`${runner.padEnd(10)} ${detector.padEnd(22)} ${what.slice(0, 300)}`);
+  }
+}
+await xvfb.close();
+await t.close();
+await site.close();
+const score = (runner: Runner) =>
+  `${BOT_DETECTORS.filter((d) => passed(results.get(runner)!.get(d))).length}/${BOT_DETECTORS.length}`;
+console.log(
+  `RESULT stealth_pass=${score('stealth')} headless_pass=${score('headless')} playwright_pass=${score('playwright')} patchright_pass=${score('patchright')}`,
+);

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  BOT_DETECTORS,
+  detectorUrl,
+  verdictIn,
+  worldsIn,
+} from '../fixtures/site/routes/bot-detectors.ts';
+import { startFixtureSite } from '../fixtures/site/server.ts';
+import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { useFixture } from '../helpers/fixture.ts';
+import { useServer } from '../helpers/server.ts';
+
+expectNoBrowsersLeft();
+const site = useFixture(() => startFixtureSite());
+const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1' } });
+
+type Rung = 'browser' | 'browser-stealth';
+const RUNGS: Rung[] = ['browser', 'browser-stealth'];
+
+/**
+ * Scrapes `url` on `rung`: an action skips the HTTP rung, and for `browser-stealth` the fixture's
+ * one-time captcha wall (`?wall=`) turns the `browser` rung away first.
+ */
+async function scrapeOn(rung: Rung, url: string, waitMs: number): Promise<string> {
+  const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
+    url,
+    formats: ['rawHtml'],
+    actions: [{ type: 'wait', milliseconds: waitMs }],
+  });
+  expect(status).toBe(200);
+  expect(json.success, json.error).toBe(true);
+  expect(json.method).toBe(rung);
+  return json.rawHtml as string;
+}
+
+describe('the open-source bot detectors, scraped through the API on each browser rung', () => {
+  for (const rung of RUNGS)
+    for (const detector of BOT_DETECTORS)
+      it(`${detector} catches nothing on ${rung}`, async () => {
+        const wall = rung === 'browser-stealth' ? randomUUID() : undefined;
+        const html = await scrapeOn(rung, detectorUrl(site.origin, detector, wall), 2500);
+        const verdict = verdictIn(html);
+        expect(verdict?.final).toBe(true);
+        expect(verdict?.caught).toEqual([]);
+        expect(verdict?.pass).toBe(true);
+      });
+});
+
+describe('one fingerprint across the page, its iframes and its workers', () => {
+  for (const rung of RUNGS)
+    it(`tells the same story in every world on ${rung}`, async () => {
+      const wall = rung === 'browser-stealth' ? `?wall=${randomUUID()}` : '';
+      const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds${wall}`, 1000);
+      const report = worldsIn(html);
+      expect(report).toBeDefined();
+      const { main, iframe, worker, blobWorker } = report!;
+      for (const world of [iframe, worker, blobWorker]) expect(world).toEqual(main);
+      expect(main.userAgent).toMatch(
+        /^Mozilla\/5\.0 \(X11; Linux x86_64\).* Chrome\/\d+\.0\.0\.0 /,
+      );
+      expect(main.userAgent).not.toMatch(/Headless/);
+      expect(main.platform).toBe('Linux x86_64');
+      expect(main.uaPlatform).toBe('Linux');
+      expect(main.languages).toEqual(['en-US', 'en']);
+      expect((main.brands as string[]).some((b) => b.startsWith('Google Chrome '))).toBe(true);
+      expect(report!.secChUa).toMatch(/"Google Chrome";v="\d+"/);
+      expect(main.webglRenderer).toEqual(expect.any(String));
+      if (rung === 'browser-stealth') {
+        expect(main.webglVendor).toBe('Google Inc. (Intel)');
+        expect(main.webglRenderer).toMatch(/^ANGLE \(Intel, /);
+      }
+    });
+});
