@@ -1,4 +1,5 @@
 export { callerText } from '../browser/index.ts';
+export { actionsRefusal, methodsFor } from './acquire-page.ts';
 export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { OpContext, Services } from './context.ts';
 export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';

@@ -1,7 +1,7 @@
 import type { ProxyRoute } from '../acquire/index.ts';
 import { BlockedPageError, BrowserBusyError } from '../browser/index.ts';
 import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
-import type { Action, FetchResult } from '../contract/index.ts';
+import type { AcquireMethod, Action, FetchResult } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import { acquirePage } from './acquire-page.ts';
 import type { OpContext } from './context.ts';
@@ -29,6 +29,8 @@ export interface ScrapeOptions {
   extract?: ExtractRequest;
   /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
   proxy?: ProxyRequest;
+  /** The engines the caller allows, in ladder order (methodsFor); default the whole ladder. */
+  methods?: AcquireMethod[];
   /** Several formats in one call, instead of `type`'s one. */
   formats?: PageFormat[];
   /** CSS selectors of the elements to keep / to drop before conversion. */
@@ -75,7 +77,13 @@ export async function scrape(
   const converter = new PageConverter(ctx);
   try {
     const page = await acquirePage(
-      { url: input.url, actions: input.actions ?? [], proxy: route, deadline },
+      {
+        url: input.url,
+        actions: input.actions ?? [],
+        proxy: route,
+        deadline,
+        ...(input.methods ? { methods: input.methods } : {}),
+      },
       ctx,
       converter,
     );
