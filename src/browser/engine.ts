@@ -8,6 +8,7 @@ import {
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
+import { PageCrashedError } from './errors.ts';
 import { sharedFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
@@ -56,6 +57,19 @@ export interface PageEnv {
   navigationTimeoutMs: number;
   /** The request's signal, for the waits and loops run on the page. */
   signal?: AbortSignal;
+}
+
+/**
+ * `work` on `page`, or a PageCrashedError as soon as the page's renderer dies: Playwright's calls
+ * on a crashed page are not answered, so without this every wait ran out the whole page budget.
+ */
+function failOnCrash<T>(page: Page, work: Promise<T>): Promise<T> {
+  let onCrash = () => {};
+  const crashed = new Promise<never>((_, reject) => {
+    onCrash = () => reject(new PageCrashedError());
+  });
+  page.once('crash', onCrash);
+  return Promise.race([work, crashed]).finally(() => page.off('crash', onCrash));
 }
 
 /** Flags every browser of the pools gets, beyond the shared ones. */
@@ -195,7 +209,7 @@ export class BrowserEngine {
     return pool.run(
       async (page) => {
         page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
-        return fn(page, env);
+        return failOnCrash(page, fn(page, env));
       },
       // The lane goes with its context, after the answer is handed back.
       { key: opts.key, signal: opts.signal, context, cleanup: () => lane.close() },
