@@ -218,7 +218,7 @@ export class HttpEngine {
         chain.push(url.href);
         const res = await request(url, {
           method: 'GET',
-          headers: { ...browserHeaders(), ...opts.headers },
+          headers: browserHeaders(opts.headers),
           dispatcher: opts.proxy ? this.#proxyDispatcher(opts.proxy) : this.#dispatcher,
           signal,
           headersTimeout: timeoutMs,
