@@ -12,53 +12,17 @@
  * each sends SNI as it would to a named site. The HTTP rung is reached through the API
  * (`method: "http"`), the way a caller reaches it.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { chromium } from 'playwright-core';
+import { describe, ja3, ja4 } from '../../test/fixtures/client-hello.ts';
+import {
+  type Capture,
+  selfSignedCertificate,
+  startCaptureServer,
+} from '../../test/fixtures/tls-capture-site.ts';
 import { startTestServer } from '../../test/helpers/server.ts';
-import { type Capture, startCaptureServer } from './capture-server.ts';
-import { describe, ja3, ja4 } from './client-hello.ts';
 
 const HOST = 'fp.test';
-
-/** A throwaway key and self-signed certificate for HOST (openssl is on every machine this runs on; Node makes no certificates). */
-async function certificate(): Promise<{ key: Buffer; cert: Buffer }> {
-  const dir = await mkdtemp(join(tmpdir(), 'webdata-fp-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        `/CN=${HOST}`,
-        '-addext',
-        `subjectAltName=DNS:${HOST}`,
-      ],
-      { stdio: 'ignore' },
-    );
-    return {
-      key: await readFile(join(dir, 'key.pem')),
-      cert: await readFile(join(dir, 'cert.pem')),
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** Akamai's HTTP/2 fingerprint: SETTINGS|WINDOW_UPDATE|PRIORITY|pseudo-header order. */
 function akamai(c: Capture): string {
@@ -69,7 +33,7 @@ function akamai(c: Capture): string {
   return `${c.settings.join(';')}|${c.windowUpdate}|${c.priorities.join(',') || '0'}|${pseudo}`;
 }
 
-const tls = await certificate();
+const tls = await selfSignedCertificate(HOST);
 setDefaultCACertificates([...getCACertificates('default'), tls.cert.toString()]);
 const capture = await startCaptureServer(tls);
 const origin = `https://${HOST}:${capture.port}`;
@@ -111,7 +75,7 @@ const rows: Array<[string, string, string]> = [
     (k) => [k, describe(theirs.hello)[k]!, describe(ours.hello)[k]!] as [string, string, string],
   ),
   ['HTTP/2 (Akamai)', akamai(theirs), akamai(ours)],
-  ['header order', theirs.headerNames.join(','), ours.headerNames.join(',')],
+  ['header order (pseudo-headers first)', theirs.headerNames.join(','), ours.headerNames.join(',')],
 ];
 for (const [name, chromiumValue, rungValue] of rows) {
   const same = chromiumValue === rungValue;
@@ -119,7 +83,9 @@ for (const [name, chromiumValue, rungValue] of rows) {
     `${same ? '=' : '≠'} ${name}\n    chromium: ${chromiumValue}\n    http rung: ${rungValue}`,
   );
 }
-const lower = (names: string[]) => names.map((n) => n.toLowerCase());
+// Pseudo-headers are HTTP/2's own and counted in its fingerprint; these are the request's headers.
+const regular = (names: string[]) =>
+  names.filter((n) => !n.startsWith(':')).map((n) => n.toLowerCase());
 console.log(
-  `RESULT ja4_match=${Number(ja4(theirs.hello) === ja4(ours.hello))} h2_match=${Number(ours.protocol === 'h2' && akamai(theirs) === akamai(ours))} headers_match=${Number(lower(theirs.headerNames).join() === lower(ours.headerNames).join())}`,
+  `RESULT ja4_match=${Number(ja4(theirs.hello) === ja4(ours.hello))} h2_match=${Number(ours.protocol === 'h2' && akamai(theirs) === akamai(ours))} headers_match=${Number(regular(theirs.headerNames).join() === regular(ours.headerNames).join())}`,
 );

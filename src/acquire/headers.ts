@@ -42,13 +42,23 @@ const CHROME_NAVIGATION: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Chrome's navigation headers with the caller's, as the flat name/value list an HTTP client sends
- * in order: a caller's header replaces Chrome's of the same name where it stands, others follow.
+ * Chrome ends an HTTP/2 request with its priority (RFC 9218); over HTTP/1.1 it sends none. Which
+ * protocol a connection takes is settled inside the HTTP client, so this goes by the scheme: an
+ * https site nearly always speaks HTTP/2 with Chrome, a plain http one never does.
  */
-export function browserHeaders(extra: Record<string, string> = {}): string[] {
+const H2_PRIORITY: readonly [string, string] = ['priority', 'u=0, i'];
+
+/**
+ * Chrome's navigation headers for `url` with the caller's, as the flat name/value list an HTTP
+ * client sends in order: a caller's header replaces Chrome's of the same name where it stands,
+ * others follow.
+ */
+export function browserHeaders(url: URL, extra: Record<string, string> = {}): string[] {
   const own = new Map(Object.entries(extra).map(([k, v]) => [k.toLowerCase(), v]));
   const out: string[] = [];
-  for (const [name, value] of CHROME_NAVIGATION) {
+  const chrome =
+    url.protocol === 'https:' ? [...CHROME_NAVIGATION, H2_PRIORITY] : CHROME_NAVIGATION;
+  for (const [name, value] of chrome) {
     const key = name.toLowerCase();
     out.push(name, own.get(key) ?? value);
     own.delete(key);
