@@ -1,10 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { linksPage, startCrawlSite } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
-import { toLoopback, useServer } from '../helpers/server.ts';
+import { TEST_KEY, toLoopback, useServer } from '../helpers/server.ts';
 import { allPages, waitForJob } from '../jobs/helpers.ts';
 
 expectNoBrowsersLeft();
@@ -115,6 +117,41 @@ describe('a caller asks for the engine with method', () => {
     });
     expect(json.results.map((r: { method: string }) => r.method)).toEqual(['browser', 'http']);
     expect(json.cost).toBe(0.004);
+  });
+
+  it('an async scrape keeps its method until its item runs', async () => {
+    const started = await t.api('POST', '/api/v1/scrape/async/single', {
+      url: `${site.origin}/article.html`,
+      method: 'browser',
+    });
+    expect(started.status).toBe(202);
+    await waitForJob(t, started.json.url, { timeoutMs: 60_000 });
+    const { data } = await allPages(t, started.json.url, 100);
+    expect(data).toMatchObject([{ success: true, method: 'browser' }]);
+    const refused = await t.api('POST', '/api/v1/scrape/async/single', {
+      url: `${site.origin}/article.html`,
+      method: 'http',
+      actions: [{ type: 'wait', milliseconds: 10 }],
+    });
+    expect(refused.status).toBe(400);
+  });
+
+  it("MCP's scrape tool takes method from the route's schema", async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${TEST_KEY}` } },
+      }),
+    );
+    try {
+      const answer = await client.callTool({
+        name: 'scrape',
+        arguments: { url: `${site.origin}/article.html`, method: 'browser' },
+      });
+      expect(answer.structuredContent).toMatchObject({ success: true, method: 'browser' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('a crawl takes method for every page it scrapes', async () => {
