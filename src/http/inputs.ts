@@ -150,7 +150,14 @@ export async function sequenceInput(
 ): Promise<SequenceInput> {
   checkSteps(body.steps, `${prefix}steps`);
   checkSummary(body.summary, `${prefix}summary`);
+  if (body.method === 'http')
+    throw badRequest(
+      `${prefix}method`,
+      'a sequence runs its steps in a browser: ask for browser, browser-stealth or auto',
+    );
+  const methods = body.method && methodsFor(body.method);
   return {
+    ...(methods ? { methods } : {}),
     startUrl: requireHttpUrl(body.startUrl, `${prefix}startUrl`),
     steps: body.steps,
     type: body.type,

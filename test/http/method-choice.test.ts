@@ -136,6 +136,35 @@ describe('a caller asks for the engine with method', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('a sequence runs in the browser asked for; http is a 400 saying why', async () => {
+    const sequence = (body: Record<string, unknown>) =>
+      t.api('POST', '/api/v1/scrape/sequence', { steps: [{ type: 'scrape' }], ...body });
+    const stealthy = await sequence({
+      startUrl: `${site.origin}/article.html`,
+      method: 'browser-stealth',
+    });
+    expect(stealthy.json).toMatchObject({
+      success: true,
+      method: 'browser-stealth',
+      completedBreakpoints: 1,
+    });
+    const headless = await sequence({
+      startUrl: `${site.origin}/browser/bot-check`,
+      method: 'browser',
+    });
+    expect(headless.json).toMatchObject({
+      success: false,
+      method: 'browser',
+      failedAtStepIndex: 0,
+    });
+    expect(headless.json.error).toMatch(/still blocked after trying browser$/);
+    const http = await sequence({ startUrl: `${site.origin}/article.html`, method: 'http' });
+    expect(http.status).toBe(400);
+    expect(http.json.details).toEqual([
+      { field: 'method', message: expect.stringContaining('runs its steps in a browser') },
+    ]);
+  });
+
   it("MCP's scrape tool takes method from the route's schema", async () => {
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(
