@@ -6,6 +6,7 @@ import {
   createZstdDecompress,
 } from 'node:zlib';
 import { Agent, type Dispatcher, ProxyAgent, request, errors as undiciErrors } from 'undici';
+import { CHROME_H2, CHROME_TLS } from './chrome-tls.ts';
 import { FetchFailure } from './errors.ts';
 import type { ProxyRoute } from './geo-proxy.ts';
 import { browserHeaders } from './headers.ts';
@@ -158,9 +159,12 @@ export class HttpEngine {
     this.#options = options;
     this.#dispatcher = new Agent({
       connect: {
+        ...CHROME_TLS,
+        preferH2: CHROME_H2.preferH2,
         lookup: guardedLookup(options.policy),
         timeout: Math.min(options.timeoutMs, 10_000),
       },
+      h2Options: CHROME_H2.h2Options,
       keepAliveTimeout: 10_000,
       connections: 64,
     });
@@ -218,7 +222,7 @@ export class HttpEngine {
         chain.push(url.href);
         const res = await request(url, {
           method: 'GET',
-          headers: { ...browserHeaders(), ...opts.headers },
+          headers: browserHeaders(url, opts.headers),
           dispatcher: opts.proxy ? this.#proxyDispatcher(opts.proxy) : this.#dispatcher,
           signal,
           headersTimeout: timeoutMs,
@@ -274,6 +278,7 @@ export class HttpEngine {
     if (!dispatcher) {
       dispatcher = new ProxyAgent({
         uri: route.upstream.href,
+        requestTls: CHROME_TLS,
         connectTimeout: Math.min(this.#options.timeoutMs, 10_000),
         keepAliveTimeout: 10_000,
         connections: 64,

@@ -9,6 +9,7 @@ import {
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
+import { PageCrashedError } from './errors.ts';
 import { desktopChrome, presentFingerprint } from './fingerprint.ts';
 import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
@@ -56,6 +57,19 @@ export interface PageEnv {
 
 const presentAsChrome = (page: Page) =>
   presentFingerprint(page, desktopChrome(page.context().browser()?.version() ?? ''));
+
+/**
+ * `work` on `page`, or a PageCrashedError as soon as the page's renderer dies: Playwright's calls
+ * on a crashed page are not answered, so without this every wait ran out the whole page budget.
+ */
+function failOnCrash<T>(page: Page, work: Promise<T>): Promise<T> {
+  let onCrash = () => {};
+  const crashed = new Promise<never>((_, reject) => {
+    onCrash = () => reject(new PageCrashedError());
+  });
+  page.once('crash', onCrash);
+  return Promise.race([work, crashed]).finally(() => page.off('crash', onCrash));
+}
 
 /**
  * Both browser methods: a warm pool of Debian's headless shell for `browser`, and headful
@@ -197,7 +211,7 @@ export class BrowserEngine {
     return pool.run(
       async (page) => {
         page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
-        return fn(page, env);
+        return failOnCrash(page, fn(page, env));
       },
       // The lane goes with its context, after the answer is handed back.
       { key: opts.key, signal: opts.signal, context, cleanup: () => lane.close() },

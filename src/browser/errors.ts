@@ -31,6 +31,18 @@ export class DownloadError extends NavigationError {
   }
 }
 
+/**
+ * The page's renderer died under it (out of memory, a renderer fault, killed): no wait on the page
+ * can end after that, so the run ends at once instead of waiting out the page budget.
+ */
+export class PageCrashedError extends Error {
+  constructor() {
+    super(
+      "the page crashed the browser's renderer (out of memory or a renderer fault); the page cannot be read",
+    );
+  }
+}
+
 /** One action or step failed; `index` is its position in `actions` or `steps` (the `list`). */
 export class ActionError extends Error {
   readonly index: number;

@@ -5,6 +5,7 @@ export {
   AcquireMethod,
   BatchResult,
   FetchResult,
+  MethodChoice,
   type PageExtraFields,
   ResultMetadata,
 } from './page.ts';

@@ -47,6 +47,21 @@ export const AcquireMethod = Type.Union(
 );
 export type AcquireMethod = Static<typeof AcquireMethod>;
 
+/** The engine a caller asks for: one rung of the ladder, or `auto` to climb it. */
+export const MethodChoice = Type.Union(
+  [
+    Type.Literal('auto'),
+    Type.Literal('http'),
+    Type.Literal('browser'),
+    Type.Literal('browser-stealth'),
+  ],
+  {
+    description:
+      'Engine to acquire the page with (beyond the spec). auto (default): plain HTTP, then the headless browser, then browser-stealth, each only when the one before could not get the page. http, browser or browser-stealth: that engine alone, never another; a page it cannot get fails. http runs no actions. Priced as any fetch',
+  },
+);
+export type MethodChoice = Static<typeof MethodChoice>;
+
 /** One page fetched: a scrape's answer, a batch item, a search hit's page, a crawl item. */
 export const FetchResult = Type.Object({
   url: Type.String(),

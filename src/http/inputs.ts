@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
 import { SelectorError, selectTags } from '../content/index.ts';
+import type { AcquireMethod } from '../contract/index.ts';
 import {
   crawlStartKey,
   MAX_URL_CHARS,
@@ -20,6 +21,7 @@ import {
   SearchInputError,
   type SequenceInput,
 } from '../ops/index.ts';
+import { actionsRefusal, methodsFor } from '../page/index.ts';
 import {
   checkWebhookHost,
   checkWebhookTarget,
@@ -50,8 +52,10 @@ export async function scrapeInput(
 ): Promise<ScrapeInput> {
   checkSteps(body.actions, `${prefix}actions`);
   checkSummary(body.summary, `${prefix}summary`);
+  const options = pageScrapeOptions(body, prefix);
+  checkMethodActions(options.methods, body.actions, `${prefix}method`);
   return {
-    ...pageScrapeOptions(body, prefix),
+    ...options,
     url: requireHttpUrl(body.url, `${prefix}url`),
     actions: body.actions,
     summary: body.summary,
@@ -78,6 +82,17 @@ function checkPageFields(body: PageFieldsBody, prefix: string): void {
   }
 }
 
+/** Actions need a browser: asking for a method without one and giving actions is a 400 saying so. */
+function checkMethodActions(
+  methods: readonly AcquireMethod[] | undefined,
+  actions: readonly unknown[] | undefined,
+  field: string,
+): void {
+  if (!methods || !actions?.length) return;
+  const refusal = actionsRefusal(methods);
+  if (refusal) throw badRequest(field, refusal);
+}
+
 /** How to turn a page into content, as every body that scrapes gives it (a search's hits, a batch, a crawl's pages), checked. */
 export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): ScrapeOptions {
   checkPageFields(body, prefix);
@@ -89,6 +104,7 @@ export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): Scra
     onlyMainContent: body.onlyMainContent,
     extractMetadata: body.extractMetadata,
     pdfStrategy: body.pdfStrategy,
+    ...(body.method ? { methods: methodsFor(body.method) } : {}),
   };
 }
 
@@ -107,12 +123,16 @@ export async function batchInput(
   const proxy = requireProxy(config, body.proxy);
   // One by one: the first bad item is the one named, as when they were checked in line.
   const urls: BatchInput['urls'] = [];
-  for (const [i, item] of body.urls.entries())
-    urls.push(
-      typeof item === 'string'
-        ? { url: requireHttpUrl(item, `urls[${i}]`) }
-        : await scrapeInput(item, config, `urls[${i}].`),
-    );
+  for (const [i, item] of body.urls.entries()) {
+    if (typeof item === 'string') {
+      urls.push({ url: requireHttpUrl(item, `urls[${i}]`) });
+      continue;
+    }
+    const input = await scrapeInput(item, config, `urls[${i}].`);
+    // The batch's method applies to an item that names none: its actions must be runnable there.
+    if (!input.methods) checkMethodActions(options.methods, input.actions, 'method');
+    urls.push(input);
+  }
   return {
     ...options,
     urls,
@@ -129,7 +149,14 @@ export async function sequenceInput(
 ): Promise<SequenceInput> {
   checkSteps(body.steps, `${prefix}steps`);
   checkSummary(body.summary, `${prefix}summary`);
+  if (body.method === 'http')
+    throw badRequest(
+      `${prefix}method`,
+      'a sequence runs its steps in a browser: ask for browser, browser-stealth or auto',
+    );
+  const methods = body.method && methodsFor(body.method);
   return {
+    ...(methods ? { methods } : {}),
     startUrl: requireHttpUrl(body.startUrl, `${prefix}startUrl`),
     steps: body.steps,
     type: body.type,

@@ -19,6 +19,7 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     summary: input.summary,
     extract: input.extract,
     proxy: input.proxy,
+    methods: input.methods,
     formats: input.formats,
     includeTags: input.includeTags,
     excludeTags: input.excludeTags,

@@ -1,7 +1,7 @@
 import type { ProxyRoute } from '../acquire/index.ts';
 import { BrowserBusyError } from '../browser/index.ts';
 import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
-import type { Action, FetchResult } from '../contract/index.ts';
+import type { AcquireMethod, Action, FetchResult } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import {
   acquirePage,
@@ -28,6 +28,8 @@ export interface ScrapeOptions {
   extract?: ExtractRequest;
   /** Geo-targeted request: HTTP fetches and browser pages leave through that country's proxy. */
   proxy?: ProxyRequest;
+  /** The engines the caller allows, in ladder order (methodsFor); default the whole ladder. */
+  methods?: AcquireMethod[];
   /** Several formats in one call, instead of `type`'s one. */
   formats?: PageFormat[];
   /** CSS selectors of the elements to keep / to drop before conversion. */
@@ -74,7 +76,13 @@ export async function scrape(
   const converter = new PageConverter(ctx);
   try {
     const page = await acquirePage(
-      { url: input.url, actions: input.actions ?? [], proxy: route, deadline },
+      {
+        url: input.url,
+        actions: input.actions ?? [],
+        proxy: route,
+        deadline,
+        ...(input.methods ? { methods: input.methods } : {}),
+      },
       ctx,
       converter,
     );

@@ -9,7 +9,7 @@ import {
   runAction,
 } from '../browser/index.ts';
 import type { OutputFormat, SummaryRequest } from '../content/index.ts';
-import type { Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
+import type { AcquireMethod, Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import {
   BlockedPageError,
@@ -37,6 +37,8 @@ export interface SequenceInput {
   extract?: ExtractRequest;
   /** Geo-targeted: the browser's requests leave through that country's proxy. */
   proxy?: ProxyRequest;
+  /** The engines the caller allows (methodsFor); only the browsers among them run a sequence. */
+  methods?: AcquireMethod[];
 }
 
 interface Captured {
@@ -96,10 +98,11 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   const type = input.type ?? 'markdown';
   const totalBreakpoints = input.steps.filter((s) => s.type === 'scrape').length;
   let run: Run;
-  let method: BrowserMethod = BROWSER_METHODS[0]!;
+  const methods = input.methods?.filter((m): m is BrowserMethod => m !== 'http') ?? BROWSER_METHODS;
+  let method: BrowserMethod = methods[0]!;
   try {
     const out = await browse(
-      { url: input.startUrl, proxy: proxyRoute(ctx, input.proxy) },
+      { url: input.startUrl, proxy: proxyRoute(ctx, input.proxy), methods },
       ctx,
       (opened) => runSteps(opened.page, input.steps, opened.env, opened, opened.deadline),
     );
@@ -107,7 +110,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
     method = out.method;
   } catch (err) {
     if (ctx.signal.aborted || err instanceof BrowserBusyError) throw err;
-    if (err instanceof BlockedPageError) method = BROWSER_METHODS.at(-1)!;
+    if (err instanceof BlockedPageError) method = methods.at(-1)!;
     run = {
       captured: [],
       failedAtStepIndex: 0,

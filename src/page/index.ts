@@ -3,7 +3,7 @@ export type { PageContext, PageServices } from './context.ts';
 export { PageConverter } from './converter.ts';
 export { PAGE_FORMATS, type PageFormat } from './formats.ts';
 export { pageContentPool } from './http-answer.ts';
-export { acquirePage } from './ladder.ts';
+export { acquirePage, actionsRefusal, methodsFor } from './ladder.ts';
 export {
   type LinksObserver,
   type PageOutputOptions,

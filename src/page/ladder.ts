@@ -8,14 +8,15 @@ import {
   type ProxyRoute,
 } from '../acquire/index.ts';
 import type { BrowserMethod } from '../browser/index.ts';
-import type { AcquireMethod, Action } from '../contract/index.ts';
+import type { AcquireMethod, Action, MethodChoice } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import { browse } from './browse.ts';
 import type { PageContext } from './context.ts';
 import type { PageConverter } from './converter.ts';
 import { readHttpAnswerOn } from './http-answer.ts';
 import { type ContentVerdict, judgeMainContent } from './main-content-signals.ts';
-import { settledContent } from './settle.ts';
+import type { BlockVerdict } from './page-signals.ts';
+import { BlockedPageError, settledContent } from './settle.ts';
 
 export interface EngineFeatures {
   /** Runs the page's JavaScript. */
@@ -33,8 +34,24 @@ export const ENGINE_LADDER: ReadonlyArray<{ method: AcquireMethod; features: Eng
   { method: 'browser-stealth', features: { javascript: true, actions: true, stealth: true } },
 ];
 
+/** The rungs a caller's choice allows, in ladder order: `auto` is the whole ladder, a method that rung alone. */
+export function methodsFor(choice: MethodChoice | undefined): AcquireMethod[] {
+  if (choice === undefined || choice === 'auto') return ENGINE_LADDER.map((r) => r.method);
+  return [choice];
+}
+
+/** Why these rungs cannot run browser actions, or undefined when one of them can. */
+export function actionsRefusal(methods: readonly AcquireMethod[]): string | undefined {
+  const can = ENGINE_LADDER.some((r) => r.features.actions && methods.includes(r.method));
+  return can
+    ? undefined
+    : `${methods.join(', ')} fetches the page without a browser, so it runs no actions; ask for browser, browser-stealth or auto`;
+}
+
 export interface AcquireRequest {
   url: string;
+  /** The rungs the caller allows, in ladder order; default the whole ladder. */
+  methods?: readonly AcquireMethod[];
   /** Browser actions run once the page settled; only engines with `actions` are tried. */
   actions: Action[];
   proxy?: ProxyRoute;
@@ -53,7 +70,7 @@ async function judgedHttpPage(
   res: HttpResponse,
   ctx: PageContext,
   converter: PageConverter,
-): Promise<{ page: AcquiredPage; reason?: string }> {
+): Promise<{ page: AcquiredPage; reason?: string; block?: BlockVerdict }> {
   const contentType = res.headers['content-type'] ?? '';
   const kind = bodyKind(contentType, res.body);
   const reading =
@@ -69,7 +86,11 @@ async function judgedHttpPage(
   if (!read || page.text === undefined) return { page };
   if (read.block) countBlock('http', read.block);
   if (read.main) converter.adopt(page.text, page.url, 'markdown', true, read.main);
-  return { page, ...(read.escalate ? { reason: read.escalate } : {}) };
+  return {
+    page,
+    ...(read.escalate ? { reason: read.escalate } : {}),
+    ...(read.block ? { block: read.block } : {}),
+  };
 }
 
 /** The main content of `html` judged as the result will see it: markdown of the main content. */
@@ -92,7 +113,10 @@ export async function acquirePage(
   ctx: PageContext,
   converter: PageConverter,
 ): Promise<AcquiredPage> {
-  const rungs = ENGINE_LADDER.filter((r) => req.actions.length === 0 || r.features.actions);
+  const allowed = req.methods ?? ENGINE_LADDER.map((r) => r.method);
+  const rungs = ENGINE_LADDER.filter(
+    (r) => allowed.includes(r.method) && (req.actions.length === 0 || r.features.actions),
+  );
   const triedBefore: string[] = [];
   if (rungs[0]!.method === 'http') {
     triedBefore.push('http');
@@ -105,8 +129,16 @@ export async function acquirePage(
       proxy: req.proxy,
       timeoutMs,
     });
-    const { page, reason } = await judgedHttpPage(res, ctx, converter);
+    const { page, reason, block } = await judgedHttpPage(res, ctx, converter);
     if (!reason) return page;
+    if (rungs.length === 1) {
+      // The caller asked for HTTP alone: a thin page is what HTTP gets, a wall is a failure.
+      if (block) {
+        const { message } = new BlockedPageError(block, res.statusCode);
+        throw new BlockedPageError(block, res.statusCode, `${message}; only http was asked for`);
+      }
+      return page;
+    }
     ctx.log.debug({ url: req.url, reason }, 'escalating to the browser');
   }
   const methods = rungs.filter((r) => r.features.javascript).map((r) => r.method as BrowserMethod);

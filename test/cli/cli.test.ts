@@ -75,6 +75,20 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(await readFile(file, 'utf8')).toContain('Twice a day the ocean pulls back');
   });
 
+  it('scrape --method picks the engine; an unknown one is a usage error', async () => {
+    const res = await webdata([
+      '--json',
+      'scrape',
+      `${site.origin}/article.html`,
+      '--method',
+      'browser',
+    ]);
+    expect(JSON.parse(res.stdout)).toMatchObject({ success: true, method: 'browser' });
+    const bad = await webdata(['scrape', `${site.origin}/article.html`, '--method', 'fast']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('method');
+  });
+
   it('exit codes say what failed: the page (1), the request (2), the key (3), the job (4), the server (6)', async () => {
     const page = await webdata(['scrape', `${site.origin}/status/404`]);
     expect(page.code).toBe(1);

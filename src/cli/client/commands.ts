@@ -1,11 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { SCREENSHOT_VIEWPORT } from '../../contract/index.ts';
+import { MethodChoice, SCREENSHOT_VIEWPORT } from '../../contract/index.ts';
 import { action, type Body, choice, int, list, note, repeated } from './command-kit.ts';
 import { CliError, EXIT } from './errors.ts';
 import { waitForJob } from './jobs.ts';
 import { addManageCommands } from './manage-commands.ts';
 import { pagesText, pageText, print, printJson, saveArtifact } from './output.ts';
+
+const METHODS = MethodChoice.anyOf.map((m) => m.const);
 
 function contentOptions(cmd: Command): Command {
   return cmd
@@ -22,7 +24,12 @@ function contentOptions(cmd: Command): Command {
       'drop elements matching these CSS selectors (comma-separated)',
       list,
     )
-    .option('--metadata', 'add page metadata');
+    .option('--metadata', 'add page metadata')
+    .option(
+      '--method <method>',
+      'engine: auto (default: HTTP, then the browser, then browser-stealth as needed), http, browser or browser-stealth alone',
+      choice('method', METHODS),
+    );
 }
 
 interface ContentOptions {
@@ -32,6 +39,7 @@ interface ContentOptions {
   include?: string[];
   exclude?: string[];
   metadata?: boolean;
+  method?: string;
 }
 
 function contentBody(o: ContentOptions): Body {
@@ -41,6 +49,7 @@ function contentBody(o: ContentOptions): Body {
     ...(o.include ? { includeTags: o.include } : {}),
     ...(o.exclude ? { excludeTags: o.exclude } : {}),
     ...(o.metadata ? { extractMetadata: true } : {}),
+    ...(o.method ? { method: o.method } : {}),
   };
 }
 
@@ -210,13 +219,24 @@ export function addClientCommands(program: Command): void {
     .option('-e, --engine <name>', 'google, bing, chatgpt, perplexity, searxng, brave')
     .option('--location <country>', 'ISO country code')
     .option('--scrape', 'also fetch every result page as markdown')
+    .option(
+      '--method <method>',
+      'with --scrape, the engine for every page (auto, http, browser, browser-stealth)',
+      choice('method', METHODS),
+    )
     .action(
       action(
         async (
           s,
           g,
           queries: string[],
-          o: { limit?: number; engine?: string; location?: string; scrape?: boolean },
+          o: {
+            limit?: number;
+            engine?: string;
+            location?: string;
+            scrape?: boolean;
+            method?: string;
+          },
         ) => {
           const res = await s.call<
             {
@@ -232,7 +252,7 @@ export function addClientCommands(program: Command): void {
             ...(o.limit ? { limit: o.limit } : {}),
             ...(o.engine ? { engine: o.engine } : {}),
             ...(o.location ? { location: o.location } : {}),
-            ...(o.scrape ? { scrape: {} } : {}),
+            ...(o.scrape ? { scrape: o.method ? { method: o.method } : {} } : {}),
           });
           if (g.json) printJson(res);
           else {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AcquireMethod } from '../../contract/index.ts';
 import type { CrawlPageInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { crawlSettings } from '../inputs.ts';
@@ -14,8 +15,14 @@ export async function startCrawl(
   userId: string,
   body: Omit<CrawlBody, 'webhook'>,
   webhook?: WebhookBody,
+  /** Engines the pages may use when the caller chose them beyond the native `method` (Firecrawl's basic). */
+  methods?: AcquireMethod[],
 ) {
-  const { settings, startKey } = await crawlSettings(body, deps.services.config);
+  const crawl = await crawlSettings(body, deps.services.config);
+  const settings = methods
+    ? { ...crawl.settings, scrape: { ...crawl.settings.scrape, methods } }
+    : crawl.settings;
+  const { startKey } = crawl;
   const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
   return startJob(deps, userId, 'crawl', [start], webhook, {
     keys: [startKey],

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Actions } from '../../contract/index.ts';
+import { Actions, MethodChoice } from '../../contract/index.ts';
 import { PAGE_FORMATS } from '../../ops/index.ts';
 import { Format, MAX_SELECTOR_CHARS, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
@@ -30,6 +30,7 @@ const pageFields = {
   ),
   includeTags: Type.Optional(Selectors('keep (all others dropped)')),
   excludeTags: Type.Optional(Selectors('drop')),
+  method: Type.Optional(MethodChoice),
 };
 
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { SequenceStep } from '../../contract/index.ts';
+import { MethodChoice, SequenceStep } from '../../contract/index.ts';
 import { Format, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
 
@@ -21,6 +21,7 @@ export const SequenceBody = Type.Object(
     summary: Type.Optional(SummaryObject),
     extract: Type.Optional(ExtractObject),
     proxy: Type.Optional(ProxyObject),
+    method: Type.Optional(MethodChoice),
   },
   { additionalProperties: false },
 );

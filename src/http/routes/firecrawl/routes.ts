@@ -242,11 +242,8 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       schema: { tags, summary: 'Firecrawl-compatible crawl (a background job)', body: V2CrawlBody },
     },
     async (request) => {
-      const { id } = await startCrawl(
-        deps,
-        request.user.userId,
-        await compatCrawl(request.body, config),
-      );
+      const { body, methods } = await compatCrawl(request.body, config);
+      const { id } = await startCrawl(deps, request.user.userId, body, undefined, methods);
       return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
     },
   );

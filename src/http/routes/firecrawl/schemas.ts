@@ -25,9 +25,6 @@ const NoEffect = {
   storeInCache: Type.Optional(Type.Boolean()),
   maxAge: Type.Optional(Type.Number()),
   minAge: Type.Optional(Type.Number()),
-  proxy: Type.Optional(
-    Type.String({ description: 'basic, stealth, auto: this server escalates by itself' }),
-  ),
   parsers: Type.Optional(Type.Array(Type.Unknown())),
   zeroDataRetention: Type.Optional(Type.Boolean()),
   integration: Type.Optional(Type.String()),
@@ -52,6 +49,12 @@ const Location = Type.Object(
 );
 
 export const scrapeOptionFields = {
+  proxy: Type.Optional(
+    Type.String({
+      description:
+        'basic: plain HTTP, then the headless browser, never browser-stealth; stealth (or enhanced): browser-stealth alone; auto (default): the whole ladder',
+    }),
+  ),
   formats: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]), { maxItems: 20 })),
   onlyMainContent: Type.Optional(Type.Boolean()),
   includeTags: Type.Optional(

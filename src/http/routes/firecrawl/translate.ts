@@ -1,6 +1,7 @@
 import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
 import {
+  type AcquireMethod,
   type Action,
   type FetchResult,
   SCREENSHOT_VIEWPORT,
@@ -180,6 +181,29 @@ function actionsOf(options: ScrapeOptions, prefix: string): Action[] {
   return out;
 }
 
+/**
+ * Firecrawl's proxy choice as the engines it allows. Its basic proxies are the plain rungs (HTTP,
+ * then the headless browser); its stealth proxies (renamed enhanced) are browser-stealth alone;
+ * auto, its default, is the whole ladder.
+ */
+const FIRECRAWL_PROXY_METHODS: Record<string, AcquireMethod[] | undefined> = {
+  basic: ['http', 'browser'],
+  stealth: ['browser-stealth'],
+  enhanced: ['browser-stealth'],
+  auto: undefined,
+};
+
+function methodsOf(options: ScrapeOptions, prefix: string): AcquireMethod[] | undefined {
+  const { proxy } = options;
+  if (proxy === undefined) return undefined;
+  if (!Object.hasOwn(FIRECRAWL_PROXY_METHODS, proxy))
+    throw badRequest(
+      `${prefix}proxy`,
+      `"${proxy}" is not a proxy type: use basic, stealth, enhanced or auto`,
+    );
+  return FIRECRAWL_PROXY_METHODS[proxy];
+}
+
 /** A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`. */
 export async function compatScrape(
   url: string,
@@ -190,6 +214,7 @@ export async function compatScrape(
   const { formats, screenshot, extract } = await formatsOf(options, config, prefix);
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
   const actions = actionsOf(options, prefix);
+  const methods = methodsOf(options, prefix);
   const country = options.location?.country;
   const input = await scrapeInput(
     {
@@ -210,7 +235,7 @@ export async function compatScrape(
     prefix,
   );
   return {
-    input: extract ? { ...input, extract } : input,
+    input: { ...input, ...(extract ? { extract } : {}), ...(methods ? { methods } : {}) },
     formats,
     ...(screenshot ? { screenshot } : {}),
   };
@@ -224,7 +249,7 @@ export async function compatScrape(
 export async function compatCrawl(
   body: V2CrawlBody,
   config: Config,
-): Promise<Omit<CrawlBody, 'webhook'>> {
+): Promise<{ body: Omit<CrawlBody, 'webhook'>; methods?: AcquireMethod[] }> {
   const prefix = 'scrapeOptions.';
   const c = await compatScrape(
     'https://example.invalid/',
@@ -251,8 +276,9 @@ export async function compatCrawl(
     pdfStrategy,
     summary,
     proxy,
+    methods,
   } = c.input;
-  return {
+  const crawl: Omit<CrawlBody, 'webhook'> = {
     url: body.url,
     ...(body.limit !== undefined ? { limit: body.limit } : {}),
     ...(body.maxDiscoveryDepth !== undefined ? { maxDepth: body.maxDiscoveryDepth } : {}),
@@ -275,6 +301,7 @@ export async function compatCrawl(
     ...(summary ? { summary } : {}),
     ...(proxy ? { proxy } : {}),
   };
+  return { body: crawl, ...(methods ? { methods } : {}) };
 }
 
 export interface FirecrawlDocument {
@@ -289,7 +316,10 @@ export interface FirecrawlDocument {
   warning?: string;
 }
 
-/** A native result as Firecrawl's Document; its `cost` rides in metadata (Firecrawl's index signature allows it). */
+/**
+ * A native result as Firecrawl's Document. Its `proxyUsed` is Firecrawl's name for the rung that
+ * answered; `cost` and the native `method` ride in metadata (Firecrawl's index signature allows them).
+ */
 export function toDocument(
   result: FetchResult,
   formats: ReadonlySet<string>,
@@ -314,6 +344,12 @@ export function toDocument(
     statusCode: result.statusCode,
     ...(m?.contentType ? { contentType: m.contentType } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.method
+      ? {
+          proxyUsed: result.method === 'browser-stealth' ? 'stealth' : 'basic',
+          method: result.method,
+        }
+      : {}),
     cost: microsToUsd(usdToMicros(result.cost) + usdToMicros(shot?.cost ?? 0)),
   };
   return doc;
