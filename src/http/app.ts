@@ -28,6 +28,7 @@ import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { searchRoutes } from './routes/search.ts';
+import { sessionFileRoutes } from './routes/session-files.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -66,6 +67,7 @@ const apiRoutes = [
   searchRoutes,
   mapRoutes,
   browserSessionRoutes,
+  sessionFileRoutes,
   scrapeSequenceRoutes,
   screenshotPdfRoutes,
   jobStartRoutes,

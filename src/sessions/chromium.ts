@@ -11,6 +11,7 @@ import {
 } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
+import { FILES_FOLDER } from './files.ts';
 import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
 import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
 
@@ -37,6 +38,8 @@ export interface RunningBrowser {
   control: CdpConnection;
   /** The session's own folder, the only place the browser can write. */
   dir: string;
+  /** Its files folder: uploads through the API and the page's downloads (files.ts). */
+  files: string;
   display: Xvfb | undefined;
   groups: Group[];
   /** Ends every process and removes the folders; safe to call more than once. */
@@ -97,6 +100,16 @@ async function waitForBrowser(
   }
 }
 
+/**
+ * Lets the browser save downloads into the files folder under the names sites give them. The
+ * headless shell reads no policy (chromium-policy.ts) and would refuse downloads without this. A
+ * client's own setDownloadBehavior replaces it (with the same folder, cdp-policy.ts), and the
+ * browser forgets that when the client leaves, leaving downloads refused; so it is set again then.
+ */
+export function allowDownloads(control: CdpConnection, files: string): Promise<unknown> {
+  return control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: files });
+}
+
 export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> {
   const timeoutMs = o.timeoutMs ?? 20_000;
   await mkdir(o.root, { recursive: true });
@@ -105,12 +118,12 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
   const policyDir = `${dir}-policy`;
   const profile = join(dir, 'profile');
   const tmp = join(dir, 'tmp');
-  const downloads = join(dir, 'downloads');
+  const files = join(dir, FILES_FOLDER);
   await Promise.all([
     mkdir(profile),
     mkdir(tmp),
-    mkdir(downloads),
-    writeSessionPolicy(policyDir, downloads),
+    mkdir(files),
+    writeSessionPolicy(policyDir, files),
   ]);
   const groups: Group[] = [];
   let proxy: ProxySocket | undefined;
@@ -171,7 +184,8 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
       browser.child.stdio[4] as Readable,
     );
     await waitForBrowser(control, browser, timeoutMs);
-    return { control, dir, display, groups, dispose };
+    await allowDownloads(control, files);
+    return { control, dir, files, display, groups, dispose };
   } catch (err) {
     await dispose();
     throw err;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LedgerStore, SessionStore } from '../store/index.ts';
 import { chargePeriod, periodMicros } from './billing.ts';
+import type { SessionFiles } from './files.ts';
 import { type StorageState, saveStateWithin } from './state.ts';
 import type { CloseReason, LiveSession } from './types.ts';
 
@@ -8,13 +9,13 @@ const SAVE_TIMEOUT_MS = 10_000;
 
 /**
  * Ends a session: its clients and live view are cut off, its storage saved (when the browser is
- * still there to ask), the browser disposed of, and the close recorded with the period's charge,
+ * still there to ask) and its files folder copied to the data folder, the browser disposed of, and the close recorded with the period's charge,
  * once: a session another close already recorded is not charged again.
  */
 export async function endSession(
   live: LiveSession,
   reason: CloseReason,
-  deps: { store: SessionStore; ledger: LedgerStore },
+  deps: { store: SessionStore; ledger: LedgerStore; files: SessionFiles },
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
 ): Promise<void> {
   const closedAt = Date.now();
@@ -33,6 +34,11 @@ export async function endSession(
     } catch (err) {
       log.warn({ err, sessionId: live.id }, 'session state could not be saved');
     }
+  }
+  try {
+    await deps.files.save(live.userId, live.id, live.running.files);
+  } catch (err) {
+    log.warn({ err, sessionId: live.id }, 'session files could not be saved');
   }
   await live.running.dispose();
   const ms = closedAt - live.startedAt;

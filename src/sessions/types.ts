@@ -53,7 +53,13 @@ export interface PublicSession {
 
 /** A refusal the HTTP layer turns into its status code. */
 export class SessionError extends Error {
-  readonly kind: 'bad-request' | 'not-found' | 'conflict' | 'capacity' | 'unavailable';
+  readonly kind:
+    | 'bad-request'
+    | 'not-found'
+    | 'conflict'
+    | 'too-large'
+    | 'capacity'
+    | 'unavailable';
   readonly field?: string;
   readonly retryAfterSeconds?: number;
 

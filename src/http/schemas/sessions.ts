@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { Timestamp } from '../../contract/index.ts';
 
@@ -81,3 +82,25 @@ export const SessionList = Type.Object({
   capacity: Type.Number(),
   warmSpares: Type.Number(),
 });
+
+export const SessionFileParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+});
+
+export const SessionFile = Type.Object({
+  name: Type.String(),
+  size: Type.Number({ description: 'Bytes' }),
+  modifiedAt: Timestamp,
+  path: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The file's path in the session's browser, for Playwright's setInputFiles or Puppeteer's uploadFile; null while the session is closed",
+  }),
+});
+
+/** A file's bytes, streamed as they are. */
+export const SessionFileBytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
+
+export const SessionFileList = Type.Object({ files: Type.Array(SessionFile) });
+
+export const SessionFileDeleted = Type.Object({ success: Type.Literal(true) });
