@@ -29,6 +29,7 @@ import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionFileRoutes } from './routes/session-files.ts';
+import { sessionProfileRoutes } from './routes/session-profiles.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -68,6 +69,7 @@ const apiRoutes = [
   mapRoutes,
   browserSessionRoutes,
   sessionFileRoutes,
+  sessionProfileRoutes,
   scrapeSequenceRoutes,
   screenshotPdfRoutes,
   jobStartRoutes,

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Group,
   QUIET_FEATURES,
@@ -12,6 +14,7 @@ import {
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
 import { FILES_FOLDER } from './files.ts';
+import { copyProfile } from './profiles.ts';
 import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
 import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
 
@@ -26,6 +29,8 @@ export interface LaunchOptions {
   root: string;
   /** Extra environment for every process (the runtime marker the reaper looks for). */
   env: NodeJS.ProcessEnv;
+  /** A user-data folder to start from (a named profile, profiles.ts), copied into the sandbox. */
+  profileFrom?: string;
   timeoutMs?: number;
 }
 
@@ -40,8 +45,15 @@ export interface RunningBrowser {
   dir: string;
   /** Its files folder: uploads through the API and the page's downloads (files.ts). */
   files: string;
+  /** Its user-data folder. */
+  profile: string;
   display: Xvfb | undefined;
   groups: Group[];
+  /**
+   * Asks the browser to exit as a user closing it would, so everything of its profile is on
+   * disk, and waits for it up to `ms`; the folders stay until `dispose`.
+   */
+  exit(ms: number): Promise<void>;
   /** Ends every process and removes the folders; safe to call more than once. */
   dispose(): Promise<void>;
 }
@@ -120,7 +132,13 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
   const tmp = join(dir, 'tmp');
   const files = join(dir, FILES_FOLDER);
   await Promise.all([
-    mkdir(profile),
+    o.profileFrom
+      ? copyProfile(o.profileFrom, profile).catch(async (err: NodeJS.ErrnoException) => {
+          // A profile no session saved into yet has no folder: the browser starts it afresh.
+          if (err.code !== 'ENOENT') throw err;
+          await mkdir(profile);
+        })
+      : mkdir(profile),
     mkdir(tmp),
     mkdir(files),
     writeSessionPolicy(policyDir, files),
@@ -185,7 +203,13 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     );
     await waitForBrowser(control, browser, timeoutMs);
     await allowDownloads(control, files);
-    return { control, dir, files, display, groups, dispose };
+    const exit = async (ms: number) => {
+      if (control!.closed) return;
+      const gone = once(control!, 'close');
+      await control!.send('Browser.close').catch(() => undefined);
+      await Promise.race([gone, sleep(ms, undefined, { ref: false })]);
+    };
+    return { control, dir, files, profile, display, groups, exit, dispose };
   } catch (err) {
     await dispose();
     throw err;

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { groupPids } from '../browser/index.ts';
 import type { ChromiumPaths, SessionConfig } from '../config.ts';
-import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
+import type { LedgerStore, ProfileStore, SessionRow, SessionStore } from '../store/index.ts';
 import { closeOrphans } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { endSession } from './end-session.ts';
@@ -21,6 +21,7 @@ import {
 import { LaunchSlots } from './launch-slots.ts';
 import { type LaunchRequest, SessionLauncher } from './launcher.ts';
 import { newLiveSession, watchTargets } from './live-session.ts';
+import { Profiles, type ProfileView } from './profiles.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
 import { restoreState, type StorageState } from './state.ts';
 import { tokenMatches } from './tokens.ts';
@@ -46,6 +47,7 @@ export interface SessionManagerOptions {
   dataDir: string;
   store: SessionStore;
   ledger: LedgerStore;
+  profiles: ProfileStore;
   /** URL of the SSRF egress proxy every session browser is pointed at. */
   proxyUrl: string;
   /**
@@ -76,6 +78,7 @@ export class SessionManager {
   readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
   readonly #files: SessionFiles;
+  readonly #profiles: Profiles;
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
   #stopping = false;
@@ -95,6 +98,7 @@ export class SessionManager {
       .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
     this.#files = new SessionFiles(o.dataDir, o.config);
+    this.#profiles = new Profiles(o.dataDir, o.profiles);
     this.#launcher = new SessionLauncher({
       config: o.config,
       chromium: o.chromium,
@@ -125,6 +129,7 @@ export class SessionManager {
     if (reaped.length > 0)
       this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
+    await this.#profiles.releaseInactive();
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
     this.#sweep.unref();
@@ -153,12 +158,16 @@ export class SessionManager {
         'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)',
         { field: 'proxy' },
       );
-    return this.#begin(userId, opts, async (running) => {
+    const id = randomUUID();
+    const profile = opts.profile;
+    const profileFrom = profile && (await this.#profiles.take(userId, profile.name, id));
+    const created = this.#begin(userId, { ...opts, profileFrom }, async (running) => {
       const now = Date.now();
       const live = newLiveSession({
-        id: randomUUID(),
+        id,
         userId,
         ...opts,
+        profile,
         browser,
         createdAt: now,
         startedAt: now,
@@ -188,6 +197,27 @@ export class SessionManager {
       });
       return live;
     });
+    if (!profile) return created;
+    return created.catch(async (err) => {
+      await this.#profiles.giveBack(userId, profile.name, id);
+      throw err;
+    });
+  }
+
+  createProfile(userId: string, name: string): Promise<ProfileView> {
+    return this.#profiles.create(userId, name);
+  }
+
+  listProfiles(userId: string): Promise<ProfileView[]> {
+    return this.#profiles.list(userId);
+  }
+
+  getProfile(userId: string, name: string): Promise<ProfileView> {
+    return this.#profiles.get(userId, name);
+  }
+
+  deleteProfile(userId: string, name: string): Promise<void> {
+    return this.#profiles.delete(userId, name);
   }
 
   async resume(userId: string, id: string): Promise<SessionCreated> {
@@ -219,6 +249,7 @@ export class SessionManager {
           proxy: row.proxy === 1,
           width: row.width,
           height: row.height,
+          profile: undefined,
           createdAt: row.created_at,
           startedAt: now,
           billedMicros: row.billed_micros,
@@ -433,7 +464,7 @@ export class SessionManager {
     live.closing ??= endSession(
       live,
       reason,
-      { ...this.#o, files: this.#files },
+      { ...this.#o, files: this.#files, profiles: this.#profiles },
       this.#log,
     ).finally(() => {
       // A resume may already have put a new browser under this id.

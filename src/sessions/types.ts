@@ -9,6 +9,13 @@ export interface CreateOptions {
   headless: boolean;
   proxy: boolean;
   browser?: string;
+  /** A named profile to run on, saved back at close when `save`. */
+  profile?: SessionProfile;
+}
+
+export interface SessionProfile {
+  name: string;
+  save: boolean;
 }
 
 export interface SessionCreated {
@@ -90,6 +97,8 @@ export interface LiveSession {
   readonly tokenHash: Buffer;
   readonly token: string;
   readonly running: RunningBrowser;
+  /** The named profile it holds, if any (profiles.ts). */
+  readonly profile: SessionProfile | undefined;
   lastActivityAt: number;
   persistedActivityAt: number;
   lastUrl: string | null;

@@ -33,6 +33,7 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
           // The spec's default is true; a server with no default upstream proxy defaults to direct.
           proxy: body.proxy ?? sessions.proxyAvailable,
           browser: body.browser,
+          profile: body.profile && { name: body.profile.name, save: body.profile.save ?? false },
         }),
       );
     },

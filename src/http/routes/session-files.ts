@@ -4,9 +4,9 @@ import { SessionError } from '../../sessions/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import {
+  Deleted,
   SessionFile,
   SessionFileBytes,
-  SessionFileDeleted,
   SessionFileList,
   SessionFileParams,
   SessionParams,
@@ -118,7 +118,7 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
         tags: ['browser sessions'],
         summary: 'Delete one file of the session',
         params: SessionFileParams,
-        response: { 200: SessionFileDeleted, ...errors },
+        response: { 200: Deleted, ...errors },
       },
     },
     async (request) =>
