@@ -6,15 +6,13 @@
  *
  *   node bench/sessions/run.ts [iterations]
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, openAsBlob } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { pssBytes } from '../../src/browser/index.ts';
 import { startServer } from '../../src/cli/server.ts';
@@ -192,6 +190,20 @@ const work = await mkdtemp(join(tmpdir(), 'wd-bench-files-'));
 const source = join(work, 'upload.bin');
 await writeFile(source, randomBytes(FILE_BYTES));
 const files = { copy: [] as number[], upload: [] as number[], download: [] as number[] };
+/** curl's status code for a request whose body it writes to `out`. */
+const curl = async (out: string, ...args: string[]) =>
+  (
+    await promisify(execFile)('curl', [
+      '-s',
+      '-o',
+      out,
+      '-w',
+      '%{http_code}',
+      '-H',
+      `authorization: Bearer ${KEY}`,
+      ...args,
+    ])
+  ).stdout;
 const holder = await api('POST', '/v1/browser-sandbox/session', {});
 const filesUrl = `${base}/api/v1/browser-sandbox/session/${holder.sessionId}/files`;
 for (let i = 0; i < Math.max(3, Math.min(N, 7)); i++) {
@@ -200,25 +212,15 @@ for (let i = 0; i < Math.max(3, Math.min(N, 7)); i++) {
   files.copy.push(performance.now() - t0);
   await rm(join(work, 'copy.bin'));
 
-  const form = new FormData();
-  form.set('file', await openAsBlob(source), 'upload.bin');
+  // curl as the client, so the figures are the service's and not a JavaScript client's streams.
   t0 = performance.now();
-  const up = await fetch(filesUrl, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${KEY}` },
-    body: form,
-  });
-  if (!up.ok) throw new Error(`upload answered ${up.status}: ${await up.text()}`);
+  const up = await curl('/dev/null', '-F', `file=@${source}`, filesUrl);
+  if (up !== '200') throw new Error(`upload answered ${up}`);
   files.upload.push(performance.now() - t0);
 
   t0 = performance.now();
-  const down = await fetch(`${filesUrl}/upload.bin`, {
-    headers: { authorization: `Bearer ${KEY}` },
-  });
-  await pipeline(
-    Readable.fromWeb(down.body as import('node:stream/web').ReadableStream),
-    createWriteStream(join(work, 'download.bin')),
-  );
+  const down = await curl(join(work, 'download.bin'), `${filesUrl}/upload.bin`);
+  if (down !== '200') throw new Error(`download answered ${down}`);
   files.download.push(performance.now() - t0);
   await rm(join(work, 'download.bin'));
 }

@@ -75,7 +75,8 @@ export async function openFile(
   const path = join(dir, name);
   const stat = await lstat(path).catch(() => undefined);
   if (!stat?.isFile() || name.endsWith(IN_PROGRESS)) return undefined;
-  return { size: stat.size, stream: createReadStream(path) };
+  // Larger reads than the 64 KiB default: a session file is read whole, and fewer chunks cost less.
+  return { size: stat.size, stream: createReadStream(path, { highWaterMark: 1024 * 1024 }) };
 }
 
 export async function deleteFile(dir: string, name: string): Promise<boolean> {
