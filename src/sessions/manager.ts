@@ -59,11 +59,6 @@ export interface SessionManagerOptions {
 
 const PERSIST_ACTIVITY_EVERY_MS = 30_000;
 
-/**
- * Runs this instance's remote browser sessions: one browser process per session, idle time-out
- * and maximum lifetime, per-second billing, storage saved at close and restored at resume, and
- * a warm spare browser so a create does not wait for a launch.
- */
 /** A file name from a URL, checked before it is joined to a folder. */
 function checkedName(name: string): string {
   const problem = fileNameProblem(name);
@@ -71,6 +66,12 @@ function checkedName(name: string): string {
   return name;
 }
 
+/**
+ * Runs this instance's remote browser sessions: one browser process per session, idle time-out
+ * and maximum lifetime, per-second billing, storage and files saved at close and restored at
+ * resume, named profiles held one session at a time, and a warm spare browser so a create does
+ * not wait for a launch.
+ */
 export class SessionManager {
   readonly #o: SessionManagerOptions;
   readonly #root: string;
