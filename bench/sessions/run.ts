@@ -1,15 +1,18 @@
 /**
  * Remote browser sessions: create and full-lifecycle latency through the service, against
- * launching chromium-headless-shell and connecting over CDP directly in the same run, and the
- * proportional memory (PSS) one idle session costs.
+ * launching chromium-headless-shell and connecting over CDP directly in the same run, the
+ * proportional memory (PSS) one idle session costs, and a 50 MB file uploaded into a session and
+ * downloaded back through the files API, against a plain copy of the same file on this machine.
  *
  *   node bench/sessions/run.ts [iterations]
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { pssBytes } from '../../src/browser/index.ts';
 import { startServer } from '../../src/cli/server.ts';
@@ -181,6 +184,49 @@ const directPss =
   ) / directIdle.length;
 for (const b of directIdle) await b.kill();
 
+// Files: a 50 MB upload and download through the API, each against copying the file here.
+const FILE_BYTES = 50 * 1000 * 1000;
+const work = await mkdtemp(join(tmpdir(), 'wd-bench-files-'));
+const source = join(work, 'upload.bin');
+await writeFile(source, randomBytes(FILE_BYTES));
+const files = { copy: [] as number[], upload: [] as number[], download: [] as number[] };
+/** curl's status code for a request whose body it writes to `out`. */
+const curl = async (out: string, ...args: string[]) =>
+  (
+    await promisify(execFile)('curl', [
+      '-s',
+      '-o',
+      out,
+      '-w',
+      '%{http_code}',
+      '-H',
+      `authorization: Bearer ${KEY}`,
+      ...args,
+    ])
+  ).stdout;
+const holder = await api('POST', '/v1/browser-sandbox/session', {});
+const filesUrl = `${base}/api/v1/browser-sandbox/session/${holder.sessionId}/files`;
+for (let i = 0; i < Math.max(3, Math.min(N, 7)); i++) {
+  let t0 = performance.now();
+  await copyFile(source, join(work, 'copy.bin'));
+  files.copy.push(performance.now() - t0);
+  await rm(join(work, 'copy.bin'));
+
+  // curl as the client, so the figures are the service's and not a JavaScript client's streams.
+  t0 = performance.now();
+  const up = await curl('/dev/null', '-F', `file=@${source}`, filesUrl);
+  if (up !== '200') throw new Error(`upload answered ${up}`);
+  files.upload.push(performance.now() - t0);
+
+  t0 = performance.now();
+  const down = await curl(join(work, 'download.bin'), `${filesUrl}/upload.bin`);
+  if (down !== '200') throw new Error(`download answered ${down}`);
+  files.download.push(performance.now() - t0);
+  await rm(join(work, 'download.bin'));
+}
+await api('DELETE', `/v1/browser-sandbox/session/${holder.sessionId}`);
+await rm(work, { recursive: true, force: true });
+
 await server.close();
 await site.close();
 await rm(dataDir, { recursive: true, force: true });
@@ -208,6 +254,14 @@ console.log(
 console.log(
   `  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`,
 );
+console.log(`Files, 50 MB, p50 of ${files.copy.length}`);
+console.log(`  plain file copy (copyFile)                             ${fmt(p50(files.copy))}`);
 console.log(
-  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)}`,
+  `  upload through the API (multipart)                     ${fmt(p50(files.upload))}  ratio ${(p50(files.upload) / p50(files.copy)).toFixed(2)}x of copy`,
+);
+console.log(
+  `  download through the API                               ${fmt(p50(files.download))}  ratio ${(p50(files.download) / p50(files.copy)).toFixed(2)}x of copy`,
+);
+console.log(
+  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)} upload_ratio=${(p50(files.upload) / p50(files.copy)).toFixed(2)} download_ratio=${(p50(files.download) / p50(files.copy)).toFixed(2)}`,
 );

@@ -16,6 +16,7 @@ import {
   KeyStore,
   LedgerStore,
   openDatabase,
+  ProfileStore,
   SessionStore,
 } from '../store/index.ts';
 
@@ -91,6 +92,7 @@ export async function createServices(
       dataDir: config.dataDir,
       store: new SessionStore(database.db),
       ledger,
+      profiles: new ProfileStore(database.db),
       proxyUrl: egress.url,
       upstreamProxyUrl: egress.routeUrl('*'),
     });

@@ -28,6 +28,8 @@ import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
 import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { searchRoutes } from './routes/search.ts';
+import { sessionFileRoutes } from './routes/session-files.ts';
+import { sessionProfileRoutes } from './routes/session-profiles.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -66,6 +68,8 @@ const apiRoutes = [
   searchRoutes,
   mapRoutes,
   browserSessionRoutes,
+  sessionFileRoutes,
+  sessionProfileRoutes,
   scrapeSequenceRoutes,
   screenshotPdfRoutes,
   jobStartRoutes,

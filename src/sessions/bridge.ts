@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { CdpChannel } from './cdp.ts';
 import { type CdpCommand, checkCommand } from './cdp-policy.ts';
+import { allowDownloads } from './chromium.ts';
 import type { SessionManager } from './manager.ts';
 import type { LiveSession } from './types.ts';
 
@@ -24,6 +24,7 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
     live.connections.delete(end);
     control.off('close', end);
     channel?.close();
+    if (channel) void allowDownloads(control, live.running.files).catch(() => undefined);
     if (client.readyState === WebSocket.OPEN) client.close(1001, 'session closed');
     else client.terminate();
   };
@@ -43,7 +44,6 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
       channel = opened;
       for (const command of held.splice(0)) opened.send(command);
     }, end);
-  const downloads = join(live.running.dir, 'downloads');
   client.on('message', (data) => {
     manager.touch(live);
     let command: CdpCommand;
@@ -64,7 +64,7 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
       manager.closeFromClient(live);
       return;
     }
-    const verdict = checkCommand(command, downloads);
+    const verdict = checkCommand(command, live.running.files);
     if (verdict.action === 'refuse') {
       client.send(
         JSON.stringify({

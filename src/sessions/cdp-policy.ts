@@ -1,10 +1,13 @@
+import { posix } from 'node:path';
+
 /**
  * What a session's CDP client may not do. The browser runs on the service's host, and a few CDP
  * commands reach past the page into that host or around the egress proxy: opening file:// and
- * other local schemes, putting host files into file inputs or drops, loading extensions from host paths,
+ * other local schemes, putting host files into file inputs or drops (file inputs may name the
+ * files of the session's own files folder, and only those), loading extensions from host paths,
  * giving a context its own proxy, contacting debugging endpoints directly, handing CDP to page
  * scripts, or tunnelling commands inside other commands where this check cannot see them. Those
- * are refused; downloads are confined to the session's own folder; everything else passes as sent.
+ * are refused; downloads are confined to the session's files folder; everything else passes as sent.
  */
 export interface CdpCommand {
   id: number;
@@ -30,14 +33,34 @@ const URL_PARAMS: Record<string, string> = {
 };
 
 const REFUSED: Record<string, string> = {
-  'DOM.setFileInputFiles': 'putting files of the service host into a page is not allowed',
-  'Page.handleFileChooser': 'putting files of the service host into a page is not allowed',
   'Extensions.loadUnpacked': 'loading extensions from the service host is not allowed',
   'Page.setDownloadBehavior': 'use Browser.setDownloadBehavior',
   'Target.sendMessageToTarget': 'use flattened sessions (sessionId on each message)',
   'Target.exposeDevToolsProtocol': 'page scripts may not drive the browser',
   'Target.setRemoteLocations': 'the browser may not contact other debugging endpoints',
 };
+
+/** Commands that put files into a page, by the parameter listing their paths. */
+const FILE_PARAMS: Record<string, string> = {
+  'DOM.setFileInputFiles': 'files',
+  'Page.handleFileChooser': 'files',
+};
+
+/**
+ * The paths as files of `folder`: a bare name is taken as one of its files, a path must lead to
+ * one directly (after `.` and `..` are resolved); undefined when any path leads elsewhere.
+ */
+function inFolder(files: unknown, folder: string): string[] | undefined {
+  if (!Array.isArray(files)) return undefined;
+  const resolved: string[] = [];
+  for (const file of files) {
+    if (typeof file !== 'string' || file === '' || file.includes('\0')) return undefined;
+    const path = posix.resolve(folder, file);
+    if (posix.dirname(path) !== folder) return undefined;
+    resolved.push(path);
+  }
+  return resolved;
+}
 
 /** Absent is fine (the command does not navigate); a URL must parse and use an allowed scheme. */
 function schemeAllowed(url: unknown): boolean {
@@ -50,10 +73,24 @@ function schemeAllowed(url: unknown): boolean {
   }
 }
 
-export function checkCommand(command: CdpCommand, downloadsDir: string): PolicyVerdict {
+/** The verdict on one client command; `filesDir` is the session's files folder (files.ts). */
+export function checkCommand(command: CdpCommand, filesDir: string): PolicyVerdict {
   const { method, params = {} } = command;
   const refusal = REFUSED[method];
   if (refusal) return { action: 'refuse', message: `${method}: ${refusal}` };
+  const fileParam = FILE_PARAMS[method];
+  if (fileParam && params[fileParam] !== undefined) {
+    const files = inFolder(params[fileParam], filesDir);
+    if (!files)
+      return {
+        action: 'refuse',
+        message: `${method}: only files of the session's files folder (${filesDir}) may be put into a page; upload them with POST /v1/browser-sandbox/session/{id}/files`,
+      };
+    return {
+      action: 'rewrite',
+      command: { ...command, params: { ...params, [fileParam]: files } },
+    };
+  }
   const urlParam = URL_PARAMS[method];
   if (urlParam && !schemeAllowed(params[urlParam])) {
     return {
@@ -85,7 +122,7 @@ export function checkCommand(command: CdpCommand, downloadsDir: string): PolicyV
   if (method === 'Browser.setDownloadBehavior' && params.downloadPath !== undefined) {
     return {
       action: 'rewrite',
-      command: { ...command, params: { ...params, downloadPath: downloadsDir } },
+      command: { ...command, params: { ...params, downloadPath: filesDir } },
     };
   }
   return { action: 'forward' };

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Group,
   QUIET_FEATURES,
@@ -11,6 +13,8 @@ import {
 } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
+import { FILES_FOLDER } from './files.ts';
+import { copyProfile } from './profiles.ts';
 import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
 import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
 
@@ -25,6 +29,8 @@ export interface LaunchOptions {
   root: string;
   /** Extra environment for every process (the runtime marker the reaper looks for). */
   env: NodeJS.ProcessEnv;
+  /** A user-data folder to start from (a named profile, profiles.ts), copied into the sandbox. */
+  profileFrom?: string;
   timeoutMs?: number;
 }
 
@@ -37,8 +43,17 @@ export interface RunningBrowser {
   control: CdpConnection;
   /** The session's own folder, the only place the browser can write. */
   dir: string;
+  /** Its files folder: uploads through the API and the page's downloads (files.ts). */
+  files: string;
+  /** Its user-data folder. */
+  profile: string;
   display: Xvfb | undefined;
   groups: Group[];
+  /**
+   * Asks the browser to exit as a user closing it would, so everything of its profile is on
+   * disk, and waits for it up to `ms`; the folders stay until `dispose`.
+   */
+  exit(ms: number): Promise<void>;
   /** Ends every process and removes the folders; safe to call more than once. */
   dispose(): Promise<void>;
 }
@@ -97,6 +112,16 @@ async function waitForBrowser(
   }
 }
 
+/**
+ * Lets the browser save downloads into the files folder under the names sites give them. The
+ * headless shell reads no policy (chromium-policy.ts) and would refuse downloads without this. A
+ * client's own setDownloadBehavior replaces it (with the same folder, cdp-policy.ts), and the
+ * browser forgets that when the client leaves, leaving downloads refused; so it is set again then.
+ */
+export function allowDownloads(control: CdpConnection, files: string): Promise<unknown> {
+  return control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: files });
+}
+
 export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> {
   const timeoutMs = o.timeoutMs ?? 20_000;
   await mkdir(o.root, { recursive: true });
@@ -105,12 +130,18 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
   const policyDir = `${dir}-policy`;
   const profile = join(dir, 'profile');
   const tmp = join(dir, 'tmp');
-  const downloads = join(dir, 'downloads');
+  const files = join(dir, FILES_FOLDER);
   await Promise.all([
-    mkdir(profile),
+    o.profileFrom
+      ? copyProfile(o.profileFrom, profile).catch(async (err: NodeJS.ErrnoException) => {
+          // A profile no session saved into yet has no folder: the browser starts it afresh.
+          if (err.code !== 'ENOENT') throw err;
+          await mkdir(profile);
+        })
+      : mkdir(profile),
     mkdir(tmp),
-    mkdir(downloads),
-    writeSessionPolicy(policyDir, downloads),
+    mkdir(files),
+    writeSessionPolicy(policyDir, files),
   ]);
   const groups: Group[] = [];
   let proxy: ProxySocket | undefined;
@@ -171,7 +202,14 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
       browser.child.stdio[4] as Readable,
     );
     await waitForBrowser(control, browser, timeoutMs);
-    return { control, dir, display, groups, dispose };
+    await allowDownloads(control, files);
+    const exit = async (ms: number) => {
+      if (control!.closed) return;
+      const gone = once(control!, 'close');
+      await control!.send('Browser.close').catch(() => undefined);
+      await Promise.race([gone, sleep(ms, undefined, { ref: false })]);
+    };
+    return { control, dir, files, profile, display, groups, exit, dispose };
   } catch (err) {
     await dispose();
     throw err;

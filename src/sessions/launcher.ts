@@ -13,6 +13,8 @@ export interface LaunchRequest {
   height: number;
   /** Through the operator's default upstream proxy rather than straight through the egress proxy. */
   proxy: boolean;
+  /** A user-data folder to start from; such a browser is launched for the request, never a spare. */
+  profileFrom?: string;
 }
 
 export interface LauncherOptions {
@@ -56,6 +58,7 @@ export class SessionLauncher {
   async launch(req: LaunchRequest): Promise<RunningBrowser> {
     // Spares are launched for the default request (`proxy` is true when an upstream exists).
     if (
+      !req.profileFrom &&
       req.headless &&
       req.width === DEFAULT_WIDTH &&
       req.height === DEFAULT_HEIGHT &&
@@ -118,6 +121,7 @@ export class SessionLauncher {
           req.proxy && this.#o.upstreamProxyUrl ? this.#o.upstreamProxyUrl : this.#o.proxyUrl,
         root: this.#o.root,
         env: { [RUNTIME_MARKER]: this.#o.root },
+        profileFrom: req.profileFrom,
       });
     } catch (err) {
       this.#log.error({ err }, 'session browser failed to start');

@@ -2,16 +2,26 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { groupPids } from '../browser/index.ts';
 import type { ChromiumPaths, SessionConfig } from '../config.ts';
-import type { LedgerStore, SessionRow, SessionStore } from '../store/index.ts';
+import type { LedgerStore, ProfileStore, SessionRow, SessionStore } from '../store/index.ts';
 import { closeOrphans } from './billing.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { endSession } from './end-session.ts';
+import {
+  deleteFile,
+  fileNameProblem,
+  listFolder,
+  openFile,
+  type SessionFile,
+  SessionFiles,
+} from './files.ts';
 import { LaunchSlots } from './launch-slots.ts';
 import { type LaunchRequest, SessionLauncher } from './launcher.ts';
 import { newLiveSession, watchTargets } from './live-session.ts';
+import { Profiles, type ProfileView } from './profiles.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
 import { restoreState, type StorageState } from './state.ts';
 import { tokenMatches } from './tokens.ts';
@@ -37,6 +47,7 @@ export interface SessionManagerOptions {
   dataDir: string;
   store: SessionStore;
   ledger: LedgerStore;
+  profiles: ProfileStore;
   /** URL of the SSRF egress proxy every session browser is pointed at. */
   proxyUrl: string;
   /**
@@ -48,10 +59,18 @@ export interface SessionManagerOptions {
 
 const PERSIST_ACTIVITY_EVERY_MS = 30_000;
 
+/** A file name from a URL, checked before it is joined to a folder. */
+function checkedName(name: string): string {
+  const problem = fileNameProblem(name);
+  if (problem) throw new SessionError('bad-request', `file name ${problem}`, { field: 'name' });
+  return name;
+}
+
 /**
  * Runs this instance's remote browser sessions: one browser process per session, idle time-out
- * and maximum lifetime, per-second billing, storage saved at close and restored at resume, and
- * a warm spare browser so a create does not wait for a launch.
+ * and maximum lifetime, per-second billing, storage and files saved at close and restored at
+ * resume, named profiles held one session at a time, and a warm spare browser so a create does
+ * not wait for a launch.
  */
 export class SessionManager {
   readonly #o: SessionManagerOptions;
@@ -59,6 +78,8 @@ export class SessionManager {
   readonly #live = new Map<string, LiveSession>();
   readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
+  readonly #files: SessionFiles;
+  readonly #profiles: Profiles;
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
   #stopping = false;
@@ -77,6 +98,8 @@ export class SessionManager {
       .digest('hex')
       .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
+    this.#files = new SessionFiles(o.dataDir, o.config);
+    this.#profiles = new Profiles(o.dataDir, o.profiles);
     this.#launcher = new SessionLauncher({
       config: o.config,
       chromium: o.chromium,
@@ -107,6 +130,7 @@ export class SessionManager {
     if (reaped.length > 0)
       this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
+    await this.#profiles.releaseInactive();
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
     this.#sweep.unref();
@@ -135,12 +159,16 @@ export class SessionManager {
         'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)',
         { field: 'proxy' },
       );
-    return this.#begin(userId, opts, async (running) => {
+    const id = randomUUID();
+    const profile = opts.profile;
+    const profileFrom = profile && (await this.#profiles.take(userId, profile.name, id));
+    const created = this.#begin(userId, { ...opts, profileFrom }, async (running) => {
       const now = Date.now();
       const live = newLiveSession({
-        id: randomUUID(),
+        id,
         userId,
         ...opts,
+        profile,
         browser,
         createdAt: now,
         startedAt: now,
@@ -170,6 +198,27 @@ export class SessionManager {
       });
       return live;
     });
+    if (!profile) return created;
+    return created.catch(async (err) => {
+      await this.#profiles.giveBack(userId, profile.name, id);
+      throw err;
+    });
+  }
+
+  createProfile(userId: string, name: string): Promise<ProfileView> {
+    return this.#profiles.create(userId, name);
+  }
+
+  listProfiles(userId: string): Promise<ProfileView[]> {
+    return this.#profiles.list(userId);
+  }
+
+  getProfile(userId: string, name: string): Promise<ProfileView> {
+    return this.#profiles.get(userId, name);
+  }
+
+  deleteProfile(userId: string, name: string): Promise<void> {
+    return this.#profiles.delete(userId, name);
   }
 
   async resume(userId: string, id: string): Promise<SessionCreated> {
@@ -201,6 +250,7 @@ export class SessionManager {
           proxy: row.proxy === 1,
           width: row.width,
           height: row.height,
+          profile: undefined,
           createdAt: row.created_at,
           startedAt: now,
           billedMicros: row.billed_micros,
@@ -208,6 +258,7 @@ export class SessionManager {
         });
         live.lastUrl = row.last_url;
         live.hasStorageState = true;
+        await this.#files.restore(userId, id, running.files);
         // Origins restored now are saved again at the next close even if not visited meanwhile.
         for (const o of state.origins) live.origins.add(o.origin);
         await restoreState(running.control, state, live.ownTargets);
@@ -334,6 +385,60 @@ export class SessionManager {
     return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
   }
 
+  /** The files of a session of the user's: its live folder, or what its last close saved. */
+  async listFiles(userId: string, id: string): Promise<SessionFile[]> {
+    const { dir, visible } = await this.#filesFolder(userId, id);
+    return listFolder(dir, visible);
+  }
+
+  async openFile(
+    userId: string,
+    id: string,
+    name: string,
+  ): Promise<{ size: number; stream: Readable }> {
+    const { dir } = await this.#filesFolder(userId, id);
+    const file = await openFile(dir, checkedName(name));
+    if (!file) throw new SessionError('not-found', 'file not found');
+    return file;
+  }
+
+  async deleteFile(userId: string, id: string, name: string): Promise<void> {
+    const { dir } = await this.#filesFolder(userId, id);
+    if (!(await deleteFile(dir, checkedName(name))))
+      throw new SessionError('not-found', 'file not found');
+  }
+
+  /** Writes an upload into the session's files, within the limits and the user's quota. */
+  async writeFile(userId: string, id: string, name: string, body: Readable): Promise<SessionFile> {
+    const problem = fileNameProblem(name);
+    if (problem) {
+      body.resume();
+      throw new SessionError('bad-request', `file name ${problem}`, { field: 'file' });
+    }
+    const { dir, visible } = await this.#filesFolder(userId, id);
+    const live = new Map<string, string>();
+    for (const l of this.#live.values())
+      if (l.userId === userId && !l.closing) live.set(l.id, l.running.files);
+    const used = await this.#files.usedBytes(userId, live);
+    return this.#files.write(dir, name, body, { used, visible });
+  }
+
+  /** A live session's files folder, or the saved one of a session that is not live here. */
+  async #filesFolder(userId: string, id: string): Promise<{ dir: string; visible: boolean }> {
+    const live = this.#live.get(id);
+    if (live && live.userId === userId && !live.closing)
+      return { dir: live.running.files, visible: true };
+    // A close still copying the folder finishes first, so what it saves is what is read.
+    await live?.closing;
+    const row = await this.#owned(userId, id);
+    if (row.status === 'active' && !this.#live.has(id))
+      throw new SessionError(
+        'conflict',
+        `session runs on another instance (${row.instance_url}); send the request there`,
+      );
+    return { dir: this.#files.savedFolder(userId, id), visible: false };
+  }
+
   #checkBrowser(browser: string): string {
     if (!RUNNABLE_BROWSERS.includes(browser)) {
       throw new SessionError(
@@ -357,7 +462,12 @@ export class SessionManager {
   }
 
   #close(live: LiveSession, reason: CloseReason): Promise<void> {
-    live.closing ??= endSession(live, reason, this.#o, this.#log).finally(() => {
+    live.closing ??= endSession(
+      live,
+      reason,
+      { ...this.#o, files: this.#files, profiles: this.#profiles },
+      this.#log,
+    ).finally(() => {
       // A resume may already have put a new browser under this id.
       if (this.#live.get(live.id) === live) this.#live.delete(live.id);
       this.#launcher.fillSpares();

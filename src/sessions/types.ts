@@ -9,6 +9,13 @@ export interface CreateOptions {
   headless: boolean;
   proxy: boolean;
   browser?: string;
+  /** A named profile to run on, saved back at close when `save`. */
+  profile?: SessionProfile;
+}
+
+export interface SessionProfile {
+  name: string;
+  save: boolean;
 }
 
 export interface SessionCreated {
@@ -53,7 +60,13 @@ export interface PublicSession {
 
 /** A refusal the HTTP layer turns into its status code. */
 export class SessionError extends Error {
-  readonly kind: 'bad-request' | 'not-found' | 'conflict' | 'capacity' | 'unavailable';
+  readonly kind:
+    | 'bad-request'
+    | 'not-found'
+    | 'conflict'
+    | 'too-large'
+    | 'capacity'
+    | 'unavailable';
   readonly field?: string;
   readonly retryAfterSeconds?: number;
 
@@ -84,6 +97,8 @@ export interface LiveSession {
   readonly tokenHash: Buffer;
   readonly token: string;
   readonly running: RunningBrowser;
+  /** The named profile it holds, if any (profiles.ts). */
+  readonly profile: SessionProfile | undefined;
   lastActivityAt: number;
   persistedActivityAt: number;
   lastUrl: string | null;

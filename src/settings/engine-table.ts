@@ -209,6 +209,27 @@ export const ENGINE_SETTINGS = {
       max: 8,
       doc: 'headless browsers kept launched, once a first session was made, so a create need not wait for one',
     }),
+    fileMaxBytes: int('WEBDATA_SESSION_FILE_MAX_BYTES', {
+      group: 'Remote browser sessions',
+      default: 100 * MIB,
+      min: 1,
+      max: 16 * 1024 * MIB,
+      doc: 'largest file one upload to a session may put in its files folder (413 beyond)',
+    }),
+    filesMax: int('WEBDATA_SESSION_FILES_MAX', {
+      group: 'Remote browser sessions',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      doc: "files a session's folder may hold, uploads and downloads together; an upload beyond is refused with 409",
+    }),
+    filesQuotaBytes: int('WEBDATA_SESSION_FILES_QUOTA_BYTES', {
+      group: 'Remote browser sessions',
+      default: 1024 * MIB,
+      min: 1,
+      max: 1024 * 1024 * MIB,
+      doc: "bytes of session files one key may keep, in every session's folder and saved with closed sessions (413 for an upload beyond)",
+    }),
   },
   /** The two Chromium binaries, shared by the scraping pools and the sessions. */
   chromium: {

@@ -7,5 +7,6 @@ export {
   LedgerStore,
   type UsageTotal,
 } from './ledger.ts';
+export { type ProfileRow, ProfileStore } from './profiles.ts';
 export type { Tables } from './schema.ts';
 export { type SessionRow, SessionStore } from './sessions.ts';

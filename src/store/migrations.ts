@@ -190,6 +190,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006_browser_profiles': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('browser_profiles')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('saved_at', 'bigint')
+        .addColumn('in_use_by', 'text')
+        .addPrimaryKeyConstraint('browser_profiles_pk', ['user_id', 'name'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

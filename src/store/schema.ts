@@ -58,6 +58,17 @@ export interface BrowserSessionsTable {
   billed_micros: number;
 }
 
+/** A named browser profile of a user: a whole user-data folder kept under the data folder. */
+export interface BrowserProfilesTable {
+  user_id: string;
+  name: string;
+  created_at: number;
+  /** When a session last saved into it; null until one did. */
+  saved_at: number | null;
+  /** The session using it now; a profile serves one session at a time. */
+  in_use_by: string | null;
+}
+
 export interface JobsTable {
   id: string;
   user_id: string;
@@ -144,6 +155,7 @@ export interface Tables {
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
   browser_sessions: BrowserSessionsTable;
+  browser_profiles: BrowserProfilesTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
   webhook_events: WebhookEventsTable;

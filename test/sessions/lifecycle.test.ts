@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SessionManager } from '../../src/sessions/index.ts';
-import { openDatabase, SessionStore } from '../../src/store/index.ts';
+import { openDatabase, ProfileStore, SessionStore } from '../../src/store/index.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
@@ -142,6 +142,7 @@ describe('a process that never ran sessions', () => {
       dataDir: t.server.services.config.dataDir,
       store: new SessionStore(t.server.database.db),
       ledger: t.server.ledger,
+      profiles: new ProfileStore(t.server.database.db),
       proxyUrl: 'http://127.0.0.1:9',
     });
     expect(worker.runtimeRoot).toBe(t.server.services.sessions.runtimeRoot);

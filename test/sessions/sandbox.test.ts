@@ -116,7 +116,7 @@ describe('session sandbox', () => {
         );
         expect(policy).toMatchObject({
           AllowFileSelectionDialogs: false,
-          DownloadDirectory: join(own.dir, 'downloads'),
+          DownloadDirectory: join(own.dir, 'files'),
         });
         expect(policy.URLBlocklist).toContain('file://*');
       }

@@ -220,7 +220,7 @@ describe('browser sessions over CDP', () => {
       const pageCdp = await context.newCDPSession(page);
       await expect(
         pageCdp.send('DOM.setFileInputFiles', { files: ['/etc/hostname'], backendNodeId: 1 }),
-      ).rejects.toThrow(/not allowed/);
+      ).rejects.toThrow(/only files of the session's files folder/);
       // Dropping files onto a page is the other way host files reach a page's scripts.
       await page.setContent(`<div id="drop" style="width:400px;height:400px"></div><script>
         drop.ondragover = (e) => e.preventDefault();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SessionRow, SessionStore } from '../../src/store/index.ts';
+import { ProfileStore, type SessionRow, SessionStore } from '../../src/store/index.ts';
 import { storeBackends } from '../helpers/backends.ts';
 import { useFixture } from '../helpers/fixture.ts';
 
@@ -59,5 +59,42 @@ describe.each(storeBackends)('session store on %s', (_name, open) => {
     expect(await store.reopenIfClosed('s1', { close_reason: null, closed_at: null })).toBe(false);
     expect((await store.get('s1'))!.status).toBe('active');
     expect(await store.get('missing')).toBeUndefined();
+  });
+
+  it('gives a profile to one session at a time, per user, and frees those of inactive sessions', async () => {
+    const sessions = new SessionStore(database.db);
+    const profiles = new ProfileStore(database.db);
+    expect(await profiles.create('u1', 'shop', 1_795_000_000_000)).toBe(true);
+    expect(await profiles.create('u1', 'shop', 1_795_000_000_001)).toBe(false);
+    expect(await profiles.create('u2', 'shop', 1_795_000_000_002)).toBe(true);
+    expect(await profiles.acquire('u1', 'shop', 'p1')).toBe(true);
+    expect(await profiles.acquire('u1', 'shop', 'p2')).toBe(false);
+    expect(await profiles.acquire('u2', 'shop', 'p2')).toBe(true);
+    expect(await profiles.deleteIfFree('u1', 'shop')).toBe(false);
+    // Only the holder gives it back.
+    await profiles.release('u1', 'shop', 'p2', 1);
+    expect((await profiles.get('u1', 'shop'))!.in_use_by).toBe('p1');
+    await profiles.release('u1', 'shop', 'p1', 1_795_000_100_000);
+    expect(await profiles.get('u1', 'shop')).toEqual({
+      user_id: 'u1',
+      name: 'shop',
+      created_at: 1_795_000_000_000,
+      saved_at: 1_795_000_100_000,
+      in_use_by: null,
+    });
+    // At start-up: a holder still active keeps its profile; a closed or unrecorded one does not.
+    await sessions.insert(row('p3'));
+    await sessions.insert(row('p4', { status: 'closed' }));
+    expect(await profiles.acquire('u1', 'shop', 'p3')).toBe(true);
+    await profiles.create('u1', 'home', 1);
+    expect(await profiles.acquire('u1', 'home', 'p4')).toBe(true);
+    await profiles.releaseInactive();
+    expect((await profiles.list('u1')).map((p) => [p.name, p.in_use_by])).toEqual([
+      ['home', null],
+      ['shop', 'p3'],
+    ]);
+    expect((await profiles.get('u2', 'shop'))!.in_use_by).toBe(null);
+    expect(await profiles.deleteIfFree('u1', 'home')).toBe(true);
+    expect(await profiles.get('u1', 'home')).toBeUndefined();
   });
 });

@@ -343,6 +343,8 @@ export interface SessionRequest {
   /** Engines not installed on the server are refused with 400. */
   browser?: 'chromium' | 'camoufox' | 'lightpanda';
   proxy?: boolean;
+  /** A named profile to run on (one session at a time); `save` writes the browser's profile back at close. */
+  profile?: { name: string; save?: boolean };
 }
 
 export interface SessionCreated {

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, SessionError } from '../../sessions/index.ts';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from '../../sessions/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { ApiError, badRequest, notFound, tooMany } from '../errors.ts';
-import { ErrorResponse } from '../schemas/common.ts';
 import {
   SessionCreateBody,
   SessionCreated,
@@ -10,39 +8,7 @@ import {
   SessionList,
   SessionParams,
 } from '../schemas/sessions.ts';
-
-function toApiError(err: unknown): unknown {
-  if (!(err instanceof SessionError)) return err;
-  switch (err.kind) {
-    case 'bad-request':
-      return badRequest(err.field ?? 'body', err.message);
-    case 'not-found':
-      return notFound('session');
-    case 'conflict':
-      return new ApiError(409, err.message);
-    case 'capacity':
-      return tooMany(err.message, err.retryAfterSeconds ?? 30);
-    case 'unavailable':
-      return new ApiError(503, err.message);
-  }
-}
-
-async function mapped<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw toApiError(err);
-  }
-}
-
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  429: ErrorResponse,
-  503: ErrorResponse,
-};
+import { sessionErrors as errors, mapped } from './session-errors.ts';
 
 export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const sessions = deps.services.sessions;
@@ -67,6 +33,7 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
           // The spec's default is true; a server with no default upstream proxy defaults to direct.
           proxy: body.proxy ?? sessions.proxyAvailable,
           browser: body.browser,
+          profile: body.profile && { name: body.profile.name, save: body.profile.save ?? false },
         }),
       );
     },

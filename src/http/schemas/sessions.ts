@@ -1,5 +1,13 @@
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { Timestamp } from '../../contract/index.ts';
+import { PROFILE_NAME_PATTERN } from '../../sessions/index.ts';
+
+export const ProfileName = Type.String({
+  pattern: PROFILE_NAME_PATTERN,
+  description:
+    'Letters, digits, dot, dash and underscore, starting with a letter or digit; at most 64',
+});
 
 export const SessionCreateBody = Type.Object(
   {
@@ -23,6 +31,24 @@ export const SessionCreateBody = Type.Object(
         description:
           "Go out through the server's default upstream proxy (the * entry of WEBDATA_PROXY_URLS); default true when one is configured, else false. true without one is refused with 400.",
       }),
+    ),
+    profile: Type.Optional(
+      Type.Object(
+        {
+          name: ProfileName,
+          save: Type.Optional(
+            Type.Boolean({
+              description:
+                "Default false; true saves the browser's user-data folder into the profile at close",
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Run on a named profile (POST /v1/browser-sandbox/profiles); one session at a time (409 while another holds it)',
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -81,3 +107,40 @@ export const SessionList = Type.Object({
   capacity: Type.Number(),
   warmSpares: Type.Number(),
 });
+
+export const SessionFileParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+});
+
+export const SessionFile = Type.Object({
+  name: Type.String(),
+  size: Type.Number({ description: 'Bytes' }),
+  modifiedAt: Timestamp,
+  path: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The file's path in the session's browser, for Playwright's setInputFiles or Puppeteer's uploadFile; null while the session is closed",
+  }),
+});
+
+/** A file's bytes, streamed as they are. */
+export const SessionFileBytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
+
+export const SessionFileList = Type.Object({ files: Type.Array(SessionFile) });
+
+export const Deleted = Type.Object({ success: Type.Literal(true) });
+
+export const ProfileBody = Type.Object({ name: ProfileName }, { additionalProperties: false });
+
+export const ProfileParams = Type.Object({ name: ProfileName });
+
+export const Profile = Type.Object({
+  name: Type.String(),
+  createdAt: Timestamp,
+  savedAt: Type.Union([Timestamp, Type.Null()], {
+    description: 'When a session last saved into it; null until one did',
+  }),
+  inUse: Type.Boolean({ description: 'A session holds it now' }),
+});
+
+export const ProfileList = Type.Object({ profiles: Type.Array(Profile) });

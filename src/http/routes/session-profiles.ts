@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from '../deps.ts';
+import { Deleted, Profile, ProfileBody, ProfileList, ProfileParams } from '../schemas/sessions.ts';
+import { sessionErrors as errors, mapped } from './session-errors.ts';
+
+/** Named browser profiles of the key: whole user-data folders sessions run on, one at a time. */
+export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const sessions = deps.services.sessions;
+
+  app.post(
+    '/v1/browser-sandbox/profiles',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'Create an empty named browser profile (409 if the key has one of that name)',
+        body: ProfileBody,
+        response: { 200: Profile, ...errors },
+      },
+    },
+    async (request) => mapped(() => sessions.createProfile(request.user.userId, request.body.name)),
+  );
+
+  app.get(
+    '/v1/browser-sandbox/profiles',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: "The key's browser profiles, by name",
+        response: { 200: ProfileList, ...errors },
+      },
+    },
+    async (request) =>
+      mapped(async () => ({ profiles: await sessions.listProfiles(request.user.userId) })),
+  );
+
+  app.get(
+    '/v1/browser-sandbox/profiles/:name',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'One browser profile',
+        params: ProfileParams,
+        response: { 200: Profile, ...errors },
+      },
+    },
+    async (request) => mapped(() => sessions.getProfile(request.user.userId, request.params.name)),
+  );
+
+  app.delete(
+    '/v1/browser-sandbox/profiles/:name',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary: 'Delete a browser profile and its folder (409 while a session holds it)',
+        params: ProfileParams,
+        response: { 200: Deleted, ...errors },
+      },
+    },
+    async (request) =>
+      mapped(async () => {
+        await sessions.deleteProfile(request.user.userId, request.params.name);
+        return { success: true as const };
+      }),
+  );
+};
