@@ -64,8 +64,12 @@ export interface Metadata {
 /** Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every link on it. */
 export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
 
-/** How a page is turned into content, wherever pages are scraped (a search's hits included). */
+/** The engine a caller asks for: `auto` climbs the ladder, any other names the one engine to use. */
+export type MethodChoice = 'auto' | 'http' | 'browser' | 'browser-stealth';
+
+/** How a page is fetched and turned into content, wherever pages are scraped (a search's hits included). */
 export interface PageOptions {
+  method?: MethodChoice;
   type?: OutputFormat;
   formats?: PageFormat[];
   /** CSS selectors: keep only these elements / drop these, before conversion. */
@@ -152,6 +156,8 @@ export interface SequenceRequest {
   summary?: Summary;
   extract?: Extract;
   proxy?: Proxy;
+  /** A sequence runs in a browser: `http` is refused. */
+  method?: MethodChoice;
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
 }
