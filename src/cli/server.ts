@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
+import { PageCache } from '../cache/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
@@ -111,7 +112,14 @@ export async function createServices(
     publicUrl: config.publicUrl,
     ttlMs: config.browser.artifactTtlHours * 3_600_000,
   });
-  const services: Services = { config, httpEngine, content, search, browser, artifacts };
+  const cache = new PageCache({
+    db: database.db,
+    dir: join(config.dataDir, 'cache'),
+    maxBytes: config.cache.maxBytes,
+    ttlMs: config.cache.ttlSeconds * 1000,
+    shared: config.cache.shared,
+  });
+  const services: Services = { config, httpEngine, content, search, browser, artifacts, cache };
   const jobs = new Jobs(database, config);
   // Gauges are read by /metrics, which only a serving process answers.
   const unwatch = sessions

@@ -47,6 +47,13 @@ export const AcquireMethod = Type.Union(
 );
 export type AcquireMethod = Static<typeof AcquireMethod>;
 
+/** Whether a result was served from the cache; see docs/cache.md. */
+export const CacheState = Type.Union([Type.Literal('hit'), Type.Literal('miss')], {
+  description:
+    'hit: served from the cache, charged the cached price, no request to the origin; miss: fetched',
+});
+export type CacheState = Static<typeof CacheState>;
+
 /** One page fetched: a scrape's answer, a batch item, a search hit's page, a crawl item. */
 export const FetchResult = Type.Object({
   url: Type.String(),
@@ -59,6 +66,14 @@ export const FetchResult = Type.Object({
   metadata: Type.Optional(ResultMetadata),
   ...pageExtraFields,
   method: Type.Optional(AcquireMethod),
+  cacheState: Type.Optional(CacheState),
+  cachedAt: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When the content was fetched from the origin: earlier than timestamp on a cache hit; absent on a failure',
+    }),
+  ),
   timestamp: Timestamp,
   cost: Cost,
   error: Type.Optional(Type.String()),

@@ -89,6 +89,8 @@ export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): Scra
     onlyMainContent: body.onlyMainContent,
     extractMetadata: body.extractMetadata,
     pdfStrategy: body.pdfStrategy,
+    maxAge: body.maxAge,
+    storeInCache: body.storeInCache,
   };
 }
 

@@ -3,6 +3,7 @@ import type { HttpEngine } from '../acquire/index.ts';
 import type { ArtifactStore } from '../artifacts/index.ts';
 import type { Meter } from '../billing/index.ts';
 import type { BrowserEngine } from '../browser/index.ts';
+import type { PageCache } from '../cache/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
 import type { SearchEngines } from '../search/index.ts';
@@ -18,6 +19,7 @@ export interface Services {
   browser: BrowserEngine;
   artifacts: ArtifactStore;
   search: SearchEngines;
+  cache: PageCache;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */

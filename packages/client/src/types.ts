@@ -74,6 +74,10 @@ export interface PageOptions {
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
+  /** Milliseconds: a cached result at most this old is served (at the cached price) instead of fetching; 0 always fetches. */
+  maxAge?: number;
+  /** Keep a successful result for later requests; default true. */
+  storeInCache?: boolean;
 }
 
 export interface ScrapeRequest extends PageOptions {
@@ -95,9 +99,19 @@ export interface FetchResult extends PageExtras {
   metadata?: Metadata;
   /** The engine that answered: plain HTTP, the headless browser, or the stealth browser; absent when nothing was acquired. */
   method?: 'http' | 'browser' | 'browser-stealth';
+  /** hit: served from the cache, no request to the site; miss: fetched. */
+  cacheState?: 'hit' | 'miss';
+  /** When the content was fetched from the site; absent on a failure. */
+  cachedAt?: string;
   timestamp: string;
   cost: number;
   error?: string;
+}
+
+/** What `DELETE /v1/cache` removed: the caller's own entries only. */
+export interface CacheDeleted {
+  success: true;
+  deleted: number;
 }
 
 export interface BatchRequest extends Omit<ScrapeRequest, 'url' | 'actions'> {

@@ -19,6 +19,9 @@ const Selectors = (what: string) =>
     description: `CSS selectors of elements to ${what} before conversion`,
   });
 
+/** The largest maxAge: a year, past any cache entry's lifetime. */
+export const MAX_AGE_MS = 365 * 24 * 3_600_000;
+
 /** The fields that shape a page's content, shared by single, batch and batch items. */
 const pageFields = {
   formats: Type.Optional(
@@ -30,6 +33,19 @@ const pageFields = {
   ),
   includeTags: Type.Optional(Selectors('keep (all others dropped)')),
   excludeTags: Type.Optional(Selectors('drop')),
+  maxAge: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_AGE_MS,
+      description:
+        'Milliseconds: a cached result of the same request at most this old is served (charged the cached price) instead of fetching; 0 always fetches. Default WEBDATA_CACHE_MAX_AGE_MS (0). Requests with actions are never served from the cache',
+    }),
+  ),
+  storeInCache: Type.Optional(
+    Type.Boolean({
+      description: 'Keep a successful result for later requests with maxAge; default true',
+    }),
+  ),
 };
 
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */

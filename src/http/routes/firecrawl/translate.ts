@@ -205,6 +205,8 @@ export async function compatScrape(
       // Firecrawl reads a PDF's text layer and falls back to OCR.
       pdfStrategy: 'auto',
       extractMetadata: true,
+      ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
+      ...(options.storeInCache !== undefined ? { storeInCache: options.storeInCache } : {}),
     },
     config,
     prefix,
@@ -251,6 +253,8 @@ export async function compatCrawl(
     pdfStrategy,
     summary,
     proxy,
+    maxAge,
+    storeInCache,
   } = c.input;
   return {
     url: body.url,
@@ -274,6 +278,8 @@ export async function compatCrawl(
     pdfStrategy,
     ...(summary ? { summary } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(maxAge !== undefined ? { maxAge } : {}),
+    ...(storeInCache !== undefined ? { storeInCache } : {}),
   };
 }
 
@@ -313,6 +319,8 @@ export function toDocument(
     url: m?.finalUrl || result.url,
     statusCode: result.statusCode,
     ...(m?.contentType ? { contentType: m.contentType } : {}),
+    ...(result.cacheState ? { cacheState: result.cacheState } : {}),
+    ...(result.cachedAt ? { cachedAt: result.cachedAt } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
     cost: microsToUsd(usdToMicros(result.cost) + usdToMicros(shot?.cost ?? 0)),
   };
