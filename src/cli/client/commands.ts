@@ -22,7 +22,13 @@ function contentOptions(cmd: Command): Command {
       'drop elements matching these CSS selectors (comma-separated)',
       list,
     )
-    .option('--metadata', 'add page metadata');
+    .option('--metadata', 'add page metadata')
+    .option(
+      '--max-age <ms>',
+      'serve a cached result at most this many milliseconds old instead of fetching',
+      int('max-age'),
+    )
+    .option('--no-store-in-cache', 'do not keep the result for later requests');
 }
 
 interface ContentOptions {
@@ -32,6 +38,9 @@ interface ContentOptions {
   include?: string[];
   exclude?: string[];
   metadata?: boolean;
+  maxAge?: number;
+  /** False with --no-store-in-cache. */
+  storeInCache: boolean;
 }
 
 function contentBody(o: ContentOptions): Body {
@@ -41,6 +50,8 @@ function contentBody(o: ContentOptions): Body {
     ...(o.include ? { includeTags: o.include } : {}),
     ...(o.exclude ? { excludeTags: o.exclude } : {}),
     ...(o.metadata ? { extractMetadata: true } : {}),
+    ...(o.maxAge !== undefined ? { maxAge: o.maxAge } : {}),
+    ...(o.storeInCache ? {} : { storeInCache: false }),
   };
 }
 
@@ -210,13 +221,24 @@ export function addClientCommands(program: Command): void {
     .option('-e, --engine <name>', 'google, bing, chatgpt, perplexity, searxng, brave')
     .option('--location <country>', 'ISO country code')
     .option('--scrape', 'also fetch every result page as markdown')
+    .option(
+      '--max-age <ms>',
+      'with --scrape: serve cached pages at most this many milliseconds old',
+      int('max-age'),
+    )
     .action(
       action(
         async (
           s,
           g,
           queries: string[],
-          o: { limit?: number; engine?: string; location?: string; scrape?: boolean },
+          o: {
+            limit?: number;
+            engine?: string;
+            location?: string;
+            scrape?: boolean;
+            maxAge?: number;
+          },
         ) => {
           const res = await s.call<
             {
@@ -232,7 +254,7 @@ export function addClientCommands(program: Command): void {
             ...(o.limit ? { limit: o.limit } : {}),
             ...(o.engine ? { engine: o.engine } : {}),
             ...(o.location ? { location: o.location } : {}),
-            ...(o.scrape ? { scrape: {} } : {}),
+            ...(o.scrape ? { scrape: o.maxAge !== undefined ? { maxAge: o.maxAge } : {} } : {}),
           });
           if (g.json) printJson(res);
           else {
