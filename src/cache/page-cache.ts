@@ -53,6 +53,12 @@ export function cacheKey(parts: readonly unknown[]): string {
  */
 export class PageCache {
   readonly #o: PageCacheOptions;
+  /**
+   * Writes under way in this process. A lookup or a delete waits for them, so that this process
+   * never answers from a cache older than what it already said was stored (an eviction a write
+   * will make included).
+   */
+  readonly #writing = new Set<Promise<void>>();
 
   constructor(opts: PageCacheOptions) {
     this.#o = opts;
@@ -64,6 +70,7 @@ export class PageCache {
 
   /** The freshest entry for `key` the user may see, stored at or after `since`. */
   async get(scope: string, key: string, since: number): Promise<CacheEntry | undefined> {
+    await this.#settled();
     let query = this.#o.db
       .selectFrom('page_cache')
       .select(['id', 'created_at'])
@@ -86,8 +93,28 @@ export class PageCache {
     return { body, cachedAt: row.created_at };
   }
 
-  /** Stores `body` as the user's entry for `key` (replacing an older one), then keeps to the budget. */
-  async put(
+  /**
+   * Stores `body` as the user's entry for `key` (replacing an older one), then keeps to the budget.
+   * Callers need not wait for it: lookups, deletes and `close` in this process do.
+   */
+  put(scope: string, key: string, url: string, body: string, cachedAt: number): Promise<void> {
+    const write = this.#put(scope, key, url, body, cachedAt);
+    this.#writing.add(write);
+    const done = () => this.#writing.delete(write);
+    write.then(done, done);
+    return write;
+  }
+
+  /** Waits for the writes under way, so that what was answered as stored is stored. */
+  close(): Promise<void> {
+    return this.#settled();
+  }
+
+  async #settled(): Promise<void> {
+    if (this.#writing.size > 0) await Promise.allSettled([...this.#writing]);
+  }
+
+  async #put(
     scope: string,
     key: string,
     url: string,
@@ -121,6 +148,7 @@ export class PageCache {
 
   /** Deletes the user's own entries matching `match`; returns how many. */
   async delete(scope: string, match: CacheMatch): Promise<number> {
+    await this.#settled();
     let query = this.#o.db.selectFrom('page_cache').select('id').where('scope', '=', scope);
     query =
       'url' in match

@@ -143,7 +143,12 @@ export async function createServices(
       await jobs.close();
       await Promise.allSettled([sessions?.shutdown(), browser.close()]);
       await egress?.close();
-      await Promise.allSettled([httpEngine.close(), content.close(), artifacts.close()]);
+      await Promise.allSettled([
+        httpEngine.close(),
+        content.close(),
+        artifacts.close(),
+        cache.close(),
+      ]);
       await database.close();
     },
   };

@@ -16,7 +16,7 @@ export interface CacheSlot {
   /** The fresh enough entry as this request's result, charged the cached price; undefined on a miss. */
   lookup(): Promise<{ result: FetchResult; links?: string[] } | undefined>;
   /** Keeps a successful result when the request allows it, and marks it a miss. */
-  store(result: FetchResult, links: string[] | undefined): Promise<FetchResult>;
+  store(result: FetchResult, links: string[] | undefined): FetchResult;
 }
 
 /** A fetched result, marked as such. */
@@ -90,16 +90,15 @@ export function cacheSlot(input: ScrapeInput, ctx: OpContext): CacheSlot | undef
         ...(stored.links ? { links: stored.links } : {}),
       };
     },
-    async store(result, links) {
+    store(result, links) {
       const marked = missed(result);
       if (!store || !result.success || ctx.signal.aborted) return marked;
       const { cost: _cost, timestamp: _at, ...kept } = result;
       const body: Stored = { result: kept, ...(links ? { links } : {}) };
-      try {
-        await cache.put(ctx.userId, key, url, JSON.stringify(body), Date.parse(result.timestamp));
-      } catch (err) {
-        ctx.log.warn({ err }, 'cache store failed');
-      }
+      // Not waited for: the answer need not wait for the disk (see PageCache.put).
+      cache
+        .put(ctx.userId, key, url, JSON.stringify(body), Date.parse(result.timestamp))
+        .catch((err: unknown) => ctx.log.warn({ err }, 'cache store failed'));
       return marked;
     },
   };
