@@ -163,6 +163,37 @@ describe.each(['sqlite', 'postgres'] as const)('the page cache on %s', (backend)
     expect(site.hits.filter((h) => h.startsWith('/linked/')).length - before).toBe(2);
   });
 
+  it('serves async batch items and /v2 batch and crawl pages from the cache', async () => {
+    const url = `${site.origin}/numbered?case=async-${backend}`;
+    await scrape({ url });
+    const job = await t.api('POST', '/api/v1/scrape/async/batch', { urls: [url], maxAge: 60_000 });
+    expect(job.status).toBe(202);
+    await waitForJob(t, job.json.url, { timeoutMs: 60_000 });
+    const { data } = await allPages(t, job.json.url, 10);
+    expect(data.map((d: { cacheState: string }) => d.cacheState)).toEqual(['hit']);
+    const v2poll = async (path: string) => {
+      for (const deadline = Date.now() + 60_000; ; ) {
+        const body = (await t.api('GET', path)).json;
+        if (body.status !== 'scraping' || Date.now() > deadline) return body;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    // Firecrawl's layer asks for markdown with metadata: another key than the native scrape's.
+    const batch = await t.api('POST', '/v2/batch/scrape', { urls: [url], maxAge: 60_000 });
+    const batchDone = await v2poll(`/v2/batch/scrape/${batch.json.id}`);
+    expect(batchDone.data[0].metadata.cacheState).toBe('miss');
+    const crawl = await t.api('POST', '/v2/crawl', {
+      url,
+      limit: 1,
+      sitemap: 'skip',
+      scrapeOptions: { maxAge: 60_000 },
+    });
+    expect(crawl.status).toBe(200);
+    const crawlDone = await v2poll(`/v2/crawl/${crawl.json.id}`);
+    expect(crawlDone.data[0].metadata.cacheState).toBe('hit');
+    expect(fetchesOf(`?case=async-${backend}`)).toBe(2);
+  });
+
   it("deletes only the caller's own entries, by URL or prefix", async () => {
     const url = `${site.origin}/numbered?case=delete-${backend}`;
     await scrape({ url });
@@ -211,19 +242,43 @@ describe.each(['sqlite', 'postgres'] as const)('the page cache on %s', (backend)
   });
 });
 
-describe.each(['sqlite', 'postgres'] as const)('the byte budget on %s', (backend) => {
-  // Room for two of the pages below (about 3 kB each compressed), not three.
-  const t = useServer({ backend, settings: { WEBDATA_CACHE_MAX_BYTES: '7000' } });
-  const scrape = (body: Record<string, unknown>) => t.api('POST', '/api/v1/scrape/single', body);
-  const page = (name: string) => `${site.origin}/numbered?bulk=800&case=budget-${name}-${backend}`;
+describe.each(['sqlite', 'postgres'] as const)(
+  'a shared cache with a small byte budget on %s',
+  (backend) => {
+    // Room for two of the bulky pages below (about 3 kB each compressed), not three.
+    const t = useServer({
+      backend,
+      settings: { WEBDATA_CACHE_MAX_BYTES: '7000', WEBDATA_CACHE_SHARED: 'true' },
+    });
+    const scrape = (body: Record<string, unknown>, key?: string) =>
+      t.api('POST', '/api/v1/scrape/single', body, key);
 
-  it('evicts the least recently used entry to stay within the budget', async () => {
-    await scrape({ url: page('a') });
-    await scrape({ url: page('b') });
-    // Reading a makes b the least recently used.
-    expect((await scrape({ url: page('a'), maxAge: 60_000 })).json.cacheState).toBe('hit');
-    await scrape({ url: page('c') });
-    expect((await scrape({ url: page('b'), maxAge: 60_000 })).json.cacheState).toBe('miss');
-    expect((await scrape({ url: page('c'), maxAge: 60_000 })).json.cacheState).toBe('hit');
-  });
-});
+    it('serves one key the entry another key stored; deletes stay with the owner', async () => {
+      const url = `${site.origin}/numbered?case=shared-${backend}`;
+      await scrape({ url });
+      const other = await scrape({ url, maxAge: 60_000 }, TEST_KEY_2);
+      expect(other.json.cacheState).toBe('hit');
+      expect(other.json.markdown).toContain('fetch number 1');
+      const notTheirs = await t.api(
+        'DELETE',
+        `/api/v1/cache?url=${encodeURIComponent(url)}`,
+        undefined,
+        TEST_KEY_2,
+      );
+      expect(notTheirs.json.deleted).toBe(0);
+    });
+
+    const page = (name: string) =>
+      `${site.origin}/numbered?bulk=800&case=budget-${name}-${backend}`;
+
+    it('evicts the least recently used entry to stay within the budget', async () => {
+      await scrape({ url: page('a') });
+      await scrape({ url: page('b') });
+      // Reading a makes b the least recently used.
+      expect((await scrape({ url: page('a'), maxAge: 60_000 })).json.cacheState).toBe('hit');
+      await scrape({ url: page('c') });
+      expect((await scrape({ url: page('b'), maxAge: 60_000 })).json.cacheState).toBe('miss');
+      expect((await scrape({ url: page('c'), maxAge: 60_000 })).json.cacheState).toBe('hit');
+    });
+  },
+);
