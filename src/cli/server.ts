@@ -4,6 +4,7 @@ import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
 import { PageCache } from '../cache/index.ts';
+import { SnapshotStore } from '../changes/index.ts';
 import type { Config } from '../config.ts';
 import { ContentPool } from '../content/index.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
@@ -119,7 +120,17 @@ export async function createServices(
     ttlMs: config.cache.ttlSeconds * 1000,
     shared: config.cache.shared,
   });
-  const services: Services = { config, httpEngine, content, search, browser, artifacts, cache };
+  const snapshots = new SnapshotStore(database.db, config.cache.snapshotRetentionDays * 86_400_000);
+  const services: Services = {
+    config,
+    httpEngine,
+    content,
+    search,
+    browser,
+    artifacts,
+    cache,
+    snapshots,
+  };
   const jobs = new Jobs(database, config);
   // Gauges are read by /metrics, which only a serving process answers.
   const unwatch = sessions

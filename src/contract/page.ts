@@ -47,6 +47,29 @@ export const AcquireMethod = Type.Union(
 );
 export type AcquireMethod = Static<typeof AcquireMethod>;
 
+/** How the page compares with the last scrape of it by the same key and tag; see docs/cache.md. */
+export const ChangeTracking = Type.Object({
+  changeStatus: Type.Union(
+    [Type.Literal('new'), Type.Literal('same'), Type.Literal('changed'), Type.Literal('removed')],
+    {
+      description:
+        'new: no earlier scrape; same: only whitespace or volatile parts (times, dates, counters) differ; changed; removed: the page now answers 404 or 410',
+    },
+  ),
+  previousScrapeAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  visibility: Type.Union([Type.Literal('visible'), Type.Literal('hidden')], {
+    description: 'visible: the page answered; hidden: it is gone (removed)',
+  }),
+  diff: Type.Optional(
+    Type.Object(
+      { text: Type.String({ description: 'Unified diff of the main-content markdown' }) },
+      { description: 'With modes ["git-diff"], when changed' },
+    ),
+  ),
+  tag: Type.Optional(Type.String()),
+});
+export type ChangeTracking = Static<typeof ChangeTracking>;
+
 /** Whether a result was served from the cache; see docs/cache.md. */
 export const CacheState = Type.Union([Type.Literal('hit'), Type.Literal('miss')], {
   description:
@@ -74,6 +97,7 @@ export const FetchResult = Type.Object({
         'When the content was fetched from the origin: earlier than timestamp on a cache hit; absent on a failure',
     }),
   ),
+  changeTracking: Type.Optional(ChangeTracking),
   timestamp: Timestamp,
   cost: Cost,
   error: Type.Optional(Type.String()),

@@ -24,6 +24,7 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     excludeTags: input.excludeTags,
     maxAge: input.maxAge,
     storeInCache: input.storeInCache,
+    changeTracking: input.changeTracking,
   };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;

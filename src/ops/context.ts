@@ -4,6 +4,7 @@ import type { ArtifactStore } from '../artifacts/index.ts';
 import type { Meter } from '../billing/index.ts';
 import type { BrowserEngine } from '../browser/index.ts';
 import type { PageCache } from '../cache/index.ts';
+import type { SnapshotStore } from '../changes/index.ts';
 import type { Config } from '../config.ts';
 import type { ContentPool } from '../content/index.ts';
 import type { SearchEngines } from '../search/index.ts';
@@ -20,6 +21,7 @@ export interface Services {
   artifacts: ArtifactStore;
   search: SearchEngines;
   cache: PageCache;
+  snapshots: SnapshotStore;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */

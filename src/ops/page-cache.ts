@@ -60,7 +60,10 @@ export function cacheSlot(input: ScrapeInput, ctx: OpContext): CacheSlot | undef
   if (input.actions?.length) return undefined;
   const url = normalizeUrl(input.url, undefined, { ignoreQuery: false })?.href;
   if (!url) return undefined;
-  const maxAge = input.maxAge ?? ctx.services.config.cache.defaultMaxAgeMs;
+  // Change tracking compares what the page says now: never an earlier answer.
+  const maxAge = input.changeTracking
+    ? 0
+    : (input.maxAge ?? ctx.services.config.cache.defaultMaxAgeMs);
   const store = input.storeInCache ?? true;
   if (maxAge === 0 && !store) return undefined;
   const { cache } = ctx.services;

@@ -4,6 +4,7 @@ import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index
 import type { Action, FetchResult } from '../contract/index.ts';
 import type { ExtractRequest } from '../extract/index.ts';
 import { acquirePage } from './acquire-page.ts';
+import { type ChangeTrackingRequest, trackChanges } from './change-tracking.ts';
 import type { OpContext } from './context.ts';
 import { cacheSlot, missed } from './page-cache.ts';
 import type { PageFormat } from './page-formats.ts';
@@ -39,6 +40,8 @@ export interface ScrapeOptions {
   maxAge?: number;
   /** Keep a successful result for later requests (default true). */
   storeInCache?: boolean;
+  /** Compare the page's markdown with the last scrape of it by this key and tag. */
+  changeTracking?: ChangeTrackingRequest;
 }
 
 export interface ScrapeInput extends ScrapeOptions {
@@ -69,7 +72,8 @@ export async function scrape(
     onLinks?.(found);
   };
   const result = await fetchPage(input, ctx, slot || onLinks ? observe : undefined);
-  return slot ? slot.store(result, links) : missed(result);
+  const marked = slot ? slot.store(result, links) : missed(result);
+  return input.changeTracking ? trackChanges(input, input.changeTracking, marked, ctx) : marked;
 }
 
 /**

@@ -219,6 +219,13 @@ export const SERVICE_SETTINGS = {
       max: 365 * DAY_S,
       doc: 'longest a cached result is kept (and may be served), whatever `maxAge` asks',
     }),
+    snapshotRetentionDays: int('WEBDATA_CHANGE_RETENTION_DAYS', {
+      group: 'Cache',
+      default: 30,
+      min: 1,
+      max: 3650,
+      doc: 'how long the last page change tracking saw (per key, URL and tag) is kept to compare the next scrape with; older, the next scrape is `new`',
+    }),
     shared: bool('WEBDATA_CACHE_SHARED', {
       group: 'Cache',
       default: false,

@@ -217,6 +217,25 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_page_snapshots': {
+    async up(db: Kysely<unknown>) {
+      // The last main-content markdown seen per user, URL and change-tracking tag.
+      await db.schema
+        .createTable('page_snapshots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('tag', 'text', (c) => c.notNull())
+        .addColumn('markdown', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('page_snapshots_created')
+        .on('page_snapshots')
+        .column('created_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

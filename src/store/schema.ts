@@ -156,6 +156,20 @@ export interface PageCacheTable {
   used_at: number;
 }
 
+/** The last page a user's change tracking saw, per URL and tag. */
+export interface PageSnapshotsTable {
+  /** SHA-256 of scope, url and tag, hex. */
+  id: string;
+  scope: string;
+  /** The normalised URL. */
+  url: string;
+  /** The caller's tag; '' for none. */
+  tag: string;
+  /** The main content's markdown as scraped. */
+  markdown: string;
+  created_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -167,4 +181,5 @@ export interface Tables {
   webhook_attempts: WebhookAttemptsTable;
   webhook_secrets: WebhookSecretsTable;
   page_cache: PageCacheTable;
+  page_snapshots: PageSnapshotsTable;
 }

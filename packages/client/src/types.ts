@@ -64,10 +64,27 @@ export interface Metadata {
 /** Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every link on it. */
 export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
 
+/** Compare the page with the last scrape of it by this key (and tag); needs markdown among the formats. */
+export interface ChangeTrackingFormat {
+  type: 'changeTracking';
+  /** git-diff: a unified diff of the main-content markdown when it changed (json is refused). */
+  modes?: Array<'git-diff' | 'json'>;
+  tag?: string;
+}
+
+/** How the page compares with the last scrape of it by the same key and tag. */
+export interface ChangeTracking {
+  changeStatus: 'new' | 'same' | 'changed' | 'removed';
+  previousScrapeAt: string | null;
+  visibility: 'visible' | 'hidden';
+  diff?: { text: string };
+  tag?: string;
+}
+
 /** How a page is turned into content, wherever pages are scraped (a search's hits included). */
 export interface PageOptions {
   type?: OutputFormat;
-  formats?: PageFormat[];
+  formats?: Array<PageFormat | ChangeTrackingFormat>;
   /** CSS selectors: keep only these elements / drop these, before conversion. */
   includeTags?: string[];
   excludeTags?: string[];
@@ -103,6 +120,7 @@ export interface FetchResult extends PageExtras {
   cacheState?: 'hit' | 'miss';
   /** When the content was fetched from the site; absent on a failure. */
   cachedAt?: string;
+  changeTracking?: ChangeTracking;
   timestamp: string;
   cost: number;
   error?: string;

@@ -23,9 +23,34 @@ const Selectors = (what: string) =>
 export const MAX_AGE_MS = 365 * 24 * 3_600_000;
 
 /** The fields that shape a page's content, shared by single, batch and batch items. */
+/** Firecrawl v2's change-tracking format, asked for natively the same way. */
+export const ChangeTrackingFormat = Type.Object(
+  {
+    type: Type.Literal('changeTracking'),
+    modes: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('git-diff'), Type.Literal('json')]), {
+        uniqueItems: true,
+        description: 'git-diff: a unified diff of the main-content markdown when it changed',
+      }),
+    ),
+    tag: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Keeps a separate history per tag (default: one history per URL)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Compare the page with the last scrape of it by this key (and tag): changeTracking in the result. Needs markdown among the formats',
+  },
+);
+
 const pageFields = {
   formats: Type.Optional(
-    Type.Array(PageFormatSchema, {
+    Type.Array(Type.Union([PageFormatSchema, ChangeTrackingFormat]), {
       minItems: 1,
       uniqueItems: true,
       description: 'Several formats in one call, instead of type',

@@ -2,6 +2,7 @@ import { microsToUsd, usdToMicros } from '../../../billing/index.ts';
 import type { Config } from '../../../config.ts';
 import {
   type Action,
+  type ChangeTracking,
   type FetchResult,
   SCREENSHOT_VIEWPORT,
   type ScreenshotResult,
@@ -42,12 +43,16 @@ export interface CompatScrape {
 interface Formats {
   formats: Set<string>;
   screenshot?: ScreenshotRequest;
+  /** The changeTracking format entry, as the native one. */
+  changeTracking?: { type: 'changeTracking'; modes?: Array<'git-diff' | 'json'>; tag?: string };
   /** The `json` format as the native schema extraction. */
   extract?: ExtractRequest;
 }
 
 type FormatEntry = {
   type: string;
+  modes?: unknown;
+  tag?: unknown;
   fullPage?: unknown;
   viewport?: unknown;
   schema?: unknown;
@@ -105,6 +110,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
   const formats = new Set<string>();
   let screenshot: ScreenshotRequest | undefined;
   let extract: ExtractRequest | undefined;
+  let changeTracking: Formats['changeTracking'];
   for (const [i, raw] of (options.formats ?? ['markdown']).entries()) {
     const entry: FormatEntry = typeof raw === 'string' ? { type: raw } : raw;
     const field = `${prefix}formats[${i}]`;
@@ -112,6 +118,9 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
     else if (entry.type === 'json') {
       formats.add('json');
       extract = await jsonExtract(entry, options, config, field, prefix);
+    } else if (entry.type === 'changeTracking') {
+      formats.add('changeTracking');
+      changeTracking = { type: 'changeTracking', ...changeTrackingOf(entry, field) };
     } else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
       formats.add('screenshot');
       screenshot = {
@@ -124,7 +133,31 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
         `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`,
       );
   }
-  return { formats, ...(screenshot ? { screenshot } : {}), ...(extract ? { extract } : {}) };
+  return {
+    formats,
+    ...(screenshot ? { screenshot } : {}),
+    ...(extract ? { extract } : {}),
+    ...(changeTracking ? { changeTracking } : {}),
+  };
+}
+
+/** A changeTracking format entry's modes and tag, each named when malformed. */
+function changeTrackingOf(
+  entry: FormatEntry,
+  field: string,
+): { modes?: Array<'git-diff' | 'json'>; tag?: string } {
+  const { modes, tag } = entry;
+  if (
+    modes !== undefined &&
+    !(Array.isArray(modes) && modes.every((m) => m === 'git-diff' || m === 'json'))
+  )
+    throw badRequest(`${field}.modes`, 'must be a list of git-diff and json');
+  if (tag !== undefined && (typeof tag !== 'string' || tag.length === 0 || tag.length > 200))
+    throw badRequest(`${field}.tag`, 'must be a string of 1 to 200 characters');
+  return {
+    ...(modes !== undefined ? { modes: modes as Array<'git-diff' | 'json'> } : {}),
+    ...(tag !== undefined ? { tag } : {}),
+  };
 }
 
 /** Firecrawl actions as native ones; `write` types into what the previous click focused. */
@@ -187,7 +220,7 @@ export async function compatScrape(
   config: Config,
   prefix = '',
 ): Promise<CompatScrape> {
-  const { formats, screenshot, extract } = await formatsOf(options, config, prefix);
+  const { formats, screenshot, extract, changeTracking } = await formatsOf(options, config, prefix);
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
   const actions = actionsOf(options, prefix);
   const country = options.location?.country;
@@ -195,7 +228,10 @@ export async function compatScrape(
     {
       url,
       // Links are the cheapest conversion when only a screenshot, a summary or json was asked for.
-      formats: pageFormats.length ? pageFormats : ['links'],
+      formats: [
+        ...(pageFormats.length ? pageFormats : (['links'] as const)),
+        ...(changeTracking ? [changeTracking] : []),
+      ],
       onlyMainContent: options.onlyMainContent ?? true,
       ...(options.includeTags ? { includeTags: options.includeTags } : {}),
       ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
@@ -255,6 +291,7 @@ export async function compatCrawl(
     proxy,
     maxAge,
     storeInCache,
+    changeTracking,
   } = c.input;
   return {
     url: body.url,
@@ -270,7 +307,13 @@ export async function compatCrawl(
       : {}),
     ...(body.allowSubdomains !== undefined ? { includeSubdomains: body.allowSubdomains } : {}),
     ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
-    ...(formats ? { formats } : {}),
+    ...(formats
+      ? {
+          formats: changeTracking
+            ? [...formats, { type: 'changeTracking' as const, ...changeTracking }]
+            : formats,
+        }
+      : {}),
     ...(includeTags ? { includeTags } : {}),
     ...(excludeTags ? { excludeTags } : {}),
     onlyMainContent,
@@ -291,6 +334,7 @@ export interface FirecrawlDocument {
   screenshot?: string;
   summary?: string;
   json?: unknown;
+  changeTracking?: ChangeTracking;
   metadata: Record<string, unknown>;
   warning?: string;
 }
@@ -308,6 +352,8 @@ export function toDocument(
   if (formats.has('links') && result.links !== undefined) doc.links = result.links;
   if (formats.has('summary') && result.content !== undefined) doc.summary = result.content;
   if (formats.has('json') && result.json !== undefined) doc.json = result.json;
+  if (formats.has('changeTracking') && result.changeTracking)
+    doc.changeTracking = result.changeTracking;
   if (shot?.success && shot.url) doc.screenshot = shot.url;
   else if (shot) doc.warning = `screenshot failed: ${shot.error ?? 'unknown error'}`;
   const m = result.metadata;
