@@ -118,6 +118,28 @@ describe.each(['sqlite', 'postgres'] as const)('change tracking on %s', (backend
     expect(second.json.data.changeTracking.changeStatus).toBe('same');
   });
 
+  it('tracks the pages of a /v2 crawl', async () => {
+    const crawlOnce = async () => {
+      const started = await t.api('POST', '/v2/crawl', {
+        url: `${pageUrl()}-crawl`,
+        limit: 1,
+        sitemap: 'skip',
+        scrapeOptions: { formats: ['markdown', { type: 'changeTracking', tag: 'crawl' }] },
+      });
+      expect(started.status).toBe(200);
+      for (const deadline = Date.now() + 60_000; ; ) {
+        const body = (await t.api('GET', `/v2/crawl/${started.json.id}`)).json;
+        if (body.status !== 'scraping' || Date.now() > deadline) return body;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect((await crawlOnce()).data[0].changeTracking).toMatchObject({
+      changeStatus: 'new',
+      tag: 'crawl',
+    });
+    expect((await crawlOnce()).data[0].changeTracking.changeStatus).toBe('same');
+  });
+
   it('answers 400 naming the field for an unserved mode or a missing markdown format', async () => {
     const url = pageUrl();
     const json = await t.api('POST', '/api/v1/scrape/single', {
