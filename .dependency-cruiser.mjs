@@ -11,7 +11,7 @@ export const ROWS = [
   ['ops'],
   ['page', 'sessions', 'extract'],
   ['browser', 'content', 'discover', 'search', 'webhooks'],
-  ['acquire', 'llm', 'artifacts', 'billing'],
+  ['acquire', 'llm', 'artifacts', 'billing', 'cache', 'changes'],
   ['store', 'metrics', 'api-client', 'fair', 'workers', 'config'],
   ['settings'],
   ['contract'],

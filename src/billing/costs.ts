@@ -10,6 +10,11 @@ export function fetchCost(): number {
   return PRICES_MICROS.fetch;
 }
 
+/** Cost of a result served from the cache instead of fetched, whatever its formats and additions. */
+export function cachedCost(): number {
+  return PRICES_MICROS.cached;
+}
+
 /** Cost of the summary addition for `urls` pages (or sequence breakpoints) summarised, on top of their fetch. */
 export function summaryCost(urls = 1): number {
   return PRICES_MICROS.summary * urls;

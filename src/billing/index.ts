@@ -1,4 +1,5 @@
 export {
+  cachedCost,
   extractCost,
   fetchCost,
   pdfOcrCost,

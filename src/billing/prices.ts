@@ -33,6 +33,7 @@ export const PRICES_MICROS = {
 export type Operation =
   | 'search'
   | 'scrape'
+  | 'cached'
   | 'summary'
   | 'extract'
   | 'pdf-ocr'

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
 import { LocalArtifactStore } from '../artifacts/index.ts';
 import { BrowserEngine } from '../browser/index.ts';
+import { PageCache } from '../cache/index.ts';
+import { SnapshotStore } from '../changes/index.ts';
 import type { Config } from '../config.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
@@ -113,7 +115,24 @@ export async function createServices(
     publicUrl: config.publicUrl,
     ttlMs: config.browser.artifactTtlHours * 3_600_000,
   });
-  const services: Services = { config, httpEngine, content, search, browser, artifacts };
+  const cache = new PageCache({
+    db: database.db,
+    dir: join(config.dataDir, 'cache'),
+    maxBytes: config.cache.maxBytes,
+    ttlMs: config.cache.ttlSeconds * 1000,
+    shared: config.cache.shared,
+  });
+  const snapshots = new SnapshotStore(database.db, config.cache.snapshotRetentionDays * 86_400_000);
+  const services: Services = {
+    config,
+    httpEngine,
+    content,
+    search,
+    browser,
+    artifacts,
+    cache,
+    snapshots,
+  };
   const jobs = new Jobs(database, config);
   // Gauges are read by /metrics, which only a serving process answers.
   const unwatch = sessions
@@ -137,7 +156,12 @@ export async function createServices(
       await jobs.close();
       await Promise.allSettled([sessions?.shutdown(), browser.close()]);
       await egress?.close();
-      await Promise.allSettled([httpEngine.close(), content.close(), artifacts.close()]);
+      await Promise.allSettled([
+        httpEngine.close(),
+        content.close(),
+        artifacts.close(),
+        cache.close(),
+      ]);
       await database.close();
     },
   };

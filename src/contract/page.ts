@@ -62,6 +62,36 @@ export const MethodChoice = Type.Union(
 );
 export type MethodChoice = Static<typeof MethodChoice>;
 
+/** How the page compares with the last scrape of it by the same key and tag; see docs/cache.md. */
+export const ChangeTracking = Type.Object({
+  changeStatus: Type.Union(
+    [Type.Literal('new'), Type.Literal('same'), Type.Literal('changed'), Type.Literal('removed')],
+    {
+      description:
+        'new: no earlier scrape; same: only whitespace or volatile parts (times, dates, counters) differ; changed; removed: the page now answers 404 or 410',
+    },
+  ),
+  previousScrapeAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  visibility: Type.Union([Type.Literal('visible'), Type.Literal('hidden')], {
+    description: 'visible: the page answered; hidden: it is gone (removed)',
+  }),
+  diff: Type.Optional(
+    Type.Object(
+      { text: Type.String({ description: 'Unified diff of the main-content markdown' }) },
+      { description: 'With modes ["git-diff"], when changed' },
+    ),
+  ),
+  tag: Type.Optional(Type.String()),
+});
+export type ChangeTracking = Static<typeof ChangeTracking>;
+
+/** Whether a result was served from the cache; see docs/cache.md. */
+export const CacheState = Type.Union([Type.Literal('hit'), Type.Literal('miss')], {
+  description:
+    'hit: served from the cache, charged the cached price, no request to the origin; miss: fetched',
+});
+export type CacheState = Static<typeof CacheState>;
+
 /** One page fetched: a scrape's answer, a batch item, a search hit's page, a crawl item. */
 export const FetchResult = Type.Object({
   url: Type.String(),
@@ -74,6 +104,15 @@ export const FetchResult = Type.Object({
   metadata: Type.Optional(ResultMetadata),
   ...pageExtraFields,
   method: Type.Optional(AcquireMethod),
+  cacheState: Type.Optional(CacheState),
+  cachedAt: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When the content was fetched from the origin: earlier than timestamp on a cache hit; absent on a failure',
+    }),
+  ),
+  changeTracking: Type.Optional(ChangeTracking),
   timestamp: Timestamp,
   cost: Cost,
   error: Type.Optional(Type.String()),

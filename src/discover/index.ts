@@ -3,7 +3,7 @@ export { crawlKeys, crawlStartKey, pathPatternProblems } from './crawl-scope.ts'
 export { discover } from './discover.ts';
 export { HostGate } from './host-gate.ts';
 export { DEFAULT_LIMITS } from './limits.ts';
-export { MAX_URL_CHARS } from './normalize.ts';
+export { MAX_URL_CHARS, normalizeUrl } from './normalize.ts';
 export { PATH_MATCH_DEADLINE_MS, PathMatchDeadlineError } from './path-matcher.ts';
 export { MAX_PATTERN_PROGRAM } from './path-worker.ts';
 export { RobotsCache, type RobotsRules } from './robots.ts';

@@ -14,6 +14,7 @@ import { requestLogFields } from './log.ts';
 import { operationCalls, operationsPlugin } from './operations.ts';
 import { requestMetricsPlugin } from './request-metrics.ts';
 import { browserSessionRoutes } from './routes/browser-sessions.ts';
+import { cacheRoutes } from './routes/cache.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { filesRoutes } from './routes/files.ts';
@@ -78,6 +79,7 @@ const apiRoutes = [
   webhookRoutes,
   usageRoutes,
   extractRoutes,
+  cacheRoutes,
 ];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {

@@ -11,10 +11,12 @@ import {
 } from '../discover/index.ts';
 import {
   type BatchInput,
+  type ChangeTrackingRequest,
   type CrawlSettings,
   type ExtractInput,
   type MapInput,
   normaliseSearchInput,
+  type PageFormat,
   type ScrapeInput,
   type ScrapeOptions,
   type SearchInput,
@@ -93,18 +95,60 @@ function checkMethodActions(
   if (refusal) throw badRequest(field, refusal);
 }
 
+/**
+ * The page formats of a `formats` list and its change-tracking entry, checked: tracking compares
+ * markdown, so markdown must be asked for; its `json` mode (changed fields of an extraction) is
+ * not served yet.
+ */
+function splitFormats(
+  formats: PageScrapeOptions['formats'],
+  prefix: string,
+): { formats?: PageFormat[]; changeTracking?: ChangeTrackingRequest } {
+  if (formats === undefined) return {};
+  const pages: PageFormat[] = [];
+  let changeTracking: ChangeTrackingRequest | undefined;
+  for (const [i, entry] of formats.entries()) {
+    if (typeof entry === 'string') {
+      pages.push(entry);
+      continue;
+    }
+    const field = `${prefix}formats[${i}]`;
+    if (changeTracking) throw badRequest(field, 'changeTracking is given twice');
+    const modes = entry.modes ?? [];
+    const json = modes.indexOf('json');
+    if (json >= 0)
+      throw badRequest(
+        `${field}.modes[${json}]`,
+        'the json mode is not served by this server; use git-diff (see docs/cache.md)',
+      );
+    changeTracking = {
+      modes: modes.filter((m): m is 'git-diff' => m === 'git-diff'),
+      ...(entry.tag !== undefined ? { tag: entry.tag } : {}),
+    };
+  }
+  if (changeTracking && !pages.includes('markdown'))
+    throw badRequest(
+      `${prefix}formats`,
+      'changeTracking compares markdown: add markdown to formats',
+    );
+  if (pages.length === 0) throw badRequest(`${prefix}formats`, 'give at least one page format');
+  return { formats: pages, ...(changeTracking ? { changeTracking } : {}) };
+}
+
 /** How to turn a page into content, as every body that scrapes gives it (a search's hits, a batch, a crawl's pages), checked. */
 export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): ScrapeOptions {
   checkPageFields(body, prefix);
   return {
     type: body.type,
-    formats: body.formats,
+    ...splitFormats(body.formats, prefix),
     includeTags: body.includeTags,
     excludeTags: body.excludeTags,
     onlyMainContent: body.onlyMainContent,
     extractMetadata: body.extractMetadata,
     pdfStrategy: body.pdfStrategy,
     ...(body.method ? { methods: methodsFor(body.method) } : {}),
+    maxAge: body.maxAge,
+    storeInCache: body.storeInCache,
   };
 }
 

@@ -107,6 +107,14 @@ export const TOOL_ROUTES: readonly ToolRoute[] = [
     destructive: true,
   },
   {
+    name: 'cache_delete',
+    method: 'DELETE',
+    path: '/api/v1/cache',
+    render: 'json',
+    destructive: true,
+    hint: 'Forget cached pages (give url or prefix), so the next scrape with maxAge fetches them again.',
+  },
+  {
     name: 'session_create',
     method: 'POST',
     path: '/api/v1/browser-sandbox/session',

@@ -23,6 +23,9 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     formats: input.formats,
     includeTags: input.includeTags,
     excludeTags: input.excludeTags,
+    maxAge: input.maxAge,
+    storeInCache: input.storeInCache,
+    changeTracking: input.changeTracking,
   };
   return input.urls.map((item) => {
     const own = typeof item === 'string' ? { url: item } : item;

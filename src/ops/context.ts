@@ -1,5 +1,7 @@
 import type { ArtifactStore } from '../artifacts/index.ts';
 import type { Meter } from '../billing/index.ts';
+import type { PageCache } from '../cache/index.ts';
+import type { SnapshotStore } from '../changes/index.ts';
 import type { PageContext, PageServices } from '../page/index.ts';
 import type { SearchEngines } from '../search/index.ts';
 
@@ -10,6 +12,8 @@ import type { SearchEngines } from '../search/index.ts';
 export interface Services extends PageServices {
   artifacts: ArtifactStore;
   search: SearchEngines;
+  cache: PageCache;
+  snapshots: SnapshotStore;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */

@@ -10,7 +10,9 @@ import {
   PageConverter,
   type PageFormat,
 } from '../page/index.ts';
+import { type ChangeTrackingRequest, trackChanges } from './change-tracking.ts';
 import type { OpContext } from './context.ts';
+import { cacheSlot, missed } from './page-cache.ts';
 import { failure, type PageResultOptions, pageResult } from './page-result.ts';
 import { type ProxyRequest, proxyRoute } from './proxy.ts';
 
@@ -35,6 +37,12 @@ export interface ScrapeOptions {
   /** CSS selectors of the elements to keep / to drop before conversion. */
   includeTags?: string[];
   excludeTags?: string[];
+  /** Milliseconds: a cached result at most this old is served instead of fetching; 0 always fetches. */
+  maxAge?: number;
+  /** Keep a successful result for later requests (default true). */
+  storeInCache?: boolean;
+  /** Compare the page's markdown with the last scrape of it by this key and tag. */
+  changeTracking?: ChangeTrackingRequest;
 }
 
 export interface ScrapeInput extends ScrapeOptions {
@@ -44,12 +52,38 @@ export interface ScrapeInput extends ScrapeOptions {
 }
 
 /**
+ * Scrapes one URL, from the cache when the request allows it and a fresh enough result of the
+ * same request is there (see page-cache.ts), otherwise by fetching it; every result says which.
+ * Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
+ */
+export async function scrape(
+  input: ScrapeInput,
+  ctx: OpContext,
+  onLinks?: LinksObserver,
+): Promise<FetchResult> {
+  const slot = cacheSlot(input, ctx);
+  const hit = await slot?.lookup();
+  if (hit) {
+    if (hit.links) onLinks?.(hit.links);
+    return hit.result;
+  }
+  let links: string[] | undefined;
+  const observe = (found: string[]) => {
+    links = found;
+    onLinks?.(found);
+  };
+  const result = await fetchPage(input, ctx, slot || onLinks ? observe : undefined);
+  const marked = slot ? slot.store(result, links) : missed(result);
+  return input.changeTracking ? trackChanges(input, input.changeTracking, marked, ctx) : marked;
+}
+
+/**
  * Fetches one URL and converts it: acquirePage climbs the engine ladder (HTTP, browser,
  * browser-stealth) until the page's content is there, all within the page budget; pageResult
  * turns what it got into the result. Never throws for a page's fault: that is a failed result at
- * cost 0. Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
+ * cost 0.
  */
-export async function scrape(
+async function fetchPage(
   input: ScrapeInput,
   ctx: OpContext,
   onLinks?: LinksObserver,

@@ -14,6 +14,7 @@ export const GROUPS = [
   'Network',
   'Limits',
   'Content and PDFs',
+  'Cache',
   'Jobs, map, crawl and webhooks',
   'Search engines',
   'LLM, summaries and extraction',

@@ -196,6 +196,42 @@ export const SERVICE_SETTINGS = {
     max: 200_000_000,
     doc: 'largest rendering of one page for OCR (200 dpi, lowered for bigger pages)',
   }),
+  cache: {
+    defaultMaxAgeMs: int('WEBDATA_CACHE_MAX_AGE_MS', {
+      group: 'Cache',
+      default: 0,
+      shownDefault: '`0` (always fetch)',
+      min: 0,
+      max: 365 * DAY_S * S,
+      doc: 'the `maxAge` of a scrape that gives none: how old a cached result may be to be served instead of fetching. See [cache.md](cache.md)',
+    }),
+    maxBytes: int('WEBDATA_CACHE_MAX_BYTES', {
+      group: 'Cache',
+      default: 1024 * MIB,
+      min: 1024,
+      max: Number.MAX_SAFE_INTEGER,
+      doc: 'most bytes of compressed cached results kept under `$WEBDATA_DATA_DIR/cache`; the least recently used go first beyond it',
+    }),
+    ttlSeconds: int('WEBDATA_CACHE_TTL_SECONDS', {
+      group: 'Cache',
+      default: 7 * DAY_S,
+      min: 1,
+      max: 365 * DAY_S,
+      doc: 'longest a cached result is kept (and may be served), whatever `maxAge` asks',
+    }),
+    snapshotRetentionDays: int('WEBDATA_CHANGE_RETENTION_DAYS', {
+      group: 'Cache',
+      default: 30,
+      min: 1,
+      max: 3650,
+      doc: 'how long the last page change tracking saw (per key, URL and tag) is kept to compare the next scrape with; older, the next scrape is `new`',
+    }),
+    shared: bool('WEBDATA_CACHE_SHARED', {
+      group: 'Cache',
+      default: false,
+      doc: "serve one API key's cached results to every key (off: each key sees only what its own requests stored). Cached results never carry credentials: requests with actions are never cached",
+    }),
+  },
   logLevel: choice('WEBDATA_LOG_LEVEL', {
     group: 'Operations',
     options: LOG_LEVELS,

@@ -203,6 +203,52 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_page_cache': {
+    async up(db: Kysely<unknown>) {
+      // The index of cached scrape results; their bodies are compressed files named by `id`.
+      await db.schema
+        .createTable('page_cache')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('page_cache_scope_url')
+        .on('page_cache')
+        .columns(['scope', 'url'])
+        .execute();
+      await db.schema.createIndex('page_cache_key').on('page_cache').column('key').execute();
+      await db.schema.createIndex('page_cache_used').on('page_cache').column('used_at').execute();
+      await db.schema
+        .createIndex('page_cache_created')
+        .on('page_cache')
+        .column('created_at')
+        .execute();
+    },
+  },
+  '0008_page_snapshots': {
+    async up(db: Kysely<unknown>) {
+      // The last main-content markdown seen per user, URL and change-tracking tag.
+      await db.schema
+        .createTable('page_snapshots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('tag', 'text', (c) => c.notNull())
+        .addColumn('markdown', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('page_snapshots_created')
+        .on('page_snapshots')
+        .column('created_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

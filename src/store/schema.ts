@@ -150,6 +150,37 @@ export interface WebhookSecretsTable {
   created_at: number;
 }
 
+/** One cached scrape result; its body is a compressed file under the data folder named by `id`. */
+export interface PageCacheTable {
+  /** SHA-256 of `scope` and `key`, hex. */
+  id: string;
+  /** SHA-256 of everything that shapes the result (URL, formats, options), hex. */
+  key: string;
+  /** The user whose request stored the entry: only this user may delete it. */
+  scope: string;
+  /** The normalised URL asked for, matched by `DELETE /v1/cache`. */
+  url: string;
+  /** Size of the compressed body on disk: what the byte budget counts. */
+  bytes: number;
+  created_at: number;
+  /** Last time the entry was stored or served: eviction takes the least recently used first. */
+  used_at: number;
+}
+
+/** The last page a user's change tracking saw, per URL and tag. */
+export interface PageSnapshotsTable {
+  /** SHA-256 of scope, url and tag, hex. */
+  id: string;
+  scope: string;
+  /** The normalised URL. */
+  url: string;
+  /** The caller's tag; '' for none. */
+  tag: string;
+  /** The main content's markdown as scraped. */
+  markdown: string;
+  created_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -161,4 +192,6 @@ export interface Tables {
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_secrets: WebhookSecretsTable;
+  page_cache: PageCacheTable;
+  page_snapshots: PageSnapshotsTable;
 }

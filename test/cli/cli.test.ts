@@ -67,6 +67,21 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(page.markdown).not.toMatch(/\| Zone\s*\|/);
   });
 
+  it('scrape --max-age serves the cached result; --no-store-in-cache keeps none', async () => {
+    const url = `${site.origin}/article.html?cli=cache`;
+    const first = await webdata(['--json', 'scrape', url, '--max-age', '60000']);
+    expect(JSON.parse(first.stdout).cacheState).toBe('miss');
+    const second = await webdata(['--json', 'scrape', url, '--max-age', '60000']);
+    expect(JSON.parse(second.stdout).cacheState).toBe('hit');
+    const other = `${site.origin}/article.html?cli=nostore`;
+    await webdata(['scrape', other, '--no-store-in-cache']);
+    const after = await webdata(['--json', 'scrape', other, '--max-age', '60000']);
+    expect(JSON.parse(after.stdout).cacheState).toBe('miss');
+    const bad = await webdata(['scrape', url, '--max-age', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('max-age');
+  });
+
   it('scrape -o writes the content to a file', async () => {
     const file = join(scratch.path, 'page.md');
     const res = await webdata(['scrape', `${site.origin}/article.html`, '-o', file]);

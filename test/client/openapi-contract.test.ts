@@ -52,6 +52,7 @@ const METHODS: Record<string, { route: string; body?: string; query?: string }> 
   },
   usage: { route: 'GET /api/v1/usage', query: "NonNullable<Parameters<Client['usage']>[0]>" },
   cancelJob: { route: 'DELETE /api/v1/scrape/async/job/{id}' },
+  deleteCache: { route: 'DELETE /api/v1/cache', query: "Parameters<Client['deleteCache']>[0]" },
   map: { route: 'POST /api/v1/map', body: "Parameters<Client['map']>[0]" },
   pdfFromHtml: {
     route: 'POST /api/v1/pdf/html',

@@ -150,6 +150,19 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(rows.at(-1)).toMatchObject({ operation: 'scrape' });
   });
 
+  it('serves a scrape with maxAge from the cache, and cache_delete forgets it', async () => {
+    const client = await httpClient(TEST_KEY);
+    const url = `${site.origin}/article.html?mcp=cache`;
+    const first = await call(client, 'scrape', { url, maxAge: 60_000 });
+    expect(first.structuredContent.cacheState).toBe('miss');
+    const second = await call(client, 'scrape', { url, maxAge: 60_000 });
+    expect(second.structuredContent).toMatchObject({ cacheState: 'hit', cost: 0.002 });
+    const deleted = await call(client, 'cache_delete', { url });
+    expect(deleted.structuredContent).toEqual({ success: true, deleted: 1 });
+    const third = await call(client, 'scrape', { url, maxAge: 60_000 });
+    expect(third.structuredContent.cacheState).toBe('miss');
+  });
+
   it('answers a bad argument with a tool error naming the field, and a failed page as an error too', async () => {
     const client = await httpClient(TEST_KEY);
     const bad = await call(client, 'scrape', { url: `${site.origin}/article.html`, type: 'pdf' });

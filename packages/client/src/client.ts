@@ -141,6 +141,12 @@ export class WebdataClient {
     return this.#call('GET', `/v1/usage${q.size ? `?${q}` : ''}`);
   }
 
+  /** Deletes the caller's cached results of one URL, or of every URL starting with `prefix`. */
+  deleteCache(match: { url: string } | { prefix: string }): Promise<T.CacheDeleted> {
+    const q = new URLSearchParams(match as Record<string, string>);
+    return this.#call('DELETE', `/v1/cache?${q}`);
+  }
+
   cancelJob(id: string): Promise<T.JobCancelled> {
     return this.#call('DELETE', `/v1/scrape/async/job/${encodeURIComponent(id)}`);
   }

@@ -64,6 +64,23 @@ export interface Metadata {
 /** Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every link on it. */
 export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
 
+/** Compare the page with the last scrape of it by this key (and tag); needs markdown among the formats. */
+export interface ChangeTrackingFormat {
+  type: 'changeTracking';
+  /** git-diff: a unified diff of the main-content markdown when it changed (json is refused). */
+  modes?: Array<'git-diff' | 'json'>;
+  tag?: string;
+}
+
+/** How the page compares with the last scrape of it by the same key and tag. */
+export interface ChangeTracking {
+  changeStatus: 'new' | 'same' | 'changed' | 'removed';
+  previousScrapeAt: string | null;
+  visibility: 'visible' | 'hidden';
+  diff?: { text: string };
+  tag?: string;
+}
+
 /** The engine a caller asks for: `auto` climbs the ladder, any other names the one engine to use. */
 export type MethodChoice = 'auto' | 'http' | 'browser' | 'browser-stealth';
 
@@ -71,13 +88,17 @@ export type MethodChoice = 'auto' | 'http' | 'browser' | 'browser-stealth';
 export interface PageOptions {
   method?: MethodChoice;
   type?: OutputFormat;
-  formats?: PageFormat[];
+  formats?: Array<PageFormat | ChangeTrackingFormat>;
   /** CSS selectors: keep only these elements / drop these, before conversion. */
   includeTags?: string[];
   excludeTags?: string[];
   onlyMainContent?: boolean;
   extractMetadata?: boolean;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
+  /** Milliseconds: a cached result at most this old is served (at the cached price) instead of fetching; 0 always fetches. */
+  maxAge?: number;
+  /** Keep a successful result for later requests; default true. */
+  storeInCache?: boolean;
 }
 
 export interface ScrapeRequest extends PageOptions {
@@ -99,9 +120,20 @@ export interface FetchResult extends PageExtras {
   metadata?: Metadata;
   /** The engine that answered: plain HTTP, the headless browser, or the stealth browser; absent when nothing was acquired. */
   method?: 'http' | 'browser' | 'browser-stealth';
+  /** hit: served from the cache, no request to the site; miss: fetched. */
+  cacheState?: 'hit' | 'miss';
+  /** When the content was fetched from the site; absent on a failure. */
+  cachedAt?: string;
+  changeTracking?: ChangeTracking;
   timestamp: string;
   cost: number;
   error?: string;
+}
+
+/** What `DELETE /v1/cache` removed: the caller's own entries only. */
+export interface CacheDeleted {
+  success: true;
+  deleted: number;
 }
 
 export interface BatchRequest extends Omit<ScrapeRequest, 'url' | 'actions'> {

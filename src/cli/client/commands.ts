@@ -29,7 +29,13 @@ function contentOptions(cmd: Command): Command {
       '--method <method>',
       'engine: auto (default: HTTP, then the browser, then browser-stealth as needed), http, browser or browser-stealth alone',
       choice('method', METHODS),
-    );
+    )
+    .option(
+      '--max-age <ms>',
+      'serve a cached result at most this many milliseconds old instead of fetching',
+      int('max-age'),
+    )
+    .option('--no-store-in-cache', 'do not keep the result for later requests');
 }
 
 interface ContentOptions {
@@ -40,6 +46,9 @@ interface ContentOptions {
   exclude?: string[];
   metadata?: boolean;
   method?: string;
+  maxAge?: number;
+  /** False with --no-store-in-cache. */
+  storeInCache: boolean;
 }
 
 function contentBody(o: ContentOptions): Body {
@@ -50,6 +59,8 @@ function contentBody(o: ContentOptions): Body {
     ...(o.exclude ? { excludeTags: o.exclude } : {}),
     ...(o.metadata ? { extractMetadata: true } : {}),
     ...(o.method ? { method: o.method } : {}),
+    ...(o.maxAge !== undefined ? { maxAge: o.maxAge } : {}),
+    ...(o.storeInCache ? {} : { storeInCache: false }),
   };
 }
 
@@ -224,6 +235,11 @@ export function addClientCommands(program: Command): void {
       'with --scrape, the engine for every page (auto, http, browser, browser-stealth)',
       choice('method', METHODS),
     )
+    .option(
+      '--max-age <ms>',
+      'with --scrape: serve cached pages at most this many milliseconds old',
+      int('max-age'),
+    )
     .action(
       action(
         async (
@@ -236,6 +252,7 @@ export function addClientCommands(program: Command): void {
             location?: string;
             scrape?: boolean;
             method?: string;
+            maxAge?: number;
           },
         ) => {
           const res = await s.call<
@@ -252,7 +269,14 @@ export function addClientCommands(program: Command): void {
             ...(o.limit ? { limit: o.limit } : {}),
             ...(o.engine ? { engine: o.engine } : {}),
             ...(o.location ? { location: o.location } : {}),
-            ...(o.scrape ? { scrape: o.method ? { method: o.method } : {} } : {}),
+            ...(o.scrape
+              ? {
+                  scrape: {
+                    ...(o.method ? { method: o.method } : {}),
+                    ...(o.maxAge !== undefined ? { maxAge: o.maxAge } : {}),
+                  },
+                }
+              : {}),
           });
           if (g.json) printJson(res);
           else {

@@ -19,10 +19,38 @@ const Selectors = (what: string) =>
     description: `CSS selectors of elements to ${what} before conversion`,
   });
 
+/** The largest maxAge: a year, past any cache entry's lifetime. */
+export const MAX_AGE_MS = 365 * 24 * 3_600_000;
+
 /** The fields that shape a page's content, shared by single, batch and batch items. */
+/** Firecrawl v2's change-tracking format, asked for natively the same way. */
+export const ChangeTrackingFormat = Type.Object(
+  {
+    type: Type.Literal('changeTracking'),
+    modes: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('git-diff'), Type.Literal('json')]), {
+        uniqueItems: true,
+        description: 'git-diff: a unified diff of the main-content markdown when it changed',
+      }),
+    ),
+    tag: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Keeps a separate history per tag (default: one history per URL)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Compare the page with the last scrape of it by this key (and tag): changeTracking in the result. Needs markdown among the formats',
+  },
+);
+
 const pageFields = {
   formats: Type.Optional(
-    Type.Array(PageFormatSchema, {
+    Type.Array(Type.Union([PageFormatSchema, ChangeTrackingFormat]), {
       minItems: 1,
       uniqueItems: true,
       description: 'Several formats in one call, instead of type',
@@ -31,6 +59,19 @@ const pageFields = {
   includeTags: Type.Optional(Selectors('keep (all others dropped)')),
   excludeTags: Type.Optional(Selectors('drop')),
   method: Type.Optional(MethodChoice),
+  maxAge: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_AGE_MS,
+      description:
+        'Milliseconds: a cached result of the same request at most this old is served (charged the cached price) instead of fetching; 0 always fetches. Default WEBDATA_CACHE_MAX_AGE_MS (0). Requests with actions are never served from the cache',
+    }),
+  ),
+  storeInCache: Type.Optional(
+    Type.Boolean({
+      description: 'Keep a successful result for later requests with maxAge; default true',
+    }),
+  ),
 };
 
 /** Fields a single scrape accepts, shared with batch items (which add nothing of their own). */

@@ -16,7 +16,7 @@ export const UsageQuery = Type.Object({
 const OperationUsage = Type.Object({
   operation: Type.String({
     description:
-      'What was charged: search, scrape, summary, pdf-ocr, sequence, map, screenshot, pdf, session',
+      'What was charged: search, scrape, cached (a result served from the cache), summary, pdf-ocr, sequence, map, screenshot, pdf, session',
   }),
   units: Type.Integer({
     description:

@@ -7,12 +7,13 @@ import {
   Patterns,
 } from '../../schemas/crawl.ts';
 import { MAP_MAX_SEARCH_CHARS } from '../../schemas/map.ts';
+import { MAX_AGE_MS } from '../../schemas/scrape.ts';
 import { DomainFilter } from '../../schemas/search.ts';
 
 /**
  * Firecrawl v2's request bodies, as far as this server serves them. Format and action entries are
  * checked one by one in translate.ts, so an unsupported one is named with its index. Fields that
- * only tune Firecrawl's own infrastructure (caching, TLS checks, ad blocking...) are accepted and
+ * only tune Firecrawl's own infrastructure (TLS checks, ad blocking...) are accepted and
  * have no effect; any other unknown field is a 400 naming it, as on the native API.
  */
 const Loose = Type.Object({ type: Type.String() }, { additionalProperties: true });
@@ -22,8 +23,6 @@ const NoEffect = {
   removeBase64Images: Type.Optional(Type.Boolean()),
   blockAds: Type.Optional(Type.Boolean()),
   fastMode: Type.Optional(Type.Boolean()),
-  storeInCache: Type.Optional(Type.Boolean()),
-  maxAge: Type.Optional(Type.Number()),
   minAge: Type.Optional(Type.Number()),
   parsers: Type.Optional(Type.Array(Type.Unknown())),
   zeroDataRetention: Type.Optional(Type.Boolean()),
@@ -68,6 +67,8 @@ export const scrapeOptionFields = {
   actions: Type.Optional(Type.Array(Loose, { maxItems: 100 })),
   location: Type.Optional(Location),
   jsonOptions: Type.Optional(JsonOptions),
+  maxAge: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AGE_MS })),
+  storeInCache: Type.Optional(Type.Boolean()),
   ...NoEffect,
 };
 

@@ -3,6 +3,7 @@ import type { Config } from '../../../config.ts';
 import {
   type AcquireMethod,
   type Action,
+  type ChangeTracking,
   type FetchResult,
   SCREENSHOT_VIEWPORT,
   type ScreenshotResult,
@@ -43,12 +44,16 @@ export interface CompatScrape {
 interface Formats {
   formats: Set<string>;
   screenshot?: ScreenshotRequest;
+  /** The changeTracking format entry, as the native one. */
+  changeTracking?: { type: 'changeTracking'; modes?: Array<'git-diff' | 'json'>; tag?: string };
   /** The `json` format as the native schema extraction. */
   extract?: ExtractRequest;
 }
 
 type FormatEntry = {
   type: string;
+  modes?: unknown;
+  tag?: unknown;
   fullPage?: unknown;
   viewport?: unknown;
   schema?: unknown;
@@ -106,6 +111,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
   const formats = new Set<string>();
   let screenshot: ScreenshotRequest | undefined;
   let extract: ExtractRequest | undefined;
+  let changeTracking: Formats['changeTracking'];
   for (const [i, raw] of (options.formats ?? ['markdown']).entries()) {
     const entry: FormatEntry = typeof raw === 'string' ? { type: raw } : raw;
     const field = `${prefix}formats[${i}]`;
@@ -113,6 +119,9 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
     else if (entry.type === 'json') {
       formats.add('json');
       extract = await jsonExtract(entry, options, config, field, prefix);
+    } else if (entry.type === 'changeTracking') {
+      formats.add('changeTracking');
+      changeTracking = { type: 'changeTracking', ...changeTrackingOf(entry, field) };
     } else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
       formats.add('screenshot');
       screenshot = {
@@ -125,7 +134,31 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
         `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`,
       );
   }
-  return { formats, ...(screenshot ? { screenshot } : {}), ...(extract ? { extract } : {}) };
+  return {
+    formats,
+    ...(screenshot ? { screenshot } : {}),
+    ...(extract ? { extract } : {}),
+    ...(changeTracking ? { changeTracking } : {}),
+  };
+}
+
+/** A changeTracking format entry's modes and tag, each named when malformed. */
+function changeTrackingOf(
+  entry: FormatEntry,
+  field: string,
+): { modes?: Array<'git-diff' | 'json'>; tag?: string } {
+  const { modes, tag } = entry;
+  if (
+    modes !== undefined &&
+    !(Array.isArray(modes) && modes.every((m) => m === 'git-diff' || m === 'json'))
+  )
+    throw badRequest(`${field}.modes`, 'must be a list of git-diff and json');
+  if (tag !== undefined && (typeof tag !== 'string' || tag.length === 0 || tag.length > 200))
+    throw badRequest(`${field}.tag`, 'must be a string of 1 to 200 characters');
+  return {
+    ...(modes !== undefined ? { modes: modes as Array<'git-diff' | 'json'> } : {}),
+    ...(tag !== undefined ? { tag } : {}),
+  };
 }
 
 /** Firecrawl actions as native ones; `write` types into what the previous click focused. */
@@ -211,7 +244,7 @@ export async function compatScrape(
   config: Config,
   prefix = '',
 ): Promise<CompatScrape> {
-  const { formats, screenshot, extract } = await formatsOf(options, config, prefix);
+  const { formats, screenshot, extract, changeTracking } = await formatsOf(options, config, prefix);
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
   const actions = actionsOf(options, prefix);
   const methods = methodsOf(options, prefix);
@@ -220,7 +253,10 @@ export async function compatScrape(
     {
       url,
       // Links are the cheapest conversion when only a screenshot, a summary or json was asked for.
-      formats: pageFormats.length ? pageFormats : ['links'],
+      formats: [
+        ...(pageFormats.length ? pageFormats : (['links'] as const)),
+        ...(changeTracking ? [changeTracking] : []),
+      ],
       onlyMainContent: options.onlyMainContent ?? true,
       ...(options.includeTags ? { includeTags: options.includeTags } : {}),
       ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
@@ -230,6 +266,8 @@ export async function compatScrape(
       // Firecrawl reads a PDF's text layer and falls back to OCR.
       pdfStrategy: 'auto',
       extractMetadata: true,
+      ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
+      ...(options.storeInCache !== undefined ? { storeInCache: options.storeInCache } : {}),
     },
     config,
     prefix,
@@ -277,6 +315,9 @@ export async function compatCrawl(
     summary,
     proxy,
     methods,
+    maxAge,
+    storeInCache,
+    changeTracking,
   } = c.input;
   const crawl: Omit<CrawlBody, 'webhook'> = {
     url: body.url,
@@ -292,7 +333,13 @@ export async function compatCrawl(
       : {}),
     ...(body.allowSubdomains !== undefined ? { includeSubdomains: body.allowSubdomains } : {}),
     ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
-    ...(formats ? { formats } : {}),
+    ...(formats
+      ? {
+          formats: changeTracking
+            ? [...formats, { type: 'changeTracking' as const, ...changeTracking }]
+            : formats,
+        }
+      : {}),
     ...(includeTags ? { includeTags } : {}),
     ...(excludeTags ? { excludeTags } : {}),
     onlyMainContent,
@@ -300,6 +347,8 @@ export async function compatCrawl(
     pdfStrategy,
     ...(summary ? { summary } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(maxAge !== undefined ? { maxAge } : {}),
+    ...(storeInCache !== undefined ? { storeInCache } : {}),
   };
   return { body: crawl, ...(methods ? { methods } : {}) };
 }
@@ -312,6 +361,7 @@ export interface FirecrawlDocument {
   screenshot?: string;
   summary?: string;
   json?: unknown;
+  changeTracking?: ChangeTracking;
   metadata: Record<string, unknown>;
   warning?: string;
 }
@@ -332,6 +382,8 @@ export function toDocument(
   if (formats.has('links') && result.links !== undefined) doc.links = result.links;
   if (formats.has('summary') && result.content !== undefined) doc.summary = result.content;
   if (formats.has('json') && result.json !== undefined) doc.json = result.json;
+  if (formats.has('changeTracking') && result.changeTracking)
+    doc.changeTracking = result.changeTracking;
   if (shot?.success && shot.url) doc.screenshot = shot.url;
   else if (shot) doc.warning = `screenshot failed: ${shot.error ?? 'unknown error'}`;
   const m = result.metadata;
@@ -343,6 +395,8 @@ export function toDocument(
     url: m?.finalUrl || result.url,
     statusCode: result.statusCode,
     ...(m?.contentType ? { contentType: m.contentType } : {}),
+    ...(result.cacheState ? { cacheState: result.cacheState } : {}),
+    ...(result.cachedAt ? { cachedAt: result.cachedAt } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
     ...(result.method
       ? {

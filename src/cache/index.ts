@@ -1,0 +1,7 @@
+export {
+  type CacheEntry,
+  type CacheMatch,
+  cacheKey,
+  PageCache,
+  type PageCacheOptions,
+} from './page-cache.ts';

@@ -1,0 +1,2 @@
+export { comparable, gitDiff, hasChanged } from './compare.ts';
+export { type Snapshot, type SnapshotPlace, SnapshotStore } from './snapshots.ts';
