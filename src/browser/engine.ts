@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import {
   type EgressLimits,
   type EgressProxy,
@@ -20,6 +20,12 @@ import {
   stealthInitScript,
 } from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
+
+/**
+ * playwright-core, loaded with the first browser instead of at start: about a quarter of the
+ * modules a server loads before it answers, and only browser pages need it.
+ */
+const playwright = () => import('playwright-core');
 
 /** The browser methods of the API, in escalation order. */
 export type BrowserMethod = 'browser' | 'browser-stealth';
@@ -102,7 +108,7 @@ export class BrowserEngine {
       name: 'browser',
       size: opts.poolSize,
       launch: async (marker) =>
-        chromium.launch({
+        (await playwright()).chromium.launch({
           executablePath: opts.chromium.headless,
           args: [...baseArgs(await this.#egress()), marker],
         }),
@@ -159,7 +165,7 @@ export class BrowserEngine {
       throw err;
     });
     const proxy = await this.#egress();
-    return chromium.launch({
+    return (await playwright()).chromium.launch({
       executablePath: this.#opts.chromium.visible,
       headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },
