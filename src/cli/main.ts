@@ -1,14 +1,8 @@
-import { enableCompileCache } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { addClientCommands } from './client/commands.ts';
 import { CliError, EXIT } from './client/errors.ts';
 import { closeOnSignals, surviveUnhandledRejections } from './signals.ts';
-
-// Node keeps the code it compiles between starts (in NODE_COMPILE_CACHE, which the image fills at
-// build time, else a folder under the temp folder), so a start after the first skips stripping
-// and compiling the modules the commands below import.
-enableCompileCache();
 
 function config(): Config {
   try {
