@@ -146,6 +146,13 @@ try {
   await podman(...containerArgs(names.server, env), ...SANDBOX_OPTIONS, image);
   await waitFor(() => healthy(names.server), { timeoutMs: 60_000, everyMs: 100, what: 'healthy' });
   step('cold start to healthy (HEALTHCHECK passes)', performance.now() - coldStart);
+  const started = (await run('podman', ['logs', names.server])).stdout
+    .split('\n')
+    .find((line) => line.includes('"startupMs"'));
+  if (started)
+    console.log(
+      `smoke:     the server's steps (ms): ${JSON.stringify(JSON.parse(started).startupMs)}`,
+    );
 
   const health = await fetch(`${origin}/health`);
   assert.equal(health.status, 200);

@@ -1,5 +1,4 @@
-import { chromium as patchright } from 'patchright-core';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import {
   type EgressLimits,
   type EgressProxy,
@@ -17,6 +16,13 @@ import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './processes.ts';
 import { headlessInitScript, stealthInitScript } from './stealth.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
+
+/**
+ * playwright-core (and patchright-core for the stealth pool, below), loaded with the first browser
+ * instead of at start: about a quarter of the modules a server loads before it answers, and only
+ * browser pages need it.
+ */
+const playwright = () => import('playwright-core');
 
 /** The browser methods of the API, in escalation order. */
 export type BrowserMethod = 'browser' | 'browser-stealth';
@@ -107,7 +113,7 @@ export class BrowserEngine {
       name: 'browser',
       size: opts.poolSize,
       launch: async (marker) =>
-        chromium.launch({
+        (await playwright()).chromium.launch({
           executablePath: opts.chromium.headless,
           args: [...poolFlags((await this.#egress()).url, 'browser'), marker],
           ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
@@ -165,7 +171,7 @@ export class BrowserEngine {
     // patchright-core is playwright-core without its tells: no `Runtime.enable` (seen by pages
     // through the console's reads of Error.stack and Error.name), scripts run in an isolated
     // world, no `__playwright__binding__`. Its API is playwright-core's, of its own version.
-    const browser = await patchright.launch({
+    const browser = await (await import('patchright-core')).chromium.launch({
       executablePath: this.#opts.chromium.visible,
       headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },

@@ -2,6 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { FairLane } from '../fair/index.ts';
 import { BrowserBusyError } from './errors.ts';
+import { killWithArgument } from './processes.ts';
+
+/**
+ * How long a browser asked to close (or still starting when its pool closes) is given before its
+ * processes are killed. Playwright waits for the browser to answer without a limit, so one that
+ * no longer answers (stopped, hung on its display) held a process's stop until its supervisor's
+ * SIGKILL, and with it the hand-back of a worker's job items.
+ */
+export const BROWSER_CLOSE_GRACE_MS = 5_000;
 
 export interface PoolOptions {
   name: string;
@@ -167,25 +176,28 @@ export class BrowserPool {
     entry.active++;
     entry.served++;
     if (entry.served >= this.#opts.recycleAfterPages) entry.retiring = true;
-    let context: BrowserContext | undefined;
-    const onAbort = () => void context?.close().catch(() => {});
+    let opened: Promise<BrowserContext> | undefined;
+    const onAbort = () => void opened?.then((context) => context.close()).catch(() => {});
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      // A client that leaves while the browser is still starting gives its place back at once.
+      // A client that leaves gives its place back at once, at every step: a browser still
+      // starting, or one slow (or no longer able) to answer, would otherwise hold it, and a
+      // stopping worker's items with it. A context that arrives after that is closed below.
       const browser = await untilAborted(entry.ready, opts.signal);
-      context = await browser.newContext(opts.context);
-      await this.#opts.prepareContext?.(context);
-      const page = await context.newPage();
-      await this.#opts.preparePage?.(page);
+      opened = browser.newContext(opts.context);
+      const context = await untilAborted(opened, opts.signal);
+      await untilAborted(Promise.resolve(this.#opts.prepareContext?.(context)), opts.signal);
+      const page = await untilAborted(context.newPage(), opts.signal);
+      await untilAborted(Promise.resolve(this.#opts.preparePage?.(page)), opts.signal);
       return await untilAborted(fn(page), opts.signal);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
-      teardowns.push(this.#teardown(entry, context));
+      teardowns.push(this.#teardown(entry, opened));
     }
   }
 
-  async #teardown(entry: Entry, context: BrowserContext | undefined): Promise<void> {
-    await context?.close().catch(() => {});
+  async #teardown(entry: Entry, opened: Promise<BrowserContext> | undefined): Promise<void> {
+    await opened?.then((context) => context.close()).catch(() => {});
     entry.active--;
     if (entry.retiring && entry.active === 0) this.#retire(entry);
   }
@@ -240,7 +252,7 @@ export class BrowserPool {
     this.#crashes++;
     this.#opts.onEvent?.('browser-crashed', { pool: this.#opts.name });
     // Reap what is left of it (Debian's wrapper script, orphaned children).
-    void entry.ready.then((b) => b.close()).catch(() => {});
+    void closeBrowser(entry);
   }
 
   #remove(entry: Entry): void {
@@ -251,16 +263,44 @@ export class BrowserPool {
   #retire(entry: Entry): void {
     entry.dead = true;
     this.#remove(entry);
-    this.#track(entry.ready.then((b) => b.close()));
+    this.#track(closeBrowser(entry));
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     const entries = this.#entries.splice(0);
     for (const e of entries) e.retiring = true;
-    await Promise.allSettled([
-      ...entries.map((e) => e.ready.then((b) => b.close())),
-      ...this.#pending,
-    ]);
+    // Browsers first: once they are closed (or killed), the contexts pending teardown settle too.
+    await Promise.allSettled(entries.map(closeBrowser));
+    await Promise.allSettled([...this.#pending]);
+  }
+}
+
+/** Closes the entry's browser once it has started; past the grace, kills its processes instead. */
+async function closeBrowser(entry: Entry): Promise<void> {
+  const closed = entry.ready.then(
+    (browser) => browser.close(),
+    () => undefined,
+  );
+  if (await settlesWithin(closed, BROWSER_CLOSE_GRACE_MS)) return;
+  killWithArgument(entry.marker);
+  // Playwright learns of the kill from the process's exit; not waited on past a second grace.
+  await settlesWithin(closed, BROWSER_CLOSE_GRACE_MS);
+}
+
+/** Whether `work` settles (either way) within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -105,6 +105,21 @@ export function mainPidWithArgument(marker: string): number | undefined {
   return pid;
 }
 
+/**
+ * SIGKILL to every process whose command line holds `marker`: a pool browser's main process, its
+ * helpers (they inherit the switch) and Debian's wrapper script. For a browser that no longer
+ * answers when asked to close.
+ */
+export function killWithArgument(marker: string): void {
+  for (const pid of findProcesses((p) => p.argv().includes(marker))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
 /** Every live (not zombie) process of a process group. */
 export function groupPids(pgid: number): Promise<number[]> {
   return findProcessesYielding((p) => {

@@ -25,6 +25,7 @@ async function serve(): Promise<void> {
       `\nNo API key existed, so one was created. It is shown only this once:\n\n  ${server.createdKey}\n`,
     );
   }
+  server.app.log.info({ startupMs: server.startupMs }, 'started');
   console.log(`webdata listening on ${server.address} (public URL ${cfg.publicUrl})`);
   closeOnSignals(() => server.close());
 }

@@ -21,6 +21,7 @@ import {
   ProfileStore,
   SessionStore,
 } from '../store/index.ts';
+import { startTimer } from './start-timer.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -33,6 +34,8 @@ export interface Server {
   address: string;
   /** A key created because none existed; shown once by the caller. */
   createdKey?: string;
+  /** Milliseconds each step of the start took (see startTimer). */
+  startupMs: Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -173,7 +176,9 @@ export interface StartOptions extends AppOptions {
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<Server> {
+  const timer = startTimer();
   const built = await createServices(config, 'serve');
+  timer.lap('services');
   for (const [i, key] of config.apiKeys.entries()) await built.keys.ensure(key, `env-${i + 1}`);
   let createdKey: string | undefined;
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
@@ -182,11 +187,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     { services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs },
     opts,
   );
+  timer.lap('app');
   await built.services.sessions.start(app.log);
+  timer.lap('sessions');
   await built.jobs.start(
     app.log.child({ room: 'jobs' }),
     config.runWorker ? built.services : undefined,
   );
+  timer.lap('jobs');
   let address: string;
   try {
     if (opts.listen === false) {
@@ -201,11 +209,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     await built.close();
     throw err;
   }
+  timer.lap('listen');
   let closed = false;
   return {
     app,
     address,
     createdKey,
+    startupMs: timer.steps(),
     ...built,
     async close() {
       if (closed) return;

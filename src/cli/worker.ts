@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { createServices } from './server.ts';
 import { closeOnSignals, surviveUnhandledRejections } from './signals.ts';
+import { startTimer } from './start-timer.ts';
 
 /**
  * `webdata worker`: runs job items from the shared Postgres queue, serving no HTTP. Start any
@@ -14,10 +15,16 @@ export async function workerCommand(config: Config): Promise<void> {
     );
     process.exit(2);
   }
+  const timer = startTimer();
   const log = pino({ level: config.logLevel });
   surviveUnhandledRejections(log);
   const built = await createServices(config, 'worker');
+  timer.lap('services');
   await built.jobs.start(log.child({ room: 'jobs' }), built.services);
-  log.info({ concurrency: config.jobConcurrency }, 'webdata worker running job items');
+  timer.lap('jobs');
+  log.info(
+    { concurrency: config.jobConcurrency, startupMs: timer.steps() },
+    'webdata worker running job items',
+  );
   closeOnSignals(() => built.close());
 }

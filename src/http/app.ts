@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import ajvCompiler from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,6 +10,7 @@ import { authPlugin } from './auth.ts';
 import type { RouteDeps } from './deps.ts';
 import { installErrorHandler } from './errors.ts';
 import { inflightPlugin } from './inflight.ts';
+import { lazyValidators } from './lazy-validators.ts';
 import { loadSheddingPlugin } from './load-shedding.ts';
 import { requestLogFields } from './log.ts';
 import { operationCalls, operationsPlugin } from './operations.ts';
@@ -103,6 +105,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
     // Unknown fields are refused by name rather than silently dropped: a typo in an option
     // should not quietly change what the caller gets.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: lazyValidators(ajvCompiler()) } },
     trustProxy: config.trustProxy,
     // Paths the router cannot read (bad percent-escapes, over-long ids) get the API's error shape too.
     frameworkErrors: (err, _request, reply: FastifyReply) => {
