@@ -13,6 +13,12 @@ const decompress = promisify(brotliDecompress);
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 /** Rows deleted per statement while evicting: bounds one statement's parameters. */
 const EVICT_BATCH = 200;
+/**
+ * How often the index is read again whole (expired entries dropped, the byte total re-counted)
+ * when no store went over the budget: a store costs one statement, not three, and what other
+ * processes stored meanwhile is counted at the latest this long after.
+ */
+const RECOUNT_EVERY_MS = 60_000;
 
 export interface PageCacheOptions {
   db: Kysely<Tables>;
@@ -59,6 +65,11 @@ export class PageCache {
    * will make included).
    */
   readonly #writing = new Set<Promise<void>>();
+  /** The bodies' bytes as this process last counted them, plus what it stored since. */
+  #bytes: number | undefined;
+  #countedAt = 0;
+  /** The trim under way, which stores meanwhile share. */
+  #trimming: Promise<void> | undefined;
 
   constructor(opts: PageCacheOptions) {
     this.#o = opts;
@@ -143,7 +154,20 @@ export class PageCache {
       .values({ id, ...row })
       .onConflict((oc) => oc.column('id').doUpdateSet(row))
       .execute();
-    await this.#trim();
+    // A replaced entry is counted twice until the next count: an early trim, never a late one.
+    if (this.#bytes !== undefined) this.#bytes += packed.length;
+    const due =
+      this.#bytes === undefined ||
+      this.#bytes > this.#o.maxBytes ||
+      Date.now() - this.#countedAt >= RECOUNT_EVERY_MS;
+    if (due) await this.#trimOnce();
+  }
+
+  #trimOnce(): Promise<void> {
+    this.#trimming ??= this.#trim().finally(() => {
+      this.#trimming = undefined;
+    });
+    return this.#trimming;
   }
 
   /** Deletes the user's own entries matching `match`; returns how many. */
@@ -180,7 +204,9 @@ export class PageCache {
       .selectFrom('page_cache')
       .select((eb) => eb.fn.sum<number | string>('bytes').as('bytes'))
       .executeTakeFirst();
-    let over = Number(total?.bytes ?? 0) - this.#o.maxBytes;
+    this.#bytes = Number(total?.bytes ?? 0);
+    this.#countedAt = Date.now();
+    let over = this.#bytes - this.#o.maxBytes;
     while (over > 0) {
       const oldest = await this.#o.db
         .selectFrom('page_cache')
@@ -194,6 +220,7 @@ export class PageCache {
         if (over <= 0) break;
         gone.push(row.id);
         over -= Number(row.bytes);
+        this.#bytes -= Number(row.bytes);
       }
       await this.#remove(gone);
     }
