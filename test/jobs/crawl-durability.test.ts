@@ -86,10 +86,12 @@ describe('crawl durability', () => {
       } finally {
         await database.close();
       }
-      // Only the pages cut off by the kill were fetched again; never more than the limit plus them.
+      // Only the pages cut off by the kill were fetched again: those running on the 4 slots, and
+      // those whose results waited for their group commit (a runner's slot is free while its
+      // result lingers for others to share the transaction: at most one per slot).
       const fetched = pageHits('embedded.test').map((h) => h.path);
       expect(new Set(fetched).size).toBe(LIMIT);
-      expect(fetched.length - LIMIT).toBeLessThanOrEqual(4);
+      expect(fetched.length - LIMIT).toBeLessThanOrEqual(2 * 4);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
