@@ -1,5 +1,5 @@
 import { chromium as patchright } from 'patchright-core';
-import { chromium as playwright } from 'playwright-core';
+import { type Page, chromium as playwright } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BOT_DETECTORS, detectorUrl, verdictIn } from '../fixtures/site/routes/bot-detectors.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
@@ -83,26 +83,37 @@ describe('the open-source bot detectors in a session browser, driven over the re
     }, 120_000);
 });
 
+/** The user agent and client-hint brands a page presents. */
+async function presented(page: Page): Promise<{ userAgent: string; brands: string[] }> {
+  await page.goto(`${site.origin}/fingerprint-worlds`);
+  return page.evaluate(() => ({
+    userAgent: navigator.userAgent,
+    brands: (
+      navigator as unknown as { userAgentData: { brands: { brand: string }[] } }
+    ).userAgentData.brands.map((b) => b.brand),
+  }));
+}
+
 describe("a session browser's client hints", () => {
-  it("name Google Chrome on every page, and a client's own user agent still wins", async () => {
+  it("name Google Chrome on every page, popups and new contexts too, and a client's own user agent still wins", async () => {
     await withSession(true, async (wsUrl) => {
       const browser = await playwright.connectOverCDP(wsUrl);
       try {
         const context = browser.contexts()[0]!;
         const page = context.pages()[0] ?? (await context.newPage());
         await page.goto(`${site.origin}/fingerprint-worlds`);
-        const seen = await page.evaluate(() => ({
-          userAgent: navigator.userAgent,
-          brands: (
-            navigator as unknown as { userAgentData: { brands: { brand: string }[] } }
-          ).userAgentData.brands.map((b) => b.brand),
-        }));
-        expect(seen.userAgent).not.toMatch(/Headless/);
-        expect(seen.brands).toContain('Google Chrome');
-        const own = await browser.newContext({ userAgent: 'Own/1.0' });
-        const ownPage = await own.newPage();
-        await ownPage.goto(`${site.origin}/fingerprint-worlds`);
-        expect(await ownPage.evaluate(() => navigator.userAgent)).toBe('Own/1.0');
+        const [popup] = await Promise.all([
+          page.waitForEvent('popup'),
+          page.evaluate(() => void window.open('/fingerprint-worlds')),
+        ]);
+        const fresh = await (await browser.newContext()).newPage();
+        for (const p of [page, popup, fresh]) {
+          const seen = await presented(p);
+          expect(seen.userAgent).not.toMatch(/Headless/);
+          expect(seen.brands).toContain('Google Chrome');
+        }
+        const own = await (await browser.newContext({ userAgent: 'Own/1.0' })).newPage();
+        expect((await presented(own)).userAgent).toBe('Own/1.0');
       } finally {
         await browser.close();
       }
