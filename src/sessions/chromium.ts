@@ -210,7 +210,14 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     await presentAsChrome(control);
     const exit = async (ms: number) => {
       if (control!.closed) return;
-      const gone = once(control!, 'close');
+      // The pipe closes some tens of milliseconds before the browser has exited and written the
+      // last of its profile (its databases' journals), which a profile save would then copy
+      // half-gone: the sandbox exits only once the browser has.
+      const child = browser.child;
+      const gone = Promise.all([
+        once(control!, 'close'),
+        child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined,
+      ]);
       await control!.send('Browser.close').catch(() => undefined);
       await Promise.race([gone, sleep(ms, undefined, { ref: false })]);
     };
