@@ -57,8 +57,8 @@ export const LANGUAGES = ['en-US', 'en'];
 /**
  * What makes a browser present as the one a person started, for every browser this service runs
  * (page pools and session browsers): navigator.webdriver is false by the blink switch itself
- * rather than by a replaced getter, which detectors catch as a lie (`--remote-debugging-pipe` and
- * `--headless` set it as `--enable-automation` does); languages come from the browser's own
+ * rather than by a replaced getter, which detectors catch as a lie (a browser driven over
+ * `--remote-debugging-pipe` sets it as `--enable-automation` does); languages come from the browser's own
  * settings for the same reason, in every world. None of these changes what a CDP client can do.
  */
 export const PRESENTATION_FLAGS = [
