@@ -6,14 +6,12 @@
  *
  *   node bench/stealth/run.ts
  *
- * A scrape reaches the `browser` rung with an action (pages with actions skip the HTTP rung) and
- * `browser-stealth` by the fixture's one-time captcha wall (`?wall=`), which turns `browser` away;
- * the answer's `method` is checked to be the rung meant. The bare drivers: playwright-core as a
+ * A scrape names its rung in `method` (a wait action gives the detectors time after load); the
+ * answer's `method` is checked to be the rung meant. The bare drivers: playwright-core as a
  * user starts it (headless shell, default options), patchright-core as its authors advise (headful
  * Chromium on Xvfb, `viewport: null`). A detector passes when it caught nothing (see
  * test/fixtures/site/routes/bot-detectors.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { chromium as patchright } from 'patchright-core';
 import { type Browser, type BrowserType, chromium as playwright } from 'playwright-core';
 import { sharedFlags, startXvfb } from '../../src/browser/index.ts';
@@ -38,9 +36,9 @@ const t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_LOG_LE
 const config = t.server.services.config;
 
 async function viaApi(detector: BotDetector, rung: 'browser' | 'browser-stealth') {
-  const wall = rung === 'browser-stealth' ? randomUUID() : undefined;
   const { json } = await t.api('POST', '/api/v1/scrape/single', {
-    url: detectorUrl(site.origin, detector, wall),
+    url: detectorUrl(site.origin, detector),
+    method: rung,
     formats: ['rawHtml'],
     actions: [{ type: 'wait', milliseconds: SETTLE_MS }],
   });

@@ -51,8 +51,21 @@ export function sharedFlags(proxyUrl: string): string[] {
   return [...egressFlags(proxyUrl), ...QUIET_FLAGS];
 }
 
-/** The language every pool browser presents, in navigator.languages and Accept-Language alike. */
-export const POOL_LANGUAGES = ['en-US', 'en'];
+/** The language every browser presents, in navigator.languages and Accept-Language alike. */
+export const LANGUAGES = ['en-US', 'en'];
+
+/**
+ * What makes a browser present as the one a person started, for every browser this service runs
+ * (page pools and session browsers): navigator.webdriver is false by the blink switch itself
+ * rather than by a replaced getter, which detectors catch as a lie (a browser driven over
+ * `--remote-debugging-pipe` sets it as `--enable-automation` does); languages come from the browser's own
+ * settings for the same reason, in every world. None of these changes what a CDP client can do.
+ */
+export const PRESENTATION_FLAGS = [
+  '--disable-blink-features=AutomationControlled',
+  `--lang=${LANGUAGES[0]}`,
+  `--accept-lang=${LANGUAGES.join(',')}`,
+];
 
 /**
  * What a desktop Chrome a person started does not show: Playwright's `--enable-automation`
@@ -60,20 +73,14 @@ export const POOL_LANGUAGES = ['en-US', 'en'];
  */
 export const IGNORED_DEFAULT_ARGS = ['--enable-automation'];
 
-/**
- * The flags of the page pools' browsers (both rungs), beyond the shared ones. navigator.webdriver
- * is false by the blink switch itself rather than by a replaced getter, which detectors catch as a
- * lie; languages come from the browser's own settings for the same reason, in every world.
- */
+/** The flags of the page pools' browsers (both rungs), beyond the shared ones. */
 export function poolFlags(proxyUrl: string, rung: 'browser' | 'browser-stealth'): string[] {
   return [
     ...sharedFlags(proxyUrl),
     '--disable-dev-shm-usage',
     // We run as root in containers, where Chromium's sandbox cannot start.
     '--no-sandbox',
-    '--disable-blink-features=AutomationControlled',
-    `--lang=${POOL_LANGUAGES[0]}`,
-    `--accept-lang=${POOL_LANGUAGES.join(',')}`,
+    ...PRESENTATION_FLAGS,
     ...(rung === 'browser-stealth'
       ? [
           '--window-size=1366,768',

@@ -2,7 +2,8 @@ export { ACTION_TIMEOUT_MS, type ActionEnv, runAction } from './actions.ts';
 export { type DownloadedFile, readDownload } from './download.ts';
 export { BrowserEngine, type BrowserMethod, type PageEnv } from './engine.ts';
 export { BrowserBusyError, callerText, DownloadError, NavigationError } from './errors.ts';
-export { QUIET_FEATURES, sharedFlags } from './flags.ts';
+export { desktopChrome } from './fingerprint.ts';
+export { PRESENTATION_FLAGS, QUIET_FEATURES, sharedFlags } from './flags.ts';
 export { openUrl, setHtml } from './navigate.ts';
 export {
   findProcessesYielding,

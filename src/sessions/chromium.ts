@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Group,
+  PRESENTATION_FLAGS,
   QUIET_FEATURES,
   sharedFlags,
   spawnGroup,
@@ -14,6 +15,7 @@ import {
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
 import { FILES_FOLDER } from './files.ts';
+import { presentAsChrome } from './presentation.ts';
 import { copyProfile } from './profiles.ts';
 import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
 import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
@@ -65,6 +67,8 @@ function chromiumArgs(o: LaunchOptions, profile: string): string[] {
     `--user-data-dir=${profile}`,
     // The egress proxy as the sandbox offers it (sandbox.ts); it leads to `proxyUrl`.
     ...sharedFlags(SANDBOX_PROXY_URL),
+    // Present as a person's browser, as the page pools do; nothing a client relies on changes.
+    ...PRESENTATION_FLAGS,
     `--disable-features=${QUIET_FEATURES.join(',')}`,
     // Debian's launcher enables remote extension updates; a session has no extensions to update.
     '--disable-extensions',
@@ -203,9 +207,17 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     );
     await waitForBrowser(control, browser, timeoutMs);
     await allowDownloads(control, files);
+    await presentAsChrome(control);
     const exit = async (ms: number) => {
       if (control!.closed) return;
-      const gone = once(control!, 'close');
+      // The pipe closes some tens of milliseconds before the browser has exited and written the
+      // last of its profile (its databases' journals), which a profile save would then copy
+      // half-gone: the sandbox exits only once the browser has.
+      const child = browser.child;
+      const gone = Promise.all([
+        once(control!, 'close'),
+        child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined,
+      ]);
       await control!.send('Browser.close').catch(() => undefined);
       await Promise.race([gone, sleep(ms, undefined, { ref: false })]);
     };

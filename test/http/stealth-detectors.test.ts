@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   BOT_DETECTORS,
@@ -18,13 +17,11 @@ const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1' } });
 type Rung = 'browser' | 'browser-stealth';
 const RUNGS: Rung[] = ['browser', 'browser-stealth'];
 
-/**
- * Scrapes `url` on `rung`: an action skips the HTTP rung, and for `browser-stealth` the fixture's
- * one-time captcha wall (`?wall=`) turns the `browser` rung away first.
- */
+/** Scrapes `url` on `rung`, giving the page's scripts `waitMs` after load. */
 async function scrapeOn(rung: Rung, url: string, waitMs: number): Promise<string> {
   const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
     url,
+    method: rung,
     formats: ['rawHtml'],
     actions: [{ type: 'wait', milliseconds: waitMs }],
   });
@@ -38,8 +35,7 @@ describe('the open-source bot detectors, scraped through the API on each browser
   for (const rung of RUNGS)
     for (const detector of BOT_DETECTORS)
       it(`${detector} catches nothing on ${rung}`, async () => {
-        const wall = rung === 'browser-stealth' ? randomUUID() : undefined;
-        const html = await scrapeOn(rung, detectorUrl(site.origin, detector, wall), 2500);
+        const html = await scrapeOn(rung, detectorUrl(site.origin, detector), 2500);
         const verdict = verdictIn(html);
         expect(verdict?.final).toBe(true);
         expect(verdict?.caught).toEqual([]);
@@ -50,8 +46,7 @@ describe('the open-source bot detectors, scraped through the API on each browser
 describe('one fingerprint across the page, its iframes and its workers', () => {
   for (const rung of RUNGS)
     it(`tells the same story in every world on ${rung}`, async () => {
-      const wall = rung === 'browser-stealth' ? `?wall=${randomUUID()}` : '';
-      const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds${wall}`, 1000);
+      const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds`, 1000);
       const report = worldsIn(html);
       expect(report).toBeDefined();
       const { main, iframe, worker, blobWorker } = report!;
