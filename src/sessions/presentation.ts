@@ -16,16 +16,17 @@ export async function presentAsChrome(control: CdpConnection): Promise<void> {
   const fingerprint = desktopChrome(product.slice(product.indexOf('/') + 1));
   control.on('Target.attachedToTarget', (params: { sessionId: string }) => {
     const { sessionId } = params;
+    // Sent together, not one after the other's answer: a session answers a held page's override
+    // only once the page runs, and Chromium applies a session's commands in order, so the
+    // override is in place before the page's first request.
     void control
       .send(
         'Emulation.setUserAgentOverride',
         { userAgent: fingerprint.userAgent, userAgentMetadata: fingerprint.metadata },
         sessionId,
       )
-      .catch(() => undefined)
-      // A page that is not let go never loads: it goes on even when the override failed.
-      .then(() => control.send('Runtime.runIfWaitingForDebugger', {}, sessionId))
       .catch(() => undefined);
+    void control.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
   });
   await control.send('Target.setAutoAttach', {
     autoAttach: true,
