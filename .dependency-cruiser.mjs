@@ -76,6 +76,13 @@ export default {
       to: { path: '^src/acquire/' },
     },
     {
+      name: 'no-re-exports-across-rooms',
+      comment: "a room's index.ts exports its own names; another room's names are imported from it",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/index\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/$1/', dependencyTypes: ['export'] },
+    },
+    {
       name: 'contract-imports-nothing',
       comment: 'contract holds the API shapes and imports no room',
       severity: 'error',

@@ -14,10 +14,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import { pssBytes } from '../../src/browser/index.ts';
+import { groupPids, pssBytes } from '../../src/browser/index.ts';
 import { startServer } from '../../src/cli/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { groupPids } from '../../src/sessions/index.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { freePort } from '../../test/helpers/server.ts';
 

@@ -1,4 +1,3 @@
-export { isoCountry, type ProxyTable } from '../settings/index.ts';
 export {
   type AcquiredPage,
   acquiredFromBrowser,

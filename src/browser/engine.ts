@@ -4,10 +4,10 @@ import {
   type EgressProxy,
   type NetworkPolicy,
   type ProxyRoute,
-  type ProxyTable,
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
+import type { ProxyTable } from '../settings/index.ts';
 import { PageCrashedError } from './errors.ts';
 import { desktopChrome, presentFingerprint } from './fingerprint.ts';
 import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';

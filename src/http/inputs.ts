@@ -16,14 +16,13 @@ import {
   type ExtractInput,
   type MapInput,
   normaliseSearchInput,
-  type PageFormat,
   type ScrapeInput,
   type ScrapeOptions,
   type SearchInput,
   SearchInputError,
   type SequenceInput,
 } from '../ops/index.ts';
-import { actionsRefusal, methodsFor } from '../page/index.ts';
+import { actionsRefusal, methodsFor, type PageFormat } from '../page/index.ts';
 import {
   checkWebhookHost,
   checkWebhookTarget,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Meter } from '../billing/index.ts';
-import { callerText, type OpContext, type Services } from '../ops/index.ts';
+import { callerText } from '../browser/index.ts';
+import type { OpContext, Services } from '../ops/index.ts';
 import { ItemRecorder, type RecorderHooks } from './recorder.ts';
 import { type ItemOperation, itemOperations } from './registry.ts';
 import type { JobStore } from './store.ts';

@@ -1,5 +1,3 @@
-export { callerText } from '../browser/index.ts';
-export { PAGE_FORMATS, type PageFormat } from '../page/index.ts';
 export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { ChangeTrackingRequest } from './change-tracking.ts';
 export type { OpContext, Services } from './context.ts';

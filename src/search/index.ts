@@ -10,7 +10,6 @@ import { searxngEngine } from './searxng.ts';
 import type { SerpFetchers } from './serp-fetch.ts';
 import type { SearchEngine } from './types.ts';
 
-export { ENGINE_NAMES, type EngineName } from '../settings/index.ts';
 export { bingNoResults, bingRefusal, decodeBingHref, parseBingSerp } from './bing-serp.ts';
 export { collect } from './collect.ts';
 export { normaliseDomain } from './domains.ts';

@@ -1,4 +1,3 @@
-export { groupPids } from '../browser/index.ts';
 export { bridgeCdp, bridgeVnc } from './bridge.ts';
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from './launcher.ts';
 export { SessionManager } from './manager.ts';

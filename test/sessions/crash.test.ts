@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { groupPids } from '../../src/sessions/index.ts';
+import { groupPids } from '../../src/browser/index.ts';
 import { waitFor } from '../helpers/poll.ts';
 
 it('a session browser and its display end when the service process is killed outright', async () => {

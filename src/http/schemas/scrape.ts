@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Actions, MethodChoice } from '../../contract/index.ts';
-import { PAGE_FORMATS } from '../../ops/index.ts';
+import { PAGE_FORMATS } from '../../page/index.ts';
 import { Format, MAX_SELECTOR_CHARS, ProxyObject, SummaryObject } from './common.ts';
 import { ExtractObject } from './extract.ts';
 

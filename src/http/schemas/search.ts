@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ENGINE_NAMES } from '../../search/index.ts';
+import { ENGINE_NAMES } from '../../settings/index.ts';
 import { PageScrapeOptions } from './scrape.ts';
 
 /** A domain filter entry: a host name (at most 253) or a URL that names one. */

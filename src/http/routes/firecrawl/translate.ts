@@ -9,7 +9,8 @@ import {
   type ScreenshotResult,
 } from '../../../contract/index.ts';
 import type { ExtractRequest } from '../../../extract/index.ts';
-import type { PageFormat, ScrapeInput } from '../../../ops/index.ts';
+import type { ScrapeInput } from '../../../ops/index.ts';
+import { PAGE_FORMATS, type PageFormat } from '../../../page/index.ts';
 import { badRequest } from '../../errors.ts';
 import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
@@ -25,7 +26,7 @@ import type { ScrapeOptions, V2CrawlBody } from './schemas.ts';
 /** What the summary format asks the LLM: Firecrawl's summary format carries no instruction. */
 export const SUMMARY_QUERY = 'Summarise this page in a few sentences.';
 
-const PAGE_FORMATS = new Set<string>(['markdown', 'html', 'rawHtml', 'links']);
+const PAGE_FORMAT_NAMES = new Set<string>(PAGE_FORMATS);
 
 export interface ScreenshotRequest {
   fullPage: boolean;
@@ -115,7 +116,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
   for (const [i, raw] of (options.formats ?? ['markdown']).entries()) {
     const entry: FormatEntry = typeof raw === 'string' ? { type: raw } : raw;
     const field = `${prefix}formats[${i}]`;
-    if (PAGE_FORMATS.has(entry.type) || entry.type === 'summary') formats.add(entry.type);
+    if (PAGE_FORMAT_NAMES.has(entry.type) || entry.type === 'summary') formats.add(entry.type);
     else if (entry.type === 'json') {
       formats.add('json');
       extract = await jsonExtract(entry, options, config, field, prefix);
@@ -245,7 +246,7 @@ export async function compatScrape(
   prefix = '',
 ): Promise<CompatScrape> {
   const { formats, screenshot, extract, changeTracking } = await formatsOf(options, config, prefix);
-  const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMATS.has(f));
+  const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMAT_NAMES.has(f));
   const actions = actionsOf(options, prefix);
   const methods = methodsOf(options, prefix);
   const country = options.location?.country;
