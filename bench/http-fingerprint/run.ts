@@ -13,12 +13,12 @@
  * (`method: "http"`), the way a caller reaches it.
  */
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { chromium } from 'playwright-core';
 import { describe, ja3, ja4 } from '../../test/fixtures/client-hello.ts';
 import {
   type Capture,
   selfSignedCertificate,
   startCaptureServer,
+  visitWithChromium,
 } from '../../test/fixtures/tls-capture-site.ts';
 import { startTestServer } from '../../test/helpers/server.ts';
 
@@ -38,20 +38,7 @@ setDefaultCACertificates([...getCACertificates('default'), tls.cert.toString()])
 const capture = await startCaptureServer(tls);
 const origin = `https://${HOST}:${capture.port}`;
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--ignore-certificate-errors',
-    `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
-  ],
-});
-try {
-  const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
-  await page.goto(`${origin}/chromium`);
-} finally {
-  await browser.close();
-}
+await visitWithChromium(HOST, `${origin}/chromium`);
 
 const t = await startTestServer({ WEBDATA_TEST_RESOLVE: `${HOST}=127.0.0.1` });
 try {

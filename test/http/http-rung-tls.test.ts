@@ -1,8 +1,11 @@
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ja4, describe as offered } from '../fixtures/client-hello.ts';
-import { selfSignedCertificate, startCaptureServer } from '../fixtures/tls-capture-site.ts';
+import {
+  selfSignedCertificate,
+  startCaptureServer,
+  visitWithChromium,
+} from '../fixtures/tls-capture-site.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
 
@@ -18,21 +21,7 @@ const t = useServer({ settings: { WEBDATA_TEST_RESOLVE: `${HOST}=127.0.0.1` } })
 describe('the HTTP rung on an HTTPS site, next to Chromium on the same site', () => {
   it("speaks HTTP/2 with Chrome's cipher suites, groups, signature algorithms, ALPN, windows and headers", async () => {
     const origin = `https://${HOST}:${site.port}`;
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--ignore-certificate-errors',
-        `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
-      ],
-    });
-    try {
-      await (await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage()).goto(
-        `${origin}/chromium`,
-      );
-    } finally {
-      await browser.close();
-    }
+    await visitWithChromium(HOST, `${origin}/chromium`);
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url: `${origin}/rung`,
       method: 'http',
