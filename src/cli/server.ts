@@ -21,6 +21,7 @@ import {
   ProfileStore,
   SessionStore,
 } from '../store/index.ts';
+import { closeInSteps, warnLateStep } from './shutdown.ts';
 import { startTimer } from './start-timer.ts';
 
 export interface Server {
@@ -155,17 +156,26 @@ export async function createServices(
     jobs,
     async close() {
       unwatch();
-      // Jobs first: running items are handed back before the engines they use go away.
-      await jobs.close();
-      await Promise.allSettled([sessions?.shutdown(), browser.close()]);
-      await egress?.close();
-      await Promise.allSettled([
-        httpEngine.close(),
-        content.close(),
-        artifacts.close(),
-        cache.close(),
-      ]);
-      await database.close();
+      await closeInSteps(
+        [
+          // Jobs first: running items are handed back before the engines they use go away.
+          ['jobs', () => jobs.close()],
+          ['browsers', () => Promise.allSettled([sessions?.shutdown(), browser.close()])],
+          ['egress proxy', async () => egress?.close()],
+          [
+            'engines',
+            () =>
+              Promise.allSettled([
+                httpEngine.close(),
+                content.close(),
+                artifacts.close(),
+                cache.close(),
+              ]),
+          ],
+          ['database', () => database.close()],
+        ],
+        warnLateStep,
+      );
     },
   };
 }
@@ -220,7 +230,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      await closeInSteps([['HTTP server', () => app.close()]], warnLateStep);
       await built.close();
     },
   };
