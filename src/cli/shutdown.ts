@@ -34,8 +34,6 @@ export async function closeInSteps(
 export function warnLateStep(name: string, graceMs: number): void {
   process.emitWarning(
     `${name} was still closing after ${graceMs} ms; shutdown went on without it`,
-    {
-      code: 'WEBDATA_SLOW_SHUTDOWN',
-    },
+    'SlowShutdownWarning',
   );
 }
