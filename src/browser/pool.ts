@@ -270,9 +270,11 @@ export class BrowserPool {
     this.#closed = true;
     const entries = this.#entries.splice(0);
     for (const e of entries) e.retiring = true;
-    // Browsers first: once they are closed (or killed), the contexts pending teardown settle too.
+    // Browsers first: once they are closed (or killed), the contexts pending teardown settle,
+    // all but one: Playwright never answers a context's close that crossed its browser's close,
+    // so those are waited for only a grace (the egress proxy's close ends their lanes).
     await Promise.allSettled(entries.map(closeBrowser));
-    await Promise.allSettled([...this.#pending]);
+    await settlesWithin(Promise.allSettled([...this.#pending]), BROWSER_CLOSE_GRACE_MS);
   }
 }
 
