@@ -62,12 +62,13 @@ export function srcsetSource(img: Element, base: string): string | undefined {
   return undefined;
 }
 
-/** An image's picture as an absolute http(s) URL: the lazy source, else `src`, else the widest srcset candidate. */
-export function imageSource(img: Element, base: string): string | undefined {
-  const lazy = lazyAttributeSource(img, base);
-  if (lazy) return lazy;
+/**
+ * An image's picture as absolute http(s) URLs, likeliest first: the lazy source, `src`, the widest
+ * srcset candidate. A reader that can tell a placeholder from a picture takes the first picture.
+ */
+export function imageSources(img: Element, base: string): string[] {
   const src = absoluteUrl(img.getAttribute('src'), base);
-  if (src?.startsWith('http')) return src;
-  const set = srcsetSource(img, base);
-  return set?.startsWith('http') ? set : undefined;
+  return [lazyAttributeSource(img, base), src, srcsetSource(img, base)].filter(
+    (url): url is string => url?.startsWith('http') === true,
+  );
 }

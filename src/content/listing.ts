@@ -6,7 +6,7 @@
  * beside it). Menus, breadcrumbs, tag clouds and pagination are groups too, of bare links: they
  * never qualify. The whole page is read, whatever its main content keeps.
  */
-import { imageSource } from './image-source.ts';
+import { imageSources } from './image-source.ts';
 import { NOT_SHOWN } from './noscript.ts';
 import { absoluteUrl, documentBase, parseHtml } from './parse.ts';
 import { parsePrice, plainAmount, withoutPrices } from './price.ts';
@@ -141,8 +141,10 @@ const PLACEHOLDER =
 function pictureOf(images: Element[], base: string): string | undefined {
   for (const img of images) {
     if (tiny(img)) continue;
-    const src = imageSource(img, base);
-    if (src && !PLACEHOLDER.test(src.replace(/[?#].*$/s, ''))) return src;
+    const src = imageSources(img, base).find(
+      (url) => !PLACEHOLDER.test(url.replace(/[?#].*$/s, '')),
+    );
+    if (src) return src;
   }
   return undefined;
 }
