@@ -38,7 +38,7 @@ export const LISTING_LIMITS = {
 } as const;
 
 /** Page chrome: repeated links there are menus and link lists, never the page's items. */
-const CHROME = new Set(['nav', 'header', 'footer', 'aside', 'form', 'select', 'template']);
+const CHROME = new Set(['nav', 'header', 'footer', 'aside', 'select', 'template']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu']);
 /** Elements that are a card's parts, never a card. */
 const NOT_CARD = new Set([
@@ -80,15 +80,15 @@ function isChrome(el: Element): boolean {
   return role !== null && CHROME_ROLES.has(role);
 }
 
-/** Text a reader sees under `node`, struck-out parts left out when `struck` is false. */
-function textOf(node: Node, struck: boolean): string {
+/** Text a reader sees under `node`, struck-out parts left out when `struck` is false, and `skip` left out. */
+function textOf(node: Node, struck: boolean, skip?: Element): string {
   let text = '';
   for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3) text += (child as Text).data;
-    else if (child.nodeType === 1) {
+    else if (child.nodeType === 1 && child !== skip) {
       const name = (child as Element).localName;
       if (NOT_SHOWN.has(child.nodeName) || (!struck && STRUCK.has(name))) continue;
-      text += ` ${textOf(child, struck)} `;
+      text += ` ${textOf(child, struck, skip)} `;
     }
   }
   return text;
@@ -194,7 +194,7 @@ function readCard(card: Element, base: string): Card {
     LISTING_LIMITS.maxNameChars,
   );
   const item: ListingItem = { name, url };
-  const price = priceOf(card, parts);
+  const price = priceOf(card, parts, named);
   if (price) {
     item.price = price.amount;
     if (price.currency) item.currency = price.currency;
@@ -210,7 +210,11 @@ function readCard(card: Element, base: string): Card {
   return { item, weight };
 }
 
-function priceOf(card: Element, parts: Parts): ReturnType<typeof parsePrice> {
+/**
+ * The card's price; an amount in its heading is the story's (`sells five hotels for $47 million`),
+ * never the card's price, which a shop prints beside the name.
+ */
+function priceOf(card: Element, parts: Parts, heading?: Element): ReturnType<typeof parsePrice> {
   const declared = parts.priceEl;
   if (declared) {
     const amount =
@@ -221,9 +225,9 @@ function priceOf(card: Element, parts: Parts): ReturnType<typeof parsePrice> {
     if (amount !== undefined)
       return /^[A-Z]{3}$/.test(currency)
         ? { amount, currency }
-        : { ...parsePrice(textOf(card, false)), amount };
+        : { ...parsePrice(textOf(card, false, heading)), amount };
   }
-  return parsePrice(squash(textOf(card, false)));
+  return parsePrice(squash(textOf(card, false, heading)));
 }
 
 /** Every element that may be a card, outside page chrome, grouped by the markup it is printed in. */

@@ -84,6 +84,9 @@ describe('the listing format', () => {
       description:
         'Divers counted twice as many fronds as last spring, after three cool summers in a row.',
     });
+    // An amount in a headline is the story's, not a price.
+    expect(json.listing[3].name).toBe('A $2 million storm surge model for the estuary');
+    expect(json.listing.filter((i: { price?: number }) => i.price !== undefined)).toEqual([]);
     expect(json.listing.map((i: { url: string }) => new URL(i.url).pathname)).toEqual([
       '/science/2026/11/kelp-forests-return',
       '/science/2026/11/tide-gauge-century',
