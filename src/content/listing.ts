@@ -169,7 +169,10 @@ interface Card {
 
 function readCard(card: Element, base: string): Card {
   const parts = partsOf(card);
-  const named = parts.heading ?? parts.itemName;
+  const heading = parts.heading ?? parts.itemName;
+  const headingText = squash(heading && textOf(heading, true));
+  // An empty heading (an icon's, a rating's) names nothing: the card is named by its link then.
+  const named = headingText ? heading : undefined;
   const longest = parts.links.reduce<{ el?: Element; text: string }>(
     (best, a) => {
       const text = squash(textOf(a, true));
@@ -178,7 +181,7 @@ function readCard(card: Element, base: string): Card {
     { text: '' },
   );
   const nameText =
-    squash(named && textOf(named, true)) ||
+    headingText ||
     longest.text ||
     squash(parts.images[0]?.getAttribute('alt')) ||
     squash(parts.links[0]?.getAttribute('title') ?? parts.links[0]?.getAttribute('aria-label'));
