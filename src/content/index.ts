@@ -1,5 +1,6 @@
 export { convertHtml } from './convert.ts';
 export { extractiveSummary } from './extractive-summary.ts';
+export { LISTING_LIMITS, type ListingItem } from './listing.ts';
 export type { PdfStrategy } from './pdf.ts';
 export { ContentDeadlineError, ContentPool } from './pool.ts';
 export { type Selectors, selectorProblem } from './select.ts';

@@ -1,11 +1,12 @@
 import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
+import { extractListing, type ListingItem } from './listing.ts';
 import { OcrLane, type OcrLimits } from './ocr-lane.ts';
 import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
 import { readPdfText } from './pdf-text.ts';
 import { type SelectedValue, type Selectors, selectFields } from './select.ts';
 import { selectTags, type TagSelection } from './select-tags.ts';
-import type { ConvertInput, ConvertOutput } from './types.ts';
+import type { ConvertInput, ConvertOutput, ListingInput } from './types.ts';
 
 /** A task on a content worker outlived the per-task deadline; the worker was ended with it. */
 export class ContentDeadlineError extends Error {}
@@ -56,6 +57,12 @@ export class ContentPool {
   convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
     if (!this.#pool) return Promise.resolve(convertHtml(input));
     return this.runTask<ConvertOutput>('convert', { input }, [], signal, 'converting the page');
+  }
+
+  /** The page's repeated cards (the `listing` format), parsed on a worker under the same deadline. */
+  listing(input: ListingInput, signal?: AbortSignal): Promise<ListingItem[]> {
+    if (!this.#pool) return Promise.resolve(extractListing(input.html, input.url));
+    return this.runTask<ListingItem[]>('listing', { input }, [], signal, 'reading the listing');
   }
 
   /**

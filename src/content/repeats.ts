@@ -37,7 +37,7 @@ interface Run {
 }
 
 /** Shortest run that counts as repeated structure, and how far up from a block an item may sit. */
-const MIN_RUN = 3;
+export const MIN_RUN = 3;
 const MAX_LEVELS = 6;
 
 export interface RepeatedItem {

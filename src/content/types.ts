@@ -8,6 +8,12 @@ export interface ConvertInput {
   onlyMainContent: boolean;
 }
 
+/** A page whose repeated cards are read (listing.ts); `url` resolves their links and pictures. */
+export interface ListingInput {
+  html: string;
+  url: string;
+}
+
 export interface PageMetadata {
   title: string;
   description: string;

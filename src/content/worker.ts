@@ -1,9 +1,10 @@
 import { taskStarted } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
+import { extractListing, type ListingItem } from './listing.ts';
 import { type PdfText, readPdfText } from './pdf-text.ts';
 import { type SelectedValue, type Selectors, selectFields } from './select.ts';
 import { selectTags as narrow, type TagSelection } from './select-tags.ts';
-import type { ConvertInput, ConvertOutput } from './types.ts';
+import type { ConvertInput, ConvertOutput, ListingInput } from './types.ts';
 
 export interface ConvertTask {
   id: number;
@@ -14,6 +15,12 @@ export interface ConvertTask {
 export function convert({ id, input }: ConvertTask): ConvertOutput {
   taskStarted(id);
   return convertHtml(input);
+}
+
+/** Piscina task `listing`: the page's repeated cards, read from a parse of its own. */
+export function listing({ id, input }: { id: number; input: ListingInput }): ListingItem[] {
+  taskStarted(id);
+  return extractListing(input.html, input.url);
 }
 
 /** Piscina task `pdfText`: pdf.js parses on the calling thread, so text layers are read here too. */

@@ -6,6 +6,7 @@ export {
   BatchResult,
   ChangeTracking,
   FetchResult,
+  ListingItem,
   MethodChoice,
   type PageExtraFields,
   ResultMetadata,

@@ -92,6 +92,27 @@ export const CacheState = Type.Union([Type.Literal('hit'), Type.Literal('miss')]
 });
 export type CacheState = Static<typeof CacheState>;
 
+/** One card of a listing page (the `listing` format); see docs/listing.md. */
+export const ListingItem = Type.Object({
+  name: Type.String({ description: "The card's title: its heading, else its link's text" }),
+  url: Type.String({ description: "The card's link, absolute" }),
+  price: Type.Optional(
+    Type.Number({ description: 'The price shown (a struck-out old price is passed over)' }),
+  ),
+  currency: Type.Optional(
+    Type.String({
+      description: 'ISO 4217 code, when the page names one currency ($, ¥ and kr name several)',
+    }),
+  ),
+  image: Type.Optional(
+    Type.String({ description: "The card's picture, absolute, lazy and srcset sources resolved" }),
+  ),
+  description: Type.Optional(
+    Type.String({ description: "The card's own text beside its name (teaser, summary)" }),
+  ),
+});
+export type ListingItem = Static<typeof ListingItem>;
+
 /** One page fetched: a scrape's answer, a batch item, a search hit's page, a crawl item. */
 export const FetchResult = Type.Object({
   url: Type.String(),
@@ -100,6 +121,12 @@ export const FetchResult = Type.Object({
   html: Type.Optional(Type.String()),
   rawHtml: Type.Optional(Type.String()),
   links: Type.Optional(Type.Array(Type.String())),
+  listing: Type.Optional(
+    Type.Array(ListingItem, {
+      description:
+        "The page's repeated cards (products, results, entries), at most 500; [] when it has none",
+    }),
+  ),
   statusCode: Type.Number(),
   metadata: Type.Optional(ResultMetadata),
   ...pageExtraFields,

@@ -24,11 +24,29 @@ function costLine(body: Body): string | undefined {
   return typeof body.cost === 'number' ? `cost: $${body.cost}` : undefined;
 }
 
+/** A listing's cards as a markdown list a model reads at a glance: name, link, price, blurb. */
+function listingText(items: unknown): string | undefined {
+  if (!Array.isArray(items)) return undefined;
+  if (items.length === 0) return 'listing: no repeated items on this page';
+  return (items as Body[])
+    .map((item) => {
+      const price =
+        typeof item.price === 'number'
+          ? ` (${item.price}${item.currency ? ` ${str(item.currency)}` : ''})`
+          : '';
+      const about = str(item.description) ? ` - ${str(item.description)}` : '';
+      return `- [${str(item.name)}](${str(item.url)})${price}${about}`;
+    })
+    .join('\n');
+}
+
 function pageText(page: Body): string {
   if (page.success === false) return `failed: ${str(page.error) ?? 'unknown error'}`;
-  const parts = [str(page.content), str(page.markdown) ?? str(page.html)].filter(
-    (p): p is string => p !== undefined,
-  );
+  const parts = [
+    str(page.content),
+    str(page.markdown) ?? str(page.html),
+    listingText(page.listing),
+  ].filter((p): p is string => p !== undefined);
   return parts.join('\n\n---\n\n');
 }
 

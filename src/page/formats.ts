@@ -1,7 +1,7 @@
-import type { ConvertOutput, OutputFormat, TagSelection } from '../content/index.ts';
+import type { ConvertOutput, ListingItem, OutputFormat, TagSelection } from '../content/index.ts';
 
 /** What a page can be returned as; several may be asked for in one call. */
-export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links'] as const;
+export const PAGE_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'listing'] as const;
 export type PageFormat = (typeof PAGE_FORMATS)[number];
 
 export interface PageFields {
@@ -9,6 +9,8 @@ export interface PageFields {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  /** The page's repeated cards (product tiles, result entries): [] when it has none. */
+  listing?: ListingItem[];
 }
 
 export interface FormatRequest {
@@ -40,6 +42,9 @@ export type HtmlConverter = (
   onlyMainContent: boolean,
 ) => Promise<ConvertOutput>;
 
+/** Reads a page's repeated cards (on a content worker, under its deadline). */
+export type ListingReader = (html: string, url: string) => Promise<ListingItem[]>;
+
 /** Narrows a page to the caller's includeTags/excludeTags (on a content worker, under its deadline). */
 export type TagNarrower = (selection: TagSelection) => Promise<string>;
 
@@ -47,7 +52,8 @@ const wanted = (req: FormatRequest): readonly PageFormat[] => req.formats ?? [re
 
 /**
  * Converts HTML into every asked format, converting once per distinct output (markdown, html) and
- * reusing the rest: `rawHtml` is the page as served, `links` come with any conversion.
+ * reusing the rest: `rawHtml` is the page as served, `links` come with any conversion, `listing`
+ * is read beside the conversions from the same narrowed page.
  */
 export async function convertFormats(
   rawHtml: string,
@@ -55,6 +61,7 @@ export async function convertFormats(
   req: FormatRequest,
   convert: HtmlConverter,
   narrow: TagNarrower,
+  readListing: ListingReader,
 ): Promise<ConvertedPage> {
   const formats = wanted(req);
   const html = await narrow({ html: rawHtml, include: req.includeTags, exclude: req.excludeTags });
@@ -64,18 +71,21 @@ export async function convertFormats(
   if (req.needsMarkdown) outputs.add('markdown');
   // Links and metadata come from any conversion; markdown is the cheapest to ask for when none was.
   if (outputs.size === 0) outputs.add('markdown');
-  const converted = new Map(
-    await Promise.all(
+  const [conversions, listing] = await Promise.all([
+    Promise.all(
       [...outputs].map(
         async (format) => [format, await convert(html, url, format, req.onlyMainContent)] as const,
       ),
     ),
-  );
+    formats.includes('listing') ? readListing(html, url) : undefined,
+  ]);
+  const converted = new Map(conversions);
   const any = converted.values().next().value!;
   const fields: PageFields = {};
   for (const format of formats) {
     if (format === 'rawHtml') fields.rawHtml = rawHtml;
     else if (format === 'links') fields.links = any.links;
+    else if (format === 'listing') fields.listing = listing ?? [];
     else fields[format] = converted.get(format)!.content;
   }
   return {
@@ -86,7 +96,7 @@ export async function convertFormats(
   };
 }
 
-/** A text or PDF body in the asked formats: the same text for each, and no links. */
+/** A text or PDF body in the asked formats: the same text for each, and no links or cards. */
 export function textFormats(
   text: string,
   req: Pick<FormatRequest, 'type' | 'formats'>,
@@ -94,6 +104,7 @@ export function textFormats(
   const fields: PageFields = {};
   for (const format of req.formats ?? [req.type]) {
     if (format === 'links') fields.links = [];
+    else if (format === 'listing') fields.listing = [];
     else fields[format] = text;
   }
   return fields;

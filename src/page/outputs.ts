@@ -114,6 +114,7 @@ export async function pageOutputs(
         { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown },
         (...args) => converter.convert(...args),
         (selection) => ctx.services.content.selectTags(selection, ctx.signal),
+        (narrowed, at) => ctx.services.content.listing({ html: narrowed, url: at }, ctx.signal),
       );
       opts.onLinks?.(out.links);
       return {

@@ -8,7 +8,7 @@ export interface HttpAnswerTask {
 
 // The content pool's threads run this module: content's own tasks, and the page's beside them.
 // Taken from content's worker module, not its index, so a thread loads no more than those tasks.
-export { convert, pdfText, select, selectTags } from '../content/worker.ts';
+export { convert, listing, pdfText, select, selectTags } from '../content/worker.ts';
 
 /** Piscina task `httpAnswer`: a fetched page's bytes decoded and judged, its main content converted. */
 export function httpAnswer({ id, answer }: HttpAnswerTask): HttpAnswerReading {

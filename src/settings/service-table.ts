@@ -159,7 +159,7 @@ export const SERVICE_SETTINGS = {
     default: 20 * S,
     min: 100,
     max: 600 * S,
-    doc: "longest one page's task on a content worker may take (its HTML conversion, its includeTags/excludeTags, its extract.selectors); the worker is ended and the page (or its extraction) fails beyond it",
+    doc: "longest one page's task on a content worker may take (its HTML conversion, its includeTags/excludeTags, its listing, its extract.selectors); the worker is ended and the page (or its extraction) fails beyond it",
   }),
   pdfMaxPages: int('WEBDATA_PDF_MAX_PAGES', {
     group: 'Content and PDFs',

@@ -61,8 +61,22 @@ export interface Metadata {
   contentLength: number;
 }
 
-/** Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every link on it. */
-export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links';
+/**
+ * Several formats in one call (instead of `type`): `rawHtml` is the page as served, `links` every
+ * link on it, `listing` its repeated cards as data.
+ */
+export type PageFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'listing';
+
+/** One card of a listing page: a product tile, a search result, an entry of a news list. */
+export interface ListingItem {
+  name: string;
+  url: string;
+  price?: number;
+  /** ISO 4217, when the page names one currency. */
+  currency?: string;
+  image?: string;
+  description?: string;
+}
 
 /** Compare the page with the last scrape of it by this key (and tag); needs markdown among the formats. */
 export interface ChangeTrackingFormat {
@@ -116,6 +130,8 @@ export interface FetchResult extends PageExtras {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  /** With the `listing` format: the page's cards, [] when it has none. */
+  listing?: ListingItem[];
   statusCode: number;
   metadata?: Metadata;
   /** The engine that answered: plain HTTP, the headless browser, or the stealth browser; absent when nothing was acquired. */

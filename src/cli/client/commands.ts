@@ -12,7 +12,7 @@ const METHODS = MethodChoice.anyOf.map((m) => m.const);
 function contentOptions(cmd: Command): Command {
   return cmd
     .option('--html', 'HTML instead of markdown')
-    .option('-f, --formats <list>', 'several formats: markdown,html,rawHtml,links', list)
+    .option('-f, --formats <list>', 'several formats: markdown,html,rawHtml,links,listing', list)
     .option('--all', 'the whole page, not only its main content')
     .option(
       '--include <selectors>',

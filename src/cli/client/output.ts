@@ -9,6 +9,7 @@ type Page = {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  listing?: Array<{ name: string; url: string; price?: number; currency?: string }>;
   content?: string;
   error?: string;
   statusCode?: number;
@@ -22,6 +23,16 @@ export function printJson(value: unknown): void {
   print(JSON.stringify(value, null, 2));
 }
 
+/** One card of a listing on one line: name, price when shown, link. */
+const listingLine = (item: NonNullable<Page['listing']>[number]) =>
+  [
+    item.name,
+    item.price !== undefined ? `${item.price}${item.currency ? ` ${item.currency}` : ''}` : '',
+    item.url,
+  ]
+    .filter(Boolean)
+    .join('\t');
+
 /** A page for a reader: its content (summary first), or why it failed. */
 export function pageText(page: Page): string {
   if (!page.success)
@@ -30,6 +41,7 @@ export function pageText(page: Page): string {
     page.content,
     page.markdown ?? page.html ?? page.rawHtml,
     page.links?.join('\n'),
+    page.listing?.map(listingLine).join('\n'),
   ].filter((p): p is string => p !== undefined && p !== '');
   return parts.join('\n\n');
 }

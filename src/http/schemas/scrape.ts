@@ -11,7 +11,7 @@ const PdfStrategy = Type.Union([Type.Literal('ocr'), Type.Literal('local'), Type
 
 const PageFormatSchema = Type.Enum(PAGE_FORMATS, {
   description:
-    'markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page)',
+    "markdown, html (main content or whole page, per onlyMainContent), rawHtml (the page as served), links (every link on the page), listing (the page's repeated cards as data: name, url, price, image; beyond the spec, no extra charge)",
 });
 const Selectors = (what: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), {

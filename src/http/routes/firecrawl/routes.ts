@@ -50,7 +50,7 @@ const origin = (request: FastifyRequest) => `${request.protocol}://${request.hos
 /** Every field a native result carries is one its request asked for. */
 const presentFormats = (r: FetchResult) =>
   new Set(
-    ['markdown', 'html', 'rawHtml', 'links', 'summary', 'json', 'changeTracking'].filter(
+    ['markdown', 'html', 'rawHtml', 'links', 'listing', 'summary', 'json', 'changeTracking'].filter(
       (f) => (f === 'summary' ? r.content : r[f as keyof FetchResult]) !== undefined,
     ),
   );

@@ -5,6 +5,7 @@ import {
   type Action,
   type ChangeTracking,
   type FetchResult,
+  type ListingItem,
   SCREENSHOT_VIEWPORT,
   type ScreenshotResult,
 } from '../../../contract/index.ts';
@@ -359,6 +360,8 @@ export interface FirecrawlDocument {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  /** Not Firecrawl's: the native listing format, served under its own name. */
+  listing?: ListingItem[];
   screenshot?: string;
   summary?: string;
   json?: unknown;
@@ -381,6 +384,7 @@ export function toDocument(
   if (formats.has('html') && result.html !== undefined) doc.html = result.html;
   if (formats.has('rawHtml') && result.rawHtml !== undefined) doc.rawHtml = result.rawHtml;
   if (formats.has('links') && result.links !== undefined) doc.links = result.links;
+  if (formats.has('listing') && result.listing !== undefined) doc.listing = result.listing;
   if (formats.has('summary') && result.content !== undefined) doc.summary = result.content;
   if (formats.has('json') && result.json !== undefined) doc.json = result.json;
   if (formats.has('changeTracking') && result.changeTracking)
