@@ -1,8 +1,8 @@
 import type { ProxyRoute } from '../acquire/index.ts';
 import { BrowserBusyError } from '../browser/index.ts';
-import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type { OutputFormat, PdfStrategy } from '../content/index.ts';
 import type { AcquireMethod, Action, FetchResult } from '../contract/index.ts';
-import type { ExtractRequest } from '../extract/index.ts';
+import type { ExtractRequest, SummaryRequest } from '../extract/index.ts';
 import {
   acquirePage,
   BlockedPageError,

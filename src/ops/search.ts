@@ -2,9 +2,9 @@ import { FetchFailure } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
 import { callerText } from '../browser/index.ts';
 import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
-import { UpstreamError } from '../llm/index.ts';
 import { collect, normaliseDomain, SearchEngineError } from '../search/index.ts';
 import { type EngineName, isoCountry } from '../settings/index.ts';
+import { UpstreamError } from '../upstream/index.ts';
 import type { OpContext } from './context.ts';
 
 export interface SearchOptions {
