@@ -1,7 +1,12 @@
 export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { ChangeTrackingRequest } from './change-tracking.ts';
 export type { OpContext, Services } from './context.ts';
-export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';
+export {
+  type CrawlPageInput,
+  type CrawlSettings,
+  crawlPage,
+  crawlPoliteness,
+} from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
 export { openArtifact } from './files.ts';
 export { type MapInput, mapSite } from './map.ts';
