@@ -13,6 +13,7 @@ export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';
 export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
+export { scrapeWithScreenshot } from './scrape-screenshot.ts';
 export { screenshot } from './screenshot.ts';
 export {
   normaliseSearchInput,
