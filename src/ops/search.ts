@@ -1,11 +1,12 @@
 import { FetchFailure } from '../acquire/index.ts';
-import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
+import { microsToUsd, searchQueryCost } from '../billing/index.ts';
 import { callerText } from '../browser/index.ts';
 import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
 import { collect, normaliseDomain, SearchEngineError } from '../search/index.ts';
 import { type EngineName, isoCountry } from '../settings/index.ts';
 import { UpstreamError } from '../upstream/index.ts';
 import type { OpContext } from './context.ts';
+import { tally } from './tally.ts';
 
 export interface SearchOptions {
   limit?: number;
@@ -147,17 +148,8 @@ export async function searchQuery(
 }
 
 export function totalSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
-  const successful = results.filter((r) => r.success).length;
-  const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
-  return {
-    results,
-    total: results.length,
-    successful,
-    failed: results.length - successful,
-    totalTimeMs,
-    timestamp: new Date().toISOString(),
-    cost: microsToUsd(micros),
-  };
+  const { cost, ...counts } = tally(results);
+  return { results, ...counts, totalTimeMs, timestamp: new Date().toISOString(), cost };
 }
 
 /** Runs every query at once (a sync search has at most three); results keep the request order. */

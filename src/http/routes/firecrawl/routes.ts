@@ -17,6 +17,7 @@ import { mapInput, searchInput } from '../../inputs.ts';
 import { operationRoute } from '../../operations.ts';
 import { requireHttpUrl } from '../../schemas/common.ts';
 import { startCrawl } from '../crawl.ts';
+import { toDocument } from './document.ts';
 import {
   JobPageQuery,
   JobParams,
@@ -26,7 +27,7 @@ import {
   V2ScrapeBody,
   V2SearchBody,
 } from './schemas.ts';
-import { compatCrawl, compatScrape, toDocument } from './translate.ts';
+import { compatCrawl, compatScrape } from './translate.ts';
 
 /** Firecrawl takes large batches; items are queued one by one, so the native 30 is not needed here. */
 export const FIRECRAWL_BATCH_MAX_URLS = 1000;
