@@ -27,6 +27,9 @@ export async function scrapeWithScreenshot(
     viewport: shotViewport(shot),
     run: async (opened) => {
       try {
+        // The settle scrolled through the page to reveal lazy content; a picture of its own would
+        // show the page from the top, as it opened (or where the caller's actions left it).
+        if (!input.actions?.length) await opened.page.evaluate(() => scrollTo(0, 0));
         png = await takeShot(opened, shot, ctx.signal);
       } catch (err) {
         if (ctx.signal.aborted) throw err;

@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
@@ -24,6 +25,20 @@ describe('/v2/scrape with a screenshot', () => {
     expect(hits('/article.html') - before).toBe(1);
     const png = await fetch(`${t.base}${new URL(doc.screenshot).pathname}`);
     expect(png.headers.get('content-type')).toBe('image/png');
+  }, 120_000);
+
+  it('pictures the top of the page in the viewport, as a screenshot of its own would', async () => {
+    const res = await t.api('POST', '/v2/scrape', {
+      url: `${site.origin}/browser/tall`,
+      formats: ['markdown', { type: 'screenshot', viewport: { width: 800, height: 600 } }],
+    });
+    expect(res.json.data.markdown).toContain('A tall page');
+    const file = await fetch(`${t.base}${new URL(res.json.data.screenshot).pathname}`);
+    const png = PNG.sync.read(Buffer.from(await file.arrayBuffer()));
+    expect([png.width, png.height]).toEqual([800, 600]);
+    // The box (#00aa77) is 40 px from the top left: the centre of it, not the page's bottom.
+    const i = (115 * png.width + 190) * 4;
+    expect([png.data[i], png.data[i + 1], png.data[i + 2]]).toEqual([0x00, 0xaa, 0x77]);
   }, 120_000);
 
   it('pictures a scrape served from the cache with a load of its own', async () => {
