@@ -9,6 +9,7 @@ export {
 } from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
 export { openArtifact } from './files.ts';
+export { InputError } from './input-error.ts';
 export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';
@@ -18,7 +19,6 @@ export { screenshot } from './screenshot.ts';
 export {
   normaliseSearchInput,
   type SearchInput,
-  SearchInputError,
   search,
   searchItems,
   searchQuery,

@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncTypebox, Static, TSchema } from '@fastify/type-provider-typebox';
 import type { CreateOptions, JobType } from '../../jobs/index.ts';
-import { batchItems, type SequenceInput, searchItems } from '../../ops/index.ts';
+import {
+  batchItems,
+  normaliseSearchInput,
+  type SequenceInput,
+  searchItems,
+} from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { batchInput, scrapeInput, searchInput, sequenceInput, webhookTarget } from '../inputs.ts';
+import { batchInput, scrapeInput, sequenceInput, webhookTarget } from '../inputs.ts';
 import { ErrorResponse, requireProxy } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
@@ -142,6 +147,6 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     summary: 'Run 1 to 20 searches in the background',
     body: AsyncSearchBatchBody,
     type: 'search-batch',
-    items: (body) => searchItems(searchInput(body)),
+    items: (body) => searchItems(normaliseSearchInput(body)),
   });
 };

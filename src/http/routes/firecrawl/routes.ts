@@ -5,6 +5,7 @@ import type { FetchResult } from '../../../contract/index.ts';
 import type { JobType } from '../../../jobs/index.ts';
 import {
   mapSite,
+  normaliseSearchInput,
   type ScrapeInput,
   scrape,
   scrapeWithScreenshot,
@@ -13,7 +14,7 @@ import {
 } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { mapInput, searchInput } from '../../inputs.ts';
+import { mapInput } from '../../inputs.ts';
 import { operationRoute } from '../../operations.ts';
 import { requireHttpUrl } from '../../schemas/common.ts';
 import { startCrawl } from '../crawl.ts';
@@ -275,7 +276,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           'location',
           'give a country code (or use country); place names are not supported',
         );
-      const input = searchInput({
+      const input = normaliseSearchInput({
         queries: [body.query],
         limit: body.limit ?? 5,
         ...((body.country ?? body.location) ? { location: body.country ?? body.location } : {}),
