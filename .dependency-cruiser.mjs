@@ -12,7 +12,7 @@ export const ROWS = [
   ['page', 'sessions', 'extract'],
   ['browser', 'content', 'discover', 'search', 'webhooks'],
   ['acquire', 'llm', 'artifacts', 'billing', 'cache', 'changes'],
-  ['store', 'metrics', 'api-client', 'fair', 'workers', 'config'],
+  ['store', 'metrics', 'api-client', 'fair', 'workers', 'upstream', 'config'],
   ['settings'],
   ['contract'],
 ];
@@ -63,14 +63,16 @@ export default {
     },
     {
       name: 'content-is-pure',
-      comment: 'content turns HTML into markdown and data; fetching and judging pages is not its job',
+      comment:
+        'content turns HTML into markdown and data; fetching and judging pages is not its job',
       severity: 'error',
       from: { path: '^src/content/' },
       to: { path: ['^src/acquire/', '^src/page/'] },
     },
     {
       name: 'http-reaches-acquire-through-rooms',
-      comment: 'http checks inputs through the room that owns them (page, ops, webhooks), never acquire',
+      comment:
+        'http checks inputs through the room that owns them (page, ops, webhooks), never acquire',
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: '^src/acquire/' },

@@ -8,7 +8,7 @@
  * (test/fixtures/site: HTML, text, JSON, charsets, a PDF, an image, pages only a browser renders)
  * and N pages each of the article-extraction and WCXB dev sets (from `WEBDATA_BENCH_DATA`, else
  * `../shared/data`; bench/extraction/data.ts says where to get them), served from loopback.
- * Volatile parts (the timestamp, the loopback ports) are taken out before hashing. Run it in two
+ * Volatile parts (the timestamp and cachedAt, the loopback ports) are taken out before hashing. Run it in two
  * checkouts (a `git worktree add` of the base with node_modules linked) and compare the hashes;
  * `--list` prints each page's own hash, to find the one that differs.
  */
@@ -63,7 +63,8 @@ const urls = [...FIXTURE_PATHS.map((path) => `${fixture.origin}${path}`), ...dat
 
 /** The answer as text with what changes between runs of the same code replaced. */
 function stable(answer: Record<string, unknown>): string {
-  const { timestamp: _, ...rest } = answer;
+  // cachedAt is when this run's cache kept the answer: a time like the timestamp.
+  const { timestamp: _, cachedAt: __, ...rest } = answer;
   return JSON.stringify(rest)
     .replaceAll(fixture.origin, 'http://fixture')
     .replaceAll(dataOrigin, 'http://data')

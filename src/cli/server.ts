@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
-import type { Services } from '../ops/index.ts';
+import { crawlPoliteness, type Services } from '../ops/index.ts';
 import { pageContentPool, stealthPageFetcher } from '../page/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
@@ -136,6 +136,7 @@ export async function createServices(
     artifacts,
     cache,
     snapshots,
+    politeness: crawlPoliteness(config.crawlHostConcurrency),
   };
   const jobs = new Jobs(database, config);
   // Gauges are read by /metrics, which only a serving process answers.

@@ -5,5 +5,4 @@ export type { PdfStrategy } from './pdf.ts';
 export { ContentDeadlineError, ContentPool } from './pool.ts';
 export { type Selectors, selectorProblem } from './select.ts';
 export { SelectorError, selectTags, type TagSelection } from './select-tags.ts';
-export { type SummaryRequest, summarise } from './summary.ts';
 export type { ConvertOutput, OutputFormat, PageMetadata } from './types.ts';

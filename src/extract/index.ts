@@ -3,3 +3,4 @@ export { type ExtractRequest, extractPage, needsMarkdown } from './page.ts';
 export { MAX_SCHEMA_BYTES } from './schema.ts';
 export { checkSchema } from './schema-pool.ts';
 export { MAX_SCHEMA_EXPANDED } from './schema-walk.ts';
+export { type SummaryRequest, summarise } from './summary.ts';

@@ -1,11 +1,5 @@
 import type { ExtractSettings, LlmSettings } from '../config.ts';
-import {
-  complete,
-  type FinishReason,
-  type LlmMessage,
-  pageBlock,
-  UpstreamError,
-} from '../llm/index.ts';
+import { completeOr, type FinishReason, type LlmMessage, pageBlock } from '../llm/index.ts';
 import type { SchemaViolation } from './schema.ts';
 import { answerViolations, SchemaTaskError } from './schema-pool.ts';
 
@@ -139,28 +133,19 @@ export async function extractJson(
   const messages: LlmMessage[] = [
     { role: 'user', content: userMessage(request.prompt, fitted.pages, inPrompt) },
   ];
-  const ask = async () => {
-    try {
-      return await complete(
-        settings.llm,
-        {
-          model: settings.extract.model,
-          instructions: INSTRUCTIONS,
-          messages,
-          schema: request.schema,
-          timeoutMs: settings.extract.timeoutMs,
-        },
-        signal,
-      );
-    } catch (err) {
-      if (signal.aborted) throw err;
-      throw new ExtractError(
-        err instanceof UpstreamError
-          ? `extract: ${err.message}`
-          : `extract: the LLM failed: ${(err as Error).message}`,
-      );
-    }
-  };
+  const ask = () =>
+    completeOr(
+      settings.llm,
+      {
+        model: settings.extract.model,
+        instructions: INSTRUCTIONS,
+        messages,
+        schema: request.schema,
+        timeoutMs: settings.extract.timeoutMs,
+      },
+      signal,
+      (reason) => new ExtractError(`extract: ${reason}`),
+    );
 
   const check = async (value: unknown) => {
     try {

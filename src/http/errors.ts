@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
+import { InputError } from '../ops/index.ts';
 
 export interface ErrorDetail {
   field: string;
@@ -77,6 +78,7 @@ export interface ErrorAnswer {
 
 /** The single place errors become responses: no stack trace or 500 ever leaves for bad input. */
 export function errorAnswer(err: unknown, log: FastifyBaseLogger): ErrorAnswer {
+  if (err instanceof InputError) return errorAnswer(badRequest(err.field, err.message), log);
   if (err instanceof ApiError) {
     return {
       status: err.statusCode,

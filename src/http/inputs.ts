@@ -9,18 +9,15 @@ import {
   PathMatchDeadlineError,
   pathPatternProblems,
 } from '../discover/index.ts';
-import {
-  type BatchInput,
-  type ChangeTrackingRequest,
-  type CrawlSettings,
-  type ExtractInput,
-  type MapInput,
-  normaliseSearchInput,
-  type ScrapeInput,
-  type ScrapeOptions,
-  type SearchInput,
-  SearchInputError,
-  type SequenceInput,
+import type {
+  BatchInput,
+  ChangeTrackingRequest,
+  CrawlSettings,
+  ExtractInput,
+  MapInput,
+  ScrapeInput,
+  ScrapeOptions,
+  SequenceInput,
 } from '../ops/index.ts';
 import { actionsRefusal, methodsFor, type PageFormat } from '../page/index.ts';
 import {
@@ -234,16 +231,6 @@ export function mapInput(body: MapBody): MapInput {
     includeSubdomains: body.includeSubdomains,
     ignoreQueryParameters: body.ignoreQueryParameters,
   };
-}
-
-/** A search body, normalised (domains, location, limit) with each problem named by its field. */
-export function searchInput(body: SearchInput): SearchInput {
-  try {
-    return normaliseSearchInput(body);
-  } catch (err) {
-    if (err instanceof SearchInputError) throw badRequest(err.field, err.message);
-    throw err;
-  }
 }
 
 /**

@@ -17,7 +17,8 @@ export interface OperationRoute<B extends TSchema> {
     tags: string[];
     summary: string;
     body: B;
-    response: { 200: TSchema } & Record<number, TSchema>;
+    /** Without one (the Firecrawl layer, whose answers are its own), the result is sent as it is. */
+    response?: { 200: TSchema } & Record<number, TSchema>;
   };
   /**
    * Reads the validated body into the operation's input (a 400 naming the field when it cannot),
@@ -34,7 +35,7 @@ type JsonSchema = Record<string, unknown>;
 
 interface RegisteredOperation {
   body: JsonSchema;
-  result: JsonSchema;
+  result?: JsonSchema;
   prepare(body: unknown): Prepared | Promise<Prepared>;
 }
 
@@ -66,7 +67,7 @@ export function operationRoute<B extends TSchema>(
   );
   app.operations.set(`POST ${app.prefix}${route.url}`, {
     body: route.schema.body as JsonSchema,
-    result: route.schema.response[200] as JsonSchema,
+    ...(route.schema.response ? { result: route.schema.response[200] as JsonSchema } : {}),
     prepare: (body) => route.prepare(body as Static<B>),
   });
 }
@@ -101,7 +102,9 @@ export function operationCalls(
           reply,
           await op.prepare(body),
         );
-        const serialise = reply.compileSerializationSchema(op.result, '200');
+        const serialise = op.result
+          ? reply.compileSerializationSchema(op.result, '200')
+          : JSON.stringify;
         return { status: 200, body: JSON.parse(serialise(result as Record<string, unknown>)) };
       } finally {
         release();

@@ -1,6 +1,5 @@
 import type { LlmSettings } from '../config.ts';
-import { UpstreamError } from './errors.ts';
-import { requestJson } from './json-client.ts';
+import { requestJson, UpstreamError } from '../upstream/index.ts';
 
 export interface LlmMessage {
   role: 'user' | 'assistant';
@@ -187,4 +186,24 @@ export async function complete(
   }
   const out = read(answer as never);
   return { text: out.text.trim(), finishReason: out.finishReason };
+}
+
+/**
+ * `complete` for a feature that names its own failures: any failure but the caller's abort becomes
+ * `fail(reason)`, the reason written for the API user and naming the LLM.
+ */
+export async function completeOr(
+  settings: LlmSettings,
+  call: LlmCall,
+  signal: AbortSignal,
+  fail: (reason: string) => Error,
+): Promise<LlmAnswer> {
+  try {
+    return await complete(settings, call, signal);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw fail(
+      err instanceof UpstreamError ? err.message : `the LLM failed: ${(err as Error).message}`,
+    );
+  }
 }

@@ -1,4 +1,7 @@
-export { complete, type FinishReason, type LlmMessage, llmConfigured } from './complete.ts';
-export { UpstreamError } from './errors.ts';
-export { requestJson } from './json-client.ts';
+export {
+  completeOr,
+  type FinishReason,
+  type LlmMessage,
+  llmConfigured,
+} from './complete.ts';
 export { pageBlock } from './page-block.ts';

@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
-import { microsToUsd, usdToMicros } from '../billing/index.ts';
 import { BrowserBusyError } from '../browser/index.ts';
 import type { BatchResult, FetchResult } from '../contract/index.ts';
 import type { OpContext } from './context.ts';
 import { failure, type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
+import { tally } from './tally.ts';
 
 export interface BatchInput extends ScrapeOptions {
   /** A URL, or an object carrying `url` plus single-scrape fields that override the batch's. */
@@ -37,16 +37,8 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
 }
 
 export function totalBatch(results: FetchResult[]): BatchResult {
-  const successful = results.filter((r) => r.success).length;
-  const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
-  return {
-    results,
-    total: results.length,
-    successful,
-    failed: results.length - successful,
-    timestamp: new Date().toISOString(),
-    cost: microsToUsd(micros),
-  };
+  const { cost, ...counts } = tally(results);
+  return { results, ...counts, timestamp: new Date().toISOString(), cost };
 }
 
 /** Scrapes every URL independently with bounded concurrency; results keep the input order. */

@@ -4,6 +4,7 @@ import type { PageCache } from '../cache/index.ts';
 import type { SnapshotStore } from '../changes/index.ts';
 import type { PageContext, PageServices } from '../page/index.ts';
 import type { SearchEngines } from '../search/index.ts';
+import type { CrawlPoliteness } from './crawl.ts';
 
 /**
  * What every operation may use, and all a job worker builds. Built once at start-up by the CLI and
@@ -14,6 +15,7 @@ export interface Services extends PageServices {
   search: SearchEngines;
   cache: PageCache;
   snapshots: SnapshotStore;
+  politeness: CrawlPoliteness;
 }
 
 /** One call of an operation: who asks, how to stop, where charges go. */

@@ -58,17 +58,21 @@ export interface CrawlPageOutcome {
   discovered: DiscoveredPage[];
 }
 
-/** How long a robots.txt read stays good for the crawls in this process. */
+/** How long a robots.txt read stays good for the crawls of a service. */
 const ROBOTS_TTL_MS = 10 * 60_000;
 
-// Politeness is per process: every crawl page this process runs shares one gate per host (each
-// user paced by its own delay, the host's ceiling shared in turn), and one robots.txt read per origin.
-const robotsCache = new RobotsCache(ROBOTS_TTL_MS);
-let gate: HostGate | undefined;
+/**
+ * Politeness a service's crawls share: every crawl page it runs passes one gate per host (each
+ * user paced by its own delay, the host's ceiling shared in turn), and robots.txt is read once
+ * per origin. Built with the services, so each service keeps its own, at its own per-host limit.
+ */
+export interface CrawlPoliteness {
+  robots: RobotsCache;
+  hosts: HostGate;
+}
 
-function hostGate(perHost: number): HostGate {
-  gate ??= new HostGate(perHost);
-  return gate;
+export function crawlPoliteness(perHost: number): CrawlPoliteness {
+  return { robots: new RobotsCache(ROBOTS_TTL_MS), hosts: new HostGate(perHost) };
 }
 
 const NO_ROBOTS: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
@@ -80,11 +84,11 @@ const NO_ROBOTS: RobotsRules = { allows: () => true, delayMs: 0, sitemaps: [] };
  */
 export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<CrawlPageOutcome> {
   const { crawl } = input;
-  const { config, httpEngine } = ctx.services;
+  const { config, httpEngine, politeness } = ctx.services;
   const rulesFor = (url: string) =>
     crawl.ignoreRobotsTxt
       ? Promise.resolve(NO_ROBOTS)
-      : robotsCache.get(httpEngine, new URL(url).origin, ctx.signal);
+      : politeness.robots.get(httpEngine, new URL(url).origin, ctx.signal);
   const robots = await rulesFor(input.url);
   const where = { depth: input.depth, foundOn: input.foundOn };
   if (!robots.allows(input.url)) {
@@ -101,7 +105,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   }
 
   const host = new URL(input.url).host;
-  const release = await hostGate(config.crawlHostConcurrency).acquire(
+  const release = await politeness.hosts.acquire(
     ctx.userId,
     host,
     Math.max(crawl.delayMs, robots.delayMs),

@@ -1,18 +1,24 @@
 export { type BatchInput, batchItems, scrapeBatch } from './batch.ts';
 export type { ChangeTrackingRequest } from './change-tracking.ts';
 export type { OpContext, Services } from './context.ts';
-export { type CrawlPageInput, type CrawlSettings, crawlPage } from './crawl.ts';
+export {
+  type CrawlPageInput,
+  type CrawlSettings,
+  crawlPage,
+  crawlPoliteness,
+} from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
 export { openArtifact } from './files.ts';
+export { InputError } from './input-error.ts';
 export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';
 export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
+export { scrapeWithScreenshot } from './scrape-screenshot.ts';
 export { screenshot } from './screenshot.ts';
 export {
   normaliseSearchInput,
   type SearchInput,
-  SearchInputError,
   search,
   searchItems,
   searchQuery,

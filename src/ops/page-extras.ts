@@ -1,8 +1,13 @@
 import { extractCost, summaryCost } from '../billing/index.ts';
 import { callerText } from '../browser/index.ts';
-import { type SummaryRequest, summarise } from '../content/index.ts';
 import type { PageExtraFields } from '../contract/index.ts';
-import { type ExtractRequest, extractPage, needsMarkdown } from '../extract/index.ts';
+import {
+  type ExtractRequest,
+  extractPage,
+  needsMarkdown,
+  type SummaryRequest,
+  summarise,
+} from '../extract/index.ts';
 import type { OpContext } from './context.ts';
 
 /** What a page result may carry beyond its content: a summary and an extraction. */

@@ -1,14 +1,15 @@
 import type { ProxyRoute } from '../acquire/index.ts';
 import { BrowserBusyError } from '../browser/index.ts';
-import type { OutputFormat, PdfStrategy, SummaryRequest } from '../content/index.ts';
+import type { OutputFormat, PdfStrategy } from '../content/index.ts';
 import type { AcquireMethod, Action, FetchResult } from '../contract/index.ts';
-import type { ExtractRequest } from '../extract/index.ts';
+import type { ExtractRequest, SummaryRequest } from '../extract/index.ts';
 import {
   acquirePage,
   BlockedPageError,
   type LinksObserver,
   PageConverter,
   type PageFormat,
+  type PageVisit,
 } from '../page/index.ts';
 import { type ChangeTrackingRequest, trackChanges } from './change-tracking.ts';
 import type { OpContext } from './context.ts';
@@ -54,12 +55,14 @@ export interface ScrapeInput extends ScrapeOptions {
 /**
  * Scrapes one URL, from the cache when the request allows it and a fresh enough result of the
  * same request is there (see page-cache.ts), otherwise by fetching it; every result says which.
- * Throws BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
+ * `alongside` is done with the browser page of a fetch (not of a cache hit). Throws
+ * BrowserBusyError when no browser page frees up in time, for the caller to answer 429.
  */
 export async function scrape(
   input: ScrapeInput,
   ctx: OpContext,
   onLinks?: LinksObserver,
+  alongside?: PageVisit,
 ): Promise<FetchResult> {
   const slot = cacheSlot(input, ctx);
   const hit = await slot?.lookup();
@@ -72,7 +75,7 @@ export async function scrape(
     links = found;
     onLinks?.(found);
   };
-  const result = await fetchPage(input, ctx, slot || onLinks ? observe : undefined);
+  const result = await fetchPage(input, ctx, slot || onLinks ? observe : undefined, alongside);
   const marked = slot ? slot.store(result, links) : missed(result);
   return input.changeTracking ? trackChanges(input, input.changeTracking, marked, ctx) : marked;
 }
@@ -87,6 +90,7 @@ async function fetchPage(
   input: ScrapeInput,
   ctx: OpContext,
   onLinks?: LinksObserver,
+  alongside?: PageVisit,
 ): Promise<FetchResult> {
   const deadline = Date.now() + ctx.services.config.pageBudgetMs;
   let route: ProxyRoute | undefined;
@@ -116,6 +120,7 @@ async function fetchPage(
         proxy: route,
         deadline,
         ...(input.methods ? { methods: input.methods } : {}),
+        ...(alongside ? { alongside } : {}),
       },
       ctx,
       converter,

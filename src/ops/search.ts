@@ -1,11 +1,13 @@
 import { FetchFailure } from '../acquire/index.ts';
-import { microsToUsd, searchQueryCost, usdToMicros } from '../billing/index.ts';
+import { microsToUsd, searchQueryCost } from '../billing/index.ts';
 import { callerText } from '../browser/index.ts';
 import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
-import { UpstreamError } from '../llm/index.ts';
 import { collect, normaliseDomain, SearchEngineError } from '../search/index.ts';
 import { type EngineName, isoCountry } from '../settings/index.ts';
+import { UpstreamError } from '../upstream/index.ts';
 import type { OpContext } from './context.ts';
+import { InputError } from './input-error.ts';
+import { tally } from './tally.ts';
 
 export interface SearchOptions {
   limit?: number;
@@ -28,29 +30,20 @@ export interface SearchQueryInput extends SearchOptions {
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 
-/** A search field the caller got wrong, named as they wrote it. */
-export class SearchInputError extends Error {
-  readonly field: string;
-
-  constructor(field: string, message: string) {
-    super(message);
-    this.field = field;
-  }
-}
-
 /**
  * Checks what a schema cannot (a real country, host-like domains, non-blank queries) and puts the
- * request in the form engines expect. Shared by the sync route and the async batch route.
+ * request in the form engines expect, or throws InputError naming the field. Shared by the sync
+ * route, the async batch route and /v2/search.
  */
 export function normaliseSearchInput(body: SearchInput): SearchInput {
   body.queries.forEach((q, i) => {
-    if (!q.trim()) throw new SearchInputError(`queries[${i}]`, 'must not be blank');
+    if (!q.trim()) throw new InputError(`queries[${i}]`, 'must not be blank');
   });
   let location: string | undefined;
   if (body.location !== undefined) {
     location = isoCountry(body.location);
     if (!location)
-      throw new SearchInputError(
+      throw new InputError(
         'location',
         `"${body.location}" is not an ISO 3166-1 alpha-2 country code`,
       );
@@ -59,7 +52,7 @@ export function normaliseSearchInput(body: SearchInput): SearchInput {
     ...new Set(
       (body[field] ?? []).map((raw, i) => {
         const domain = normaliseDomain(raw);
-        if (!domain) throw new SearchInputError(`${field}[${i}]`, `"${raw}" is not a domain name`);
+        if (!domain) throw new InputError(`${field}[${i}]`, `"${raw}" is not a domain name`);
         return domain;
       }),
     ),
@@ -147,17 +140,8 @@ export async function searchQuery(
 }
 
 export function totalSearch(results: SearchQueryResult[], totalTimeMs: number): SearchResult {
-  const successful = results.filter((r) => r.success).length;
-  const micros = results.reduce((sum, r) => sum + usdToMicros(r.cost), 0);
-  return {
-    results,
-    total: results.length,
-    successful,
-    failed: results.length - successful,
-    totalTimeMs,
-    timestamp: new Date().toISOString(),
-    cost: microsToUsd(micros),
-  };
+  const { cost, ...counts } = tally(results);
+  return { results, ...counts, totalTimeMs, timestamp: new Date().toISOString(), cost };
 }
 
 /** Runs every query at once (a sync search has at most three); results keep the request order. */

@@ -8,9 +8,9 @@ import {
   callerText,
   runAction,
 } from '../browser/index.ts';
-import type { OutputFormat, SummaryRequest } from '../content/index.ts';
+import type { OutputFormat } from '../content/index.ts';
 import type { AcquireMethod, Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
-import type { ExtractRequest } from '../extract/index.ts';
+import type { ExtractRequest, SummaryRequest } from '../extract/index.ts';
 import {
   BlockedPageError,
   BROWSER_METHODS,

@@ -10,7 +10,7 @@ import {
 import type { BrowserMethod } from '../browser/index.ts';
 import type { AcquireMethod, Action, MethodChoice } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
-import { browse } from './browse.ts';
+import { browse, type Opened } from './browse.ts';
 import type { PageContext } from './context.ts';
 import type { PageConverter } from './converter.ts';
 import { readHttpAnswerOn } from './http-answer.ts';
@@ -57,6 +57,17 @@ export interface AcquireRequest {
   proxy?: ProxyRoute;
   /** Epoch ms the page must be acquired by. */
   deadline: number;
+  /**
+   * Something more to do with the page in the same browser load (a screenshot): the page then
+   * loads as it looks (images and stylesheets too) at `viewport`, only engines with JavaScript are
+   * tried, and `run` is handed the settled page of the rung that answers.
+   */
+  alongside?: PageVisit;
+}
+
+export interface PageVisit {
+  viewport: { width: number; height: number };
+  run(opened: Opened): Promise<void>;
 }
 
 /**
@@ -115,7 +126,10 @@ export async function acquirePage(
 ): Promise<AcquiredPage> {
   const allowed = req.methods ?? ENGINE_LADDER.map((r) => r.method);
   const rungs = ENGINE_LADDER.filter(
-    (r) => allowed.includes(r.method) && (req.actions.length === 0 || r.features.actions),
+    (r) =>
+      allowed.includes(r.method) &&
+      (req.actions.length === 0 || r.features.actions) &&
+      (!req.alongside || r.features.javascript),
   );
   const triedBefore: string[] = [];
   if (rungs[0]!.method === 'http') {
@@ -152,8 +166,9 @@ export async function acquirePage(
       deadline: req.deadline,
       judge,
       revealLazy: true,
-      contentOnly: true,
+      contentOnly: !req.alongside,
       triedBefore,
+      ...(req.alongside ? { viewport: req.alongside.viewport } : {}),
     },
     ctx,
     async (opened) => {
@@ -163,6 +178,7 @@ export async function acquirePage(
         req.actions.length > 0
           ? await settledContent(page, { doc: opened, deadline: opened.deadline, judge })
           : opened.html;
+      await req.alongside?.run(opened);
       return acquiredFromBrowser(
         {
           html,

@@ -1,4 +1,4 @@
-import { requestJson } from '../llm/index.ts';
+import { requestJson } from '../upstream/index.ts';
 import { engineFailed } from './errors.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { requestJson } from '../llm/index.ts';
+import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
 import { engineFailed, refused, unreadable } from './errors.ts';
 import { googleNoResults, googleRefusal, parseGoogleSerp } from './google-serp.ts';

@@ -1,4 +1,4 @@
-import { requestJson } from '../llm/index.ts';
+import { requestJson } from '../upstream/index.ts';
 import type { EngineQuery, SearchEngine } from './types.ts';
 
 /** Perplexity's Search API returns at most 20 results per query and has no paging. */

@@ -1,4 +1,4 @@
-import { requestJson } from '../llm/index.ts';
+import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
 import type { EngineQuery, SearchEngine } from './types.ts';
 

@@ -1,8 +1,13 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, Static, TSchema } from '@fastify/type-provider-typebox';
 import type { CreateOptions, JobType } from '../../jobs/index.ts';
-import { batchItems, type SequenceInput, searchItems } from '../../ops/index.ts';
+import {
+  batchItems,
+  normaliseSearchInput,
+  type SequenceInput,
+  searchItems,
+} from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { batchInput, scrapeInput, searchInput, sequenceInput, webhookTarget } from '../inputs.ts';
+import { batchInput, scrapeInput, sequenceInput, webhookTarget } from '../inputs.ts';
 import { ErrorResponse, requireProxy } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
@@ -47,124 +52,101 @@ export async function startJob(
   };
 }
 
+/**
+ * A route that starts a job, declared once: its body is the sync twin's plus a webhook, `items`
+ * reads it into the job's items with the twin's checks (a 400 naming the field), and the answer
+ * is 202 with the job to poll.
+ */
+export interface JobStartRoute<B extends TSchema> {
+  url: string;
+  summary: string;
+  tags?: string[];
+  body: B;
+  type: JobType;
+  items(body: Omit<Static<B>, 'webhook'>): unknown[] | Promise<unknown[]>;
+}
+
+export function jobStartRoute<B extends TSchema>(
+  app: Parameters<FastifyPluginAsyncTypebox<RouteDeps>>[0],
+  deps: RouteDeps,
+  route: JobStartRoute<B>,
+): void {
+  app.post(
+    route.url,
+    {
+      schema: {
+        tags: route.tags ?? ['jobs'],
+        summary: route.summary,
+        body: route.body,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const { webhook, ...body } = request.body as Static<B> & { webhook?: WebhookBody };
+      const items = await route.items(body as Omit<Static<B>, 'webhook'>);
+      return reply
+        .code(202)
+        .send(await startJob(deps, request.user.userId, route.type, items, webhook));
+    },
+  );
+}
+
 /** The async start endpoints: validate as the sync twin does, split into items, store and queue. */
 export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
-  app.post(
-    '/v1/scrape/async/single',
-    {
-      schema: {
-        tags: ['jobs'],
-        summary: 'Fetch one URL in the background',
-        body: AsyncSingleBody,
-        response: responses,
-      },
-    },
-    async (request, reply) => {
-      const { webhook, ...body } = request.body;
-      const input = await scrapeInput(body, deps.services.config);
-      return reply
-        .code(202)
-        .send(await startJob(deps, request.user.userId, 'scrape-single', [input], webhook));
-    },
-  );
+  const { config } = deps.services;
+  jobStartRoute(app, deps, {
+    url: '/v1/scrape/async/single',
+    summary: 'Fetch one URL in the background',
+    body: AsyncSingleBody,
+    type: 'scrape-single',
+    items: async (body) => [await scrapeInput(body, config)],
+  });
 
-  app.post(
-    '/v1/scrape/async/batch',
-    {
-      schema: {
-        tags: ['jobs'],
-        summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`,
-        body: AsyncBatchBody,
-        response: responses,
-      },
-    },
-    async (request, reply) => {
-      const { webhook, ...body } = request.body;
-      const inputs = batchItems(
-        await batchInput(body, deps.services.config, {
-          max: ASYNC_BATCH_MAX_URLS,
-          what: 'async batch',
-        }),
-      );
-      return reply
-        .code(202)
-        .send(await startJob(deps, request.user.userId, 'scrape-batch', inputs, webhook));
-    },
-  );
+  jobStartRoute(app, deps, {
+    url: '/v1/scrape/async/batch',
+    summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`,
+    body: AsyncBatchBody,
+    type: 'scrape-batch',
+    items: async (body) =>
+      batchItems(
+        await batchInput(body, config, { max: ASYNC_BATCH_MAX_URLS, what: 'async batch' }),
+      ),
+  });
 
-  app.post(
-    '/v1/scrape/async/sequence',
-    {
-      schema: {
-        tags: ['jobs'],
-        summary: 'Run a browser sequence in the background',
-        body: AsyncSequenceBody,
-        response: responses,
-      },
-    },
-    async (request, reply) => {
-      const { webhook, ...body } = request.body;
-      return reply
-        .code(202)
-        .send(
-          await startJob(
-            deps,
-            request.user.userId,
-            'sequence',
-            [await sequenceInput(body, deps.services.config)],
-            webhook,
-          ),
-        );
-    },
-  );
+  jobStartRoute(app, deps, {
+    url: '/v1/scrape/async/sequence',
+    summary: 'Run a browser sequence in the background',
+    body: AsyncSequenceBody,
+    type: 'sequence',
+    items: async (body) => [await sequenceInput(body, config)],
+  });
 
-  app.post(
-    '/v1/scrape/async/sequence/batch',
-    {
-      schema: {
-        tags: ['jobs'],
-        summary: 'Run independent browser sequences in the background',
-        body: AsyncSequenceBatchBody,
-        response: responses,
-      },
-    },
-    async (request, reply) => {
-      const { webhook, ...body } = request.body;
-      requireProxy(deps.services.config, body.proxy);
+  jobStartRoute(app, deps, {
+    url: '/v1/scrape/async/sequence/batch',
+    summary: 'Run independent browser sequences in the background',
+    body: AsyncSequenceBatchBody,
+    type: 'sequence-batch',
+    items: async (body) => {
+      requireProxy(config, body.proxy);
       // Each sequence keeps its own type and proxy; the batch's fill in where it has none.
       const inputs: SequenceInput[] = [];
       for (const [i, s] of body.sequences.entries())
         inputs.push(
           await sequenceInput(
             { ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy },
-            deps.services.config,
+            config,
             `sequences[${i}].`,
           ),
         );
-      return reply
-        .code(202)
-        .send(await startJob(deps, request.user.userId, 'sequence-batch', inputs, webhook));
+      return inputs;
     },
-  );
+  });
 
-  app.post(
-    '/v1/scrape/async/search/batch',
-    {
-      schema: {
-        tags: ['jobs'],
-        summary: 'Run 1 to 20 searches in the background',
-        body: AsyncSearchBatchBody,
-        response: responses,
-      },
-    },
-    async (request, reply) => {
-      const { webhook, ...body } = request.body;
-      const input = searchInput(body);
-      return reply
-        .code(202)
-        .send(
-          await startJob(deps, request.user.userId, 'search-batch', searchItems(input), webhook),
-        );
-    },
-  );
+  jobStartRoute(app, deps, {
+    url: '/v1/scrape/async/search/batch',
+    summary: 'Run 1 to 20 searches in the background',
+    body: AsyncSearchBatchBody,
+    type: 'search-batch',
+    items: (body) => searchItems(normaliseSearchInput(body)),
+  });
 };

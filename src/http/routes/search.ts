@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SearchResult } from '../../contract/index.ts';
-import { search, searchWithPages } from '../../ops/index.ts';
+import { normaliseSearchInput, search, searchWithPages } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { pageScrapeOptions, searchInput } from '../inputs.ts';
+import { pageScrapeOptions } from '../inputs.ts';
 import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { SearchBody } from '../schemas/search.ts';
@@ -18,7 +18,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, de
       response: { 200: SearchResult, 400: ErrorResponse, 401: ErrorResponse },
     },
     prepare: (body) => {
-      const input = searchInput(body);
+      const input = normaliseSearchInput(body);
       const scrape = body.scrape && pageScrapeOptions(body.scrape, 'scrape.');
       return (ctx) => (scrape ? searchWithPages(input, scrape, ctx) : search(input, ctx));
     },

@@ -5,18 +5,20 @@ import type { FetchResult } from '../../../contract/index.ts';
 import type { JobType } from '../../../jobs/index.ts';
 import {
   mapSite,
+  normaliseSearchInput,
   type ScrapeInput,
   scrape,
-  screenshot,
+  scrapeWithScreenshot,
   search,
   searchWithPages,
 } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { mapInput, searchInput } from '../../inputs.ts';
-import { runOp } from '../../op-context.ts';
+import { mapInput } from '../../inputs.ts';
+import { operationRoute } from '../../operations.ts';
 import { requireHttpUrl } from '../../schemas/common.ts';
 import { startCrawl } from '../crawl.ts';
+import { toDocument } from './document.ts';
 import {
   JobPageQuery,
   JobParams,
@@ -26,7 +28,7 @@ import {
   V2ScrapeBody,
   V2SearchBody,
 } from './schemas.ts';
-import { compatCrawl, compatScrape, toDocument } from './translate.ts';
+import { compatCrawl, compatScrape } from './translate.ts';
 
 /** Firecrawl takes large batches; items are queued one by one, so the native 30 is not needed here. */
 export const FIRECRAWL_BATCH_MAX_URLS = 1000;
@@ -63,44 +65,29 @@ const presentFormats = (r: FetchResult) =>
 export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const { config } = deps.services;
 
-  app.post(
-    '/v2/scrape',
-    { schema: { tags, summary: 'Firecrawl-compatible scrape', body: V2ScrapeBody } },
-    async (request, reply) => {
-      const { url, ...options } = request.body;
+  operationRoute(app, deps, {
+    url: '/v2/scrape',
+    schema: { tags, summary: 'Firecrawl-compatible scrape', body: V2ScrapeBody },
+    prepare: async ({ url, ...options }) => {
       const c = await compatScrape(url, options, config);
-      const { result, shot } = await runOp(
-        deps.services,
-        deps.ledger,
-        request,
-        reply,
-        async (ctx) => {
-          const shotInput = c.screenshot && {
-            url: c.input.url,
-            ...c.screenshot,
-            actions: c.input.actions,
-            proxy: c.input.proxy,
+      return async (ctx) => {
+        const { result, shot } = c.screenshot
+          ? await scrapeWithScreenshot(c.input, c.screenshot, ctx)
+          : { result: await scrape(c.input, ctx), shot: undefined };
+        const data = toDocument(result, c.formats, shot);
+        const cost = data.metadata.cost;
+        if (!result.success)
+          return {
+            success: false,
+            error: result.error ?? 'scrape failed',
+            code: 'SCRAPE_FAILED',
+            data,
+            cost,
           };
-          const [result, shot] = await Promise.all([
-            scrape(c.input, ctx),
-            shotInput ? screenshot(shotInput, ctx) : undefined,
-          ]);
-          return { result, shot };
-        },
-      );
-      const data = toDocument(result, c.formats, shot);
-      const cost = data.metadata.cost;
-      if (!result.success)
-        return {
-          success: false,
-          error: result.error ?? 'scrape failed',
-          code: 'SCRAPE_FAILED',
-          data,
-          cost,
-        };
-      return { success: true, data, cost };
+        return { success: true, data, cost };
+      };
     },
-  );
+  });
 
   app.post(
     '/v2/batch/scrape',
@@ -248,41 +235,37 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     },
   );
 
-  app.post(
-    '/v2/map',
-    { schema: { tags, summary: 'Firecrawl-compatible map', body: V2MapBody } },
-    async (request, reply) => {
-      const body = request.body;
+  operationRoute(app, deps, {
+    url: '/v2/map',
+    schema: { tags, summary: 'Firecrawl-compatible map', body: V2MapBody },
+    prepare: (body) => {
       if (body.sitemap !== undefined && body.sitemap !== 'include')
         throw badRequest(
           'sitemap',
           'only "include" is supported: sitemaps and page links are always both used',
         );
       const input = mapInput(body);
-      const result = await runOp(deps.services, deps.ledger, request, reply, (ctx) =>
-        mapSite(input, ctx),
-      );
-      if (!result.success)
-        return { success: false, error: result.error ?? 'map failed', cost: result.cost };
-      return {
-        success: true,
-        links: result.links.map((link) => ({ url: link })),
-        cost: result.cost,
+      return async (ctx) => {
+        const result = await mapSite(input, ctx);
+        if (!result.success)
+          return { success: false, error: result.error ?? 'map failed', cost: result.cost };
+        return {
+          success: true,
+          links: result.links.map((link) => ({ url: link })),
+          cost: result.cost,
+        };
       };
     },
-  );
+  });
 
-  app.post(
-    '/v2/search',
-    {
-      schema: {
-        tags,
-        summary: 'Firecrawl-compatible search, optionally scraping each result',
-        body: V2SearchBody,
-      },
+  operationRoute(app, deps, {
+    url: '/v2/search',
+    schema: {
+      tags,
+      summary: 'Firecrawl-compatible search, optionally scraping each result',
+      body: V2SearchBody,
     },
-    async (request, reply) => {
-      const body = request.body;
+    prepare: async (body) => {
       for (const [i, source] of (body.sources ?? []).entries()) {
         const type = typeof source === 'string' ? source : source.type;
         if (type !== 'web')
@@ -293,7 +276,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           'location',
           'give a country code (or use country); place names are not supported',
         );
-      const input = searchInput({
+      const input = normaliseSearchInput({
         queries: [body.query],
         limit: body.limit ?? 5,
         ...((body.country ?? body.location) ? { location: body.country ?? body.location } : {}),
@@ -313,7 +296,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (compat?.screenshot)
         throw badRequest('scrapeOptions.formats', 'screenshot is served by /v2/scrape only');
       const pageOptions = compat && (({ url: _url, ...rest }) => rest)(compat.input);
-      return runOp(deps.services, deps.ledger, request, reply, async (ctx) => {
+      return async (ctx) => {
         const found = pageOptions
           ? await searchWithPages(input, pageOptions, ctx)
           : await search(input, ctx);
@@ -328,7 +311,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           ...(hit.page && compat ? toDocument(hit.page, compat.formats) : {}),
         }));
         return { success: true, data: { web }, cost: found.cost };
-      });
+      };
     },
-  );
+  });
 };

@@ -1,6 +1,6 @@
 import type { LlmSettings, SummarySettings } from '../config.ts';
-import { complete, llmConfigured, pageBlock, UpstreamError } from '../llm/index.ts';
-import { extractiveSummary } from './extractive-summary.ts';
+import { extractiveSummary } from '../content/index.ts';
+import { completeOr, llmConfigured, pageBlock } from '../llm/index.ts';
 
 /** The spec's summary object: an instruction about the page. */
 export interface SummaryRequest {
@@ -54,31 +54,22 @@ export async function summarise(
       summarizer: 'extractive',
     };
   const { summary } = settings;
-  let answer;
-  try {
-    answer = await complete(
-      settings.llm,
-      {
-        model: summary.model,
-        instructions: INSTRUCTIONS,
-        messages: [
-          {
-            role: 'user',
-            content: summaryInput(page.query, page.url, page.markdown, summary.maxInputChars),
-          },
-        ],
-        timeoutMs: summary.timeoutMs,
-      },
-      signal,
-    );
-  } catch (err) {
-    if (signal.aborted) throw err;
-    throw new SummaryError(
-      err instanceof UpstreamError
-        ? `summary: ${err.message}`
-        : `summary: the LLM failed: ${(err as Error).message}`,
-    );
-  }
+  const answer = await completeOr(
+    settings.llm,
+    {
+      model: summary.model,
+      instructions: INSTRUCTIONS,
+      messages: [
+        {
+          role: 'user',
+          content: summaryInput(page.query, page.url, page.markdown, summary.maxInputChars),
+        },
+      ],
+      timeoutMs: summary.timeoutMs,
+    },
+    signal,
+    (reason) => new SummaryError(`summary: ${reason}`),
+  );
   if (answer.finishReason !== 'stop')
     throw new SummaryError(`summary: the LLM stopped before finishing (${answer.finishReason})`);
   if (!answer.text) throw new SummaryError('summary: the LLM answered with no text');

@@ -1,0 +1,2 @@
+export { UpstreamError } from './errors.ts';
+export { requestJson } from './json-api.ts';
