@@ -15,6 +15,7 @@ export function newLiveSession(
     | 'ownTargets'
     | 'connections'
     | 'vnc'
+    | 'recorder'
     | 'closedAt'
     | 'closing'
   >,
@@ -32,6 +33,7 @@ export function newLiveSession(
     ownTargets: new Set(),
     connections: new Set(),
     vnc: undefined,
+    recorder: undefined,
     closedAt: undefined,
     closing: undefined,
   };

@@ -50,6 +50,27 @@ export const SessionCreateBody = Type.Object(
         },
       ),
     ),
+    record: Type.Optional(
+      Type.Union(
+        [
+          Type.Boolean(),
+          Type.Object(
+            {
+              video: Type.Optional(
+                Type.Boolean({
+                  description: 'Video of the display; not available in this build (400 when true)',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        {
+          description:
+            'Record the pages as rrweb events (inputs masked), read back with GET .../recording and replayed at /replay; default false',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -144,3 +165,30 @@ export const Profile = Type.Object({
 });
 
 export const ProfileList = Type.Object({ profiles: Type.Array(Profile) });
+
+export const SessionRecording = Type.Object({
+  sessionId: Type.String(),
+  token: Type.String({
+    description: 'Opens the recording and the replay page without the API key until expiresAt',
+  }),
+  expiresAt: Timestamp,
+  replayUrl: Type.String(),
+  bytes: Type.Integer({ description: 'Size of the stored events' }),
+  truncated: Type.Boolean({
+    description:
+      'The recording reached WEBDATA_SESSION_RECORDING_MAX_BYTES; later events were left out',
+  }),
+  events: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    description:
+      'rrweb events of every page, in the order each page recorded them; pageId says which page (tab) an event is of',
+  }),
+});
+
+export const ReplayQuery = Type.Object({
+  sessionId: Type.String({ minLength: 1, maxLength: 100 }),
+  token: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'The replay token of GET .../recording, or the API key',
+  }),
+});

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * rrweb's browser bundle, from node_modules (never a CDN). Read once, on the first recorded
+ * page: a service that records nothing never reads it.
+ */
+let bundle: string | undefined;
+function rrwebBundle(): string {
+  bundle ??= readFileSync(
+    join(dirname(fileURLToPath(import.meta.resolve('rrweb'))), 'rrweb.umd.min.cjs'),
+    'utf8',
+  );
+  return bundle;
+}
+
+/**
+ * The name of the isolated world the recorder runs in: a world of the service's own, whose
+ * globals and patched prototypes the page's scripts never see.
+ */
+export const RECORDING_WORLD = 'webdata-recording';
+
+/**
+ * The binding the recorder hands its events to, installed in the recording world only
+ * (Runtime.addBinding with `executionContextName`): the page's own world has no such function.
+ */
+export const RECORDING_BINDING = 'webdataRecorded';
+
+/** Bytes a page may buffer while it cannot hand events on; past it the buffer is dropped and a full snapshot taken afresh. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+
+/** How long events wait to be handed on together: one message for a burst, not one per event. */
+const BATCH_MS = 50;
+
+/**
+ * The script that records one document: rrweb with every input masked (passwords included, and
+ * what is typed into any other field), each event one JSON line tagged with the page's number,
+ * handed to the service in batches, at once when the document is hidden or left, and on
+ * `FLUSH_EXPRESSION`. Evaluated once per document in the recording world; a second evaluation in
+ * the same document changes nothing.
+ */
+export function recorderSource(pageNo: number): string {
+  return `(function (pageNo, maxBuffered, batchMs, binding) {
+if (globalThis.__webdataRecording) return;
+var module = { exports: {} };
+var exports = module.exports;
+${rrwebBundle()}
+;var rrweb = module.exports;
+var lines = [], bytes = 0, dropped = false, timer = 0;
+function flush() {
+  clearTimeout(timer);
+  timer = 0;
+  var send = globalThis[binding];
+  if (lines.length === 0 || typeof send !== 'function') return;
+  var out = lines.join('\\n');
+  lines = []; bytes = 0;
+  send(out);
+}
+rrweb.record({
+  emit: function (event) {
+    if (dropped) return;
+    event.pageId = pageNo;
+    var line = JSON.stringify(event);
+    bytes += line.length;
+    if (bytes > maxBuffered) {
+      lines = []; bytes = 0; dropped = true;
+      setTimeout(function () {
+        dropped = false;
+        rrweb.record.addCustomEvent('webdata-dropped', { reason: 'buffer over ' + maxBuffered + ' bytes' });
+        rrweb.record.takeFullSnapshot(true);
+      }, batchMs);
+      return;
+    }
+    lines.push(line);
+    if (!timer) timer = setTimeout(flush, batchMs);
+  },
+  maskAllInputs: true,
+  recordAfter: 'DOMContentLoaded',
+});
+addEventListener('pagehide', flush, true);
+addEventListener('visibilitychange', function () { if (document.visibilityState === 'hidden') flush(); }, true);
+globalThis.__webdataRecording = { flush: flush };
+})(${pageNo}, ${MAX_BUFFERED}, ${BATCH_MS}, ${JSON.stringify(RECORDING_BINDING)});`;
+}
+
+/** Hands on what a document recorded and has not handed on yet. */
+export const FLUSH_EXPRESSION =
+  'globalThis.__webdataRecording && globalThis.__webdataRecording.flush()';
