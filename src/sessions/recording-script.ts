@@ -3,15 +3,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * rrweb's browser bundle, from node_modules (never a CDN). Read once, on the first recorded
- * page: a service that records nothing never reads it.
+ * rrweb's recorder bundle (`@rrweb/record`, the recording half of rrweb: 77 kB against the whole
+ * package's 282 kB, which a page would compile on every document), from node_modules (never a
+ * CDN), without its source-map comment. Read once, on the first recorded page: a service that
+ * records nothing never reads it.
  */
 let bundle: string | undefined;
 function rrwebBundle(): string {
   bundle ??= readFileSync(
-    join(dirname(fileURLToPath(import.meta.resolve('rrweb'))), 'rrweb.umd.min.cjs'),
+    join(dirname(fileURLToPath(import.meta.resolve('@rrweb/record'))), 'record.umd.min.cjs'),
     'utf8',
-  );
+  ).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   return bundle;
 }
 
@@ -57,6 +59,7 @@ function flush() {
   lines = []; bytes = 0;
   send(out);
 }
+function start() {
 rrweb.record({
   emit: function (event) {
     if (dropped) return;
@@ -76,8 +79,11 @@ rrweb.record({
     if (!timer) timer = setTimeout(flush, batchMs);
   },
   maskAllInputs: true,
-  recordAfter: 'DOMContentLoaded',
 });
+}
+// The first snapshot waits until the load event is over, so the page's load does not wait for it.
+if (document.readyState === 'complete') start();
+else addEventListener('load', function () { setTimeout(start, 0); }, { once: true, capture: true });
 addEventListener('pagehide', flush, true);
 addEventListener('visibilitychange', function () { if (document.visibilityState === 'hidden') flush(); }, true);
 globalThis.__webdataRecording = { flush: flush };

@@ -17,6 +17,8 @@ interface RecordedPage {
   readonly pageNo: number;
   /** The recording world of the page's current document, once the recorder is in it. */
   contextId: number | undefined;
+  /** The committed document (one object each) of the top frame that waits for its load event to be recorded. */
+  awaitingLoad: { frameId: string } | undefined;
   /** Every step on the page runs after the one before, so a document is injected once. */
   chain: Promise<void>;
 }
@@ -33,21 +35,28 @@ interface BindingCalled {
 
 type Listener = Parameters<CdpConnection['on']>[1];
 
+/**
+ * How long a committed document may take to load before it is recorded anyway. The recorder
+ * starts once the load event is over, not at commit: compiling and starting it while the page
+ * loads made loads half as slow again (bench/recording.ts).
+ */
+const LOAD_WAIT_MS = 5_000;
+
 const recordable = (url: string) => /^https?:/.test(url);
 
 /**
  * Records a session's pages as rrweb events. On each page the service attaches to (presentation.ts,
  * before the page runs), the Page domain is enabled on the service's own session so its
- * navigations are seen; each committed document of a top frame gets the rrweb recorder evaluated
- * in an isolated world of the service's (recording-script.ts), which a client's CDP connection
+ * navigations are seen; each document of a top frame, once its load event is over, gets the rrweb
+ * recorder evaluated in an isolated world of the service's (recording-script.ts), which a client's CDP connection
  * cannot list, see or remove, and whose globals and patched prototypes the page's scripts cannot
  * reach. Same-origin frames are recorded by their page's recorder, as rrweb does.
  *
- * The recorder hands events on through a binding installed in that world only. A binding survives
- * a navigation only with the Runtime domain enabled, which detectors notice, so it is installed
- * again with each document; a document's events wait in it until then. Pulling instead loses a
- * page's last events: on a fast network the old document is gone before a pull sent at the start
- * of a navigation arrives.
+ * The recorder hands events on through a binding added to that world's context alone, with each
+ * document: a binding added by world name reaches the documents after a navigation only with the
+ * Runtime domain enabled, which detectors notice, so it is not. Pulling instead loses a page's
+ * last events: on a fast network the old document is gone before a pull sent at the start of a
+ * navigation arrives.
  */
 export class Recorder {
   readonly #control: CdpConnection;
@@ -68,7 +77,15 @@ export class Recorder {
       if (!page || params.frame.parentId) return;
       const { id, url } = params.frame;
       page.contextId = undefined;
-      if (recordable(url)) this.#step(page, () => this.#inject(page, id));
+      const awaiting = recordable(url) ? { frameId: id } : undefined;
+      page.awaitingLoad = awaiting;
+      if (!awaiting) return;
+      // A document whose load never ends (a resource that hangs) is recorded from then on.
+      setTimeout(() => this.#injectAwaiting(page, awaiting), LOAD_WAIT_MS).unref();
+    });
+    this.#listen('Page.loadEventFired', (_params: unknown, sessionId?: string) => {
+      const page = this.#pageOf(sessionId);
+      if (page?.awaitingLoad) this.#injectAwaiting(page, page.awaitingLoad);
     });
     this.#listen('Runtime.bindingCalled', (params: BindingCalled, sessionId?: string) => {
       if (params.name !== RECORDING_BINDING || !this.#pageOf(sessionId)) return;
@@ -126,6 +143,7 @@ export class Recorder {
       sessionId,
       pageNo: ++this.#pageCount,
       contextId: undefined,
+      awaitingLoad: undefined,
       chain: Promise.resolve(),
     };
     this.#pages.set(targetId, page);
@@ -138,6 +156,12 @@ export class Recorder {
       if (page.contextId === undefined && recordable(frameTree.frame.url))
         await this.#inject(page, frameTree.frame.id);
     });
+  }
+
+  #injectAwaiting(page: RecordedPage, awaiting: { frameId: string }): void {
+    if (page.awaitingLoad !== awaiting) return;
+    page.awaitingLoad = undefined;
+    this.#step(page, () => this.#inject(page, awaiting.frameId));
   }
 
   async #inject(page: RecordedPage, frameId: string): Promise<void> {

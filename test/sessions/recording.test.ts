@@ -1,14 +1,17 @@
+import { readdir, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 import { expectNoSessionProcessesLeft } from './helpers.ts';
 
 expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
-const t = useServer();
+const t = useServer({ settings: { WEBDATA_SESSION_RECORDING_RETENTION_MS: String(10 * 60_000) } });
 
 const PASSWORD = 'hunter2-Secret-9f3k';
 const USER_NAME = 'alice-typed-7q2w';
@@ -33,6 +36,14 @@ function snapshotTexts(events: RrwebEvent[]): string[] {
   return events.filter((e) => e.type === 2).map((e) => JSON.stringify(e.data.node));
 }
 
+/** The recorder starts once a page has loaded; typing is recorded from then on. */
+function recorderStarted(id: string, text: string): Promise<unknown> {
+  return waitFor(
+    async () => snapshotTexts((await recording(id)).json.events).some((s) => s.includes(text)),
+    { what: `a full snapshot with ${text}` },
+  );
+}
+
 async function create(body: object = { record: true }) {
   const created = await t.api('POST', '/api/v1/browser-sandbox/session', body);
   expect(created.status).toBe(200);
@@ -51,6 +62,7 @@ describe('session recording', () => {
     const context = browser.contexts()[0]!;
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${site.origin}/session/record-one`);
+    await recorderStarted(sessionId, 'Alpha sign-in page');
     await page.fill('#user', USER_NAME);
     await page.locator('#pw').pressSequentially(PASSWORD);
     await page.click('#next');
@@ -155,11 +167,12 @@ describe('session recording', () => {
     }
   }, 120_000);
 
-  it('records what a Puppeteer client types as masked, and keeps it across a restart', async () => {
+  it('records what a Puppeteer client types as masked, keeps it across a restart, and removes it past retention', async () => {
     const { sessionId: id, wsUrl } = await create();
     const browser = await puppeteer.connect({ browserWSEndpoint: wsUrl });
     const page = await browser.newPage();
     await page.goto(`${site.origin}/session/record-one`);
+    await recorderStarted(id, 'Alpha sign-in page');
     await page.type('#pw', PASSWORD);
     await page.goto(`${site.origin}/session/record-two`);
     await page.waitForSelector('#p');
@@ -177,6 +190,15 @@ describe('session recording', () => {
     expect(after.json.events.some((e: RrwebEvent) => e.type === 3 && e.data.source === 5)).toBe(
       true,
     );
+
+    // Its last event an hour ago, past the 10 minutes kept: the next start removes it.
+    const root = join(t.dataDir, 'session-recordings');
+    const [user] = await readdir(root);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(root, user!, id, 'events.ndjson'), hourAgo, hourAgo);
+    await t.stop();
+    await t.start();
+    expect((await recording(id)).status).toBe(404);
   }, 120_000);
 
   it('refuses video, which this build does not offer, naming the field', async () => {
