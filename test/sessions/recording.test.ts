@@ -209,3 +209,38 @@ describe('session recording', () => {
     expect(JSON.stringify(res.json)).toContain('record.video');
   });
 });
+
+describe('session recording on Postgres', () => {
+  const pg = useServer({ backend: 'postgres' });
+
+  it('a resumed recorded session goes on recording into the same recording', async () => {
+    const created = await pg.api('POST', '/api/v1/browser-sandbox/session', { record: true });
+    expect(created.status).toBe(200);
+    const id = created.json.sessionId as string;
+    const read = async (key = TEST_KEY) =>
+      pg.api('GET', `/api/v1/browser-sandbox/session/${id}/recording`, undefined, key);
+    const visit = async (wsUrl: string, path: string, text: string) => {
+      const browser = await chromium.connectOverCDP(wsUrl);
+      const context = browser.contexts()[0]!;
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(`${site.origin}${path}`);
+      await waitFor(async () =>
+        snapshotTexts((await read()).json.events).some((s) => s.includes(text)),
+      );
+      await browser.close();
+    };
+    await visit(created.json.wsUrl, '/session/record-one', 'Alpha sign-in page');
+    expect((await pg.api('DELETE', `/api/v1/browser-sandbox/session/${id}`)).status).toBe(200);
+    const resumed = await pg.api('POST', `/api/v1/browser-sandbox/session/${id}/resume`);
+    expect(resumed.status).toBe(200);
+    await visit(resumed.json.wsUrl, '/session/record-two', 'Bravo welcome page');
+    await pg.api('DELETE', `/api/v1/browser-sandbox/session/${id}`);
+
+    const texts = snapshotTexts((await read()).json.events);
+    const alpha = texts.findIndex((s) => s.includes('Alpha sign-in page'));
+    const bravo = texts.findIndex((s) => s.includes('Bravo welcome page'));
+    expect(alpha).toBeGreaterThanOrEqual(0);
+    expect(bravo).toBeGreaterThan(alpha);
+    expect((await read(TEST_KEY_2)).status).toBe(404);
+  }, 120_000);
+});
