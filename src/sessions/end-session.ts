@@ -27,7 +27,7 @@ export async function endSession(
   for (const end of live.connections) end();
   await live.vnc?.close();
   // Before the state save, whose own pages are not the session's to record.
-  await live.recorder?.stop();
+  await Promise.all([live.recorder?.stop(), live.video?.stop()]);
   let state: StorageState | undefined;
   if (!live.running.control.closed) {
     try {

@@ -16,6 +16,7 @@ export function newLiveSession(
     | 'connections'
     | 'vnc'
     | 'recorder'
+    | 'video'
     | 'closedAt'
     | 'closing'
   >,
@@ -34,6 +35,7 @@ export function newLiveSession(
     connections: new Set(),
     vnc: undefined,
     recorder: undefined,
+    video: undefined,
     closedAt: undefined,
     closing: undefined,
   };

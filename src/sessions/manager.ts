@@ -159,10 +159,10 @@ export class SessionManager {
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
     const browser = this.#checkBrowser(opts.browser ?? this.#o.config.defaultBrowser);
-    if (opts.record?.video)
+    if (opts.record?.video && opts.headless)
       throw new SessionError(
         'bad-request',
-        'video recording is not available on this server; record: true records rrweb events',
+        'video needs a visible session (headless: false): it is taken from its display',
         { field: 'record.video' },
       );
     if (opts.proxy && !this.proxyAvailable)
@@ -188,7 +188,8 @@ export class SessionManager {
         running,
       });
       await watchTargets(live, () => this.#died(live));
-      if (opts.record) await this.#recordings.record(live);
+      if (opts.record)
+        await this.#recordings.record(live, opts.record.video ? this.#helperEnv() : undefined);
       await this.#o.store.insert({
         id: live.id,
         user_id: userId,
@@ -379,11 +380,15 @@ export class SessionManager {
         'live view is only available for visible (headless: false) sessions',
       );
     live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), {
-      ...process.env,
-      [RUNTIME_MARKER]: this.#root,
+      ...this.#helperEnv(),
       DISPLAY: display.display,
     });
     return live.vnc.acquire();
+  }
+
+  /** The environment of a session's helper processes (x11vnc, ffmpeg): marked for the reaper. */
+  #helperEnv(): NodeJS.ProcessEnv {
+    return { ...process.env, [RUNTIME_MARKER]: this.#root };
   }
 
   closeVnc(live: LiveSession): void {
@@ -396,6 +401,7 @@ export class SessionManager {
     if (!live) return [];
     const groups = live.running.groups.map((g) => g.pgid);
     if (live.vnc?.pgid) groups.push(live.vnc.pgid);
+    if (live.video) groups.push(live.video.pgid);
     return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
   }
 
@@ -404,6 +410,13 @@ export class SessionManager {
     const live = this.#live.get(id);
     if (!live || live.userId !== userId) await this.#owned(userId, id);
     return this.#recordings.read(userId, id, live);
+  }
+
+  /** A closed recorded visible session's video (WebM). */
+  async recordingVideo(userId: string, id: string): Promise<{ size: number; stream: Readable }> {
+    const live = this.#live.get(id);
+    if (!live || live.userId !== userId) await this.#owned(userId, id);
+    return this.#recordings.video(userId, id, live?.userId === userId ? live : undefined);
   }
 
   /**

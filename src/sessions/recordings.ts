@@ -2,9 +2,11 @@ import { createReadStream } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import type { RecordingSink } from './recording.ts';
 
 const EVENTS_FILE = 'events.ndjson';
+const VIDEO_FILE = 'video.webm';
 /** Present once a recording reached its size limit and later events were left out. */
 const TRUNCATED_FILE = 'truncated';
 
@@ -96,6 +98,21 @@ export class Recordings {
     };
   }
 
+  /** Where a recorded visible session's video is written (video.ts). */
+  videoPath(userId: string, sessionId: string): string {
+    return join(this.#folder(userId, sessionId), VIDEO_FILE);
+  }
+
+  async openVideo(
+    userId: string,
+    sessionId: string,
+  ): Promise<{ size: number; stream: Readable } | undefined> {
+    const path = this.videoPath(userId, sessionId);
+    const s = await lstat(path).catch(() => undefined);
+    if (!s?.isFile()) return undefined;
+    return { size: s.size, stream: createReadStream(path) };
+  }
+
   /** Removes recordings nothing was added to for the retention time; `live` sessions' are kept. */
   async prune(now: number, live: Set<string>): Promise<number> {
     let removed = 0;
@@ -106,7 +123,9 @@ export class Recordings {
         if (live.has(id)) continue;
         const folder = this.#folder(user, id);
         const s = await stat(join(folder, EVENTS_FILE)).catch(() => undefined);
-        if (s && now - s.mtimeMs < this.#limits.recordingRetentionMs) continue;
+        const video = await stat(join(folder, VIDEO_FILE)).catch(() => undefined);
+        const last = Math.max(s?.mtimeMs ?? 0, video?.mtimeMs ?? 0);
+        if (now - last < this.#limits.recordingRetentionMs) continue;
         await rm(folder, { recursive: true, force: true });
         removed++;
       }

@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import type { SessionConfig } from '../config.ts';
 import { Recorder } from './recording.ts';
 import { Recordings } from './recordings.ts';
 import { ReplayTokens } from './replay-tokens.ts';
 import { type LiveSession, SessionError, type SessionRecording } from './types.ts';
+import { VideoCapture } from './video.ts';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -37,10 +39,43 @@ export class SessionRecordings {
     clearInterval(this.#pruning);
   }
 
-  /** Starts recording a session's pages. */
-  async record(live: LiveSession): Promise<void> {
+  /**
+   * Starts recording a session's pages, and with `videoEnv` (the environment ffmpeg runs with) its
+   * display as video.
+   */
+  async record(live: LiveSession, videoEnv?: NodeJS.ProcessEnv): Promise<void> {
     const sink = await this.#store.open(live.userId, live.id);
     live.recorder = new Recorder(live.running.control, live.running.pages, sink);
+    const display = live.running.display;
+    if (videoEnv && display)
+      live.video = new VideoCapture({
+        display: display.display,
+        width: live.width,
+        height: live.height,
+        out: this.#store.videoPath(live.userId, live.id),
+        env: { ...videoEnv, DISPLAY: display.display },
+      });
+  }
+
+  /** A closed recorded session's video; live sessions' videos are finished at their close. */
+  async video(
+    userId: string,
+    sessionId: string,
+    live: LiveSession | undefined,
+  ): Promise<{ size: number; stream: Readable }> {
+    if (live?.video && !live.closedAt)
+      throw new SessionError(
+        'conflict',
+        'the video is finished when the session closes; close it first (DELETE)',
+      );
+    await live?.closing;
+    const video = await this.#store.openVideo(userId, sessionId);
+    if (!video)
+      throw new SessionError(
+        'not-found',
+        'session has no video: it was not created with record: { video: true } and headless: false, or its recording is older than WEBDATA_SESSION_RECORDING_RETENTION_MS',
+      );
+    return video;
   }
 
   /** A resumed session goes on recording when it was recorded before (and its recording is kept). */

@@ -1,5 +1,6 @@
 import type { RunningBrowser } from './chromium.ts';
 import type { Recorder } from './recording.ts';
+import type { VideoCapture } from './video.ts';
 import type { VncPipeline } from './vnc.ts';
 
 export type CloseReason = 'manual' | 'timeout' | 'error';
@@ -12,7 +13,7 @@ export interface CreateOptions {
   browser?: string;
   /** A named profile to run on, saved back at close when `save`. */
   profile?: SessionProfile;
-  /** Record the session's pages as rrweb events (recording.ts); video is not offered by this build. */
+  /** Record the session's pages as rrweb events (recording.ts), and with `video` its display (video.ts). */
   record?: { video: boolean };
 }
 
@@ -126,6 +127,8 @@ export interface LiveSession {
   vnc: VncPipeline | undefined;
   /** Its pages' recorder, when the session is recorded. */
   recorder: Recorder | undefined;
+  /** Its display's video, when a visible session is recorded with `video`. */
+  video: VideoCapture | undefined;
   closedAt: number | undefined;
   closing: Promise<void> | undefined;
 }

@@ -1,5 +1,8 @@
-import { readdir, utimes } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +16,7 @@ expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
 const t = useServer({ settings: { WEBDATA_SESSION_RECORDING_RETENTION_MS: String(10 * 60_000) } });
 
+const run = promisify(execFile);
 const PASSWORD = 'hunter2-Secret-9f3k';
 const USER_NAME = 'alice-typed-7q2w';
 
@@ -201,13 +205,72 @@ describe('session recording', () => {
     expect((await recording(id)).status).toBe(404);
   }, 120_000);
 
-  it('refuses video, which this build does not offer, naming the field', async () => {
-    const res = await t.api('POST', '/api/v1/browser-sandbox/session', {
+  it("records a visible session's display as WebM, given back once the session is closed", async () => {
+    const headless = await t.api('POST', '/api/v1/browser-sandbox/session', {
       record: { video: true },
     });
-    expect(res.status).toBe(400);
-    expect(JSON.stringify(res.json)).toContain('record.video');
-  });
+    expect(headless.status).toBe(400);
+    expect(JSON.stringify(headless.json)).toContain('record.video');
+
+    const { sessionId: id, wsUrl } = await create({ headless: false, record: { video: true } });
+    const browser = await chromium.connectOverCDP(wsUrl);
+    const context = browser.contexts()[0]!;
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${site.origin}/session/color`);
+    await recorderStarted(id, 'Colour');
+    // A few frames of the page at 5 a second.
+    await new Promise((r) => setTimeout(r, 1500));
+    await browser.close();
+    const webm = () =>
+      fetch(`${t.base}/api/v1/browser-sandbox/session/${id}/recording.webm`, {
+        headers: { authorization: `Bearer ${TEST_KEY}` },
+      });
+    expect((await webm()).status).toBe(409);
+    await t.api('DELETE', `/api/v1/browser-sandbox/session/${id}`);
+
+    const res = await webm();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/webm');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+    // The last frame, averaged to one pixel, is the page's colour (#ff00aa).
+    const dir = await mkdtemp(join(tmpdir(), 'wd-video-'));
+    try {
+      await writeFile(join(dir, 'v.webm'), bytes);
+      const { stdout } = await run(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-sseof',
+          '-1',
+          '-i',
+          join(dir, 'v.webm'),
+          '-vf',
+          'scale=1:1',
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          '-',
+        ],
+        { encoding: 'buffer' },
+      );
+      const [r, g, b] = [...stdout.subarray(-3)];
+      expect(r).toBeGreaterThan(200);
+      expect(g).toBeLessThan(60);
+      expect(b).toBeGreaterThan(120);
+      expect(b).toBeLessThan(220);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const other = await fetch(`${t.base}/api/v1/browser-sandbox/session/${id}/recording.webm`, {
+      headers: { authorization: `Bearer ${TEST_KEY_2}` },
+    });
+    expect(other.status).toBe(404);
+  }, 120_000);
 });
 
 describe('session recording on Postgres', () => {

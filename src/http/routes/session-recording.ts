@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { SessionRecording as Recording } from '../../sessions/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { SessionParams, SessionRecording } from '../schemas/sessions.ts';
+import { SessionFileBytes, SessionParams, SessionRecording } from '../schemas/sessions.ts';
 import { sessionErrors as errors, mapped } from './session-errors.ts';
 
 /**
@@ -48,6 +48,30 @@ export const sessionRecordingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = asyn
         sessions.recording(request.user.userId, request.params.id),
       );
       return sendRecording(reply, recording);
+    },
+  );
+
+  app.get(
+    '/v1/browser-sandbox/session/:id/recording.webm',
+    {
+      schema: {
+        tags: ['browser sessions'],
+        summary:
+          "A closed visible session's video (WebM), when it was created with record: { video: true }",
+        params: SessionParams,
+        produces: ['video/webm'],
+        response: { 200: SessionFileBytes, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const video = await mapped(() =>
+        sessions.recordingVideo(request.user.userId, request.params.id),
+      );
+      return reply
+        .type('video/webm')
+        .header('content-length', video.size)
+        .header('cache-control', 'no-store')
+        .send(video.stream);
     },
   );
 };

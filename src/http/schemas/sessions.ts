@@ -58,7 +58,8 @@ export const SessionCreateBody = Type.Object(
             {
               video: Type.Optional(
                 Type.Boolean({
-                  description: 'Video of the display; not available in this build (400 when true)',
+                  description:
+                    'Also record the display as video (WebM, GET .../recording.webm once closed); visible sessions only (400 with headless: true)',
                 }),
               ),
             },
