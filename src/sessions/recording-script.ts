@@ -49,7 +49,7 @@ var module = { exports: {} };
 var exports = module.exports;
 ${rrwebBundle()}
 ;var rrweb = module.exports;
-var lines = [], bytes = 0, dropped = false, timer = 0;
+var lines = [], bytes = 0, dropped = false, timer = 0, resnapshot = false, stop = null;
 function flush() {
   clearTimeout(timer);
   timer = 0;
@@ -59,24 +59,37 @@ function flush() {
   lines = []; bytes = 0;
   send(out);
 }
+function push(line) {
+  lines.push(line);
+  if (!timer) timer = setTimeout(flush, batchMs);
+}
+function overflow() {
+  lines = []; bytes = 0;
+  if (resnapshot) {
+    // A full snapshot alone is over the limit: the document is too large to record.
+    dropped = true;
+    setTimeout(function () { if (stop) stop(); }, 0);
+    push(JSON.stringify({ type: 5, timestamp: Date.now(), pageId: pageNo, data: { tag: 'webdata-stopped', payload: { reason: 'a full snapshot over ' + maxBuffered + ' bytes' } } }));
+    return;
+  }
+  dropped = true;
+  setTimeout(function () {
+    dropped = false;
+    resnapshot = true;
+    rrweb.record.addCustomEvent('webdata-dropped', { reason: 'events over ' + maxBuffered + ' bytes waiting' });
+    rrweb.record.takeFullSnapshot(true);
+    resnapshot = false;
+  }, batchMs);
+}
 function start() {
-rrweb.record({
+stop = rrweb.record({
   emit: function (event) {
     if (dropped) return;
     event.pageId = pageNo;
     var line = JSON.stringify(event);
     bytes += line.length;
-    if (bytes > maxBuffered) {
-      lines = []; bytes = 0; dropped = true;
-      setTimeout(function () {
-        dropped = false;
-        rrweb.record.addCustomEvent('webdata-dropped', { reason: 'buffer over ' + maxBuffered + ' bytes' });
-        rrweb.record.takeFullSnapshot(true);
-      }, batchMs);
-      return;
-    }
-    lines.push(line);
-    if (!timer) timer = setTimeout(flush, batchMs);
+    if (bytes > maxBuffered) return overflow();
+    push(line);
   },
   maskAllInputs: true,
 });

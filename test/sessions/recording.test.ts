@@ -205,6 +205,25 @@ describe('session recording', () => {
     expect((await recording(id)).status).toBe(404);
   }, 120_000);
 
+  it('stops recording a document too large to record, and records the next one', async () => {
+    const { sessionId: id, wsUrl } = await create();
+    const browser = await chromium.connectOverCDP(wsUrl);
+    const context = browser.contexts()[0]!;
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${site.origin}/session/record-huge`);
+    const stopped = (events: { type: number; data: { tag?: string } }[]) =>
+      events.some((e) => e.type === 5 && e.data.tag === 'webdata-stopped');
+    await waitFor(async () => stopped((await recording(id)).json.events), {
+      what: 'the webdata-stopped event',
+      timeoutMs: 30_000,
+    });
+    await page.goto(`${site.origin}/session/record-two`);
+    await recorderStarted(id, 'Bravo welcome page');
+    await browser.close();
+    expect((await recording(id)).json.bytes).toBeLessThan(1024 * 1024);
+    await t.api('DELETE', `/api/v1/browser-sandbox/session/${id}`);
+  }, 120_000);
+
   it("records a visible session's display as WebM, given back once the session is closed", async () => {
     const headless = await t.api('POST', '/api/v1/browser-sandbox/session', {
       record: { video: true },
