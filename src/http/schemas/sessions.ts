@@ -179,10 +179,25 @@ export const SessionRecording = Type.Object({
     description:
       'The recording reached WEBDATA_SESSION_RECORDING_MAX_BYTES; later events were left out',
   }),
-  events: Type.Array(Type.Object({}, { additionalProperties: true }), {
-    description:
-      'rrweb events of every page, in the order each page recorded them; pageId says which page (tab) an event is of',
-  }),
+  events: Type.Array(
+    Type.Object(
+      {
+        type: Type.Integer({
+          description: 'rrweb event type (2: full snapshot, 3: incremental, 4: meta, 5: custom)',
+        }),
+        timestamp: Type.Number(),
+        pageId: Type.Integer({
+          description: 'The page (tab) of the session the event is of, from 1',
+        }),
+        data: Type.Unknown(),
+      },
+      { additionalProperties: true },
+    ),
+    {
+      description:
+        'rrweb events of every page, in the order each page recorded them; pageId says which page (tab) an event is of',
+    },
+  ),
 });
 
 export const ReplayQuery = Type.Object({
