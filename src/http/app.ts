@@ -33,6 +33,8 @@ import { screenshotPdfRoutes } from './routes/screenshot-pdf.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionFileRoutes } from './routes/session-files.ts';
 import { sessionProfileRoutes } from './routes/session-profiles.ts';
+import { sessionRecordingRoutes } from './routes/session-recording.ts';
+import { sessionReplayRoutes } from './routes/session-replay.ts';
 import { sessionSocketRoutes } from './routes/session-sockets.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -73,6 +75,7 @@ const apiRoutes = [
   browserSessionRoutes,
   sessionFileRoutes,
   sessionProfileRoutes,
+  sessionRecordingRoutes,
   scrapeSequenceRoutes,
   screenshotPdfRoutes,
   jobStartRoutes,
@@ -151,6 +154,7 @@ export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<
   await app.register(healthRoutes);
   await app.register(metricsRoutes, { token: config.metricsToken });
   await app.register(sessionSocketRoutes, deps);
+  await app.register(sessionReplayRoutes, deps);
   await app.register(filesRoutes, deps);
   await app.register(
     async (api) => {

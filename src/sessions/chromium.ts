@@ -15,7 +15,7 @@ import {
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
 import { FILES_FOLDER } from './files.ts';
-import { presentAsChrome } from './presentation.ts';
+import { type PageAttachments, presentAsChrome } from './presentation.ts';
 import { copyProfile } from './profiles.ts';
 import { openProxySocket, type ProxySocket } from './proxy-socket.ts';
 import { SANDBOX_PROXY_URL, sandboxArgs } from './sandbox.ts';
@@ -49,6 +49,8 @@ export interface RunningBrowser {
   files: string;
   /** Its user-data folder. */
   profile: string;
+  /** The pages the service is attached to, for work that starts with each (recording.ts). */
+  pages: PageAttachments;
   display: Xvfb | undefined;
   groups: Group[];
   /**
@@ -207,7 +209,7 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
     );
     await waitForBrowser(control, browser, timeoutMs);
     await allowDownloads(control, files);
-    await presentAsChrome(control);
+    const pages = await presentAsChrome(control);
     const exit = async (ms: number) => {
       if (control!.closed) return;
       // The pipe closes some tens of milliseconds before the browser has exited and written the
@@ -221,7 +223,7 @@ export async function launchChromium(o: LaunchOptions): Promise<RunningBrowser> 
       await control!.send('Browser.close').catch(() => undefined);
       await Promise.race([gone, sleep(ms, undefined, { ref: false })]);
     };
-    return { control, dir, files, profile, display, groups, exit, dispose };
+    return { control, dir, files, profile, pages, display, groups, exit, dispose };
   } catch (err) {
     await dispose();
     throw err;

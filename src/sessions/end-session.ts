@@ -26,6 +26,8 @@ export async function endSession(
   live.closedAt = closedAt;
   for (const end of live.connections) end();
   await live.vnc?.close();
+  // Before the state save, whose own pages are not the session's to record.
+  await Promise.all([live.recorder?.stop(), live.video?.stop()]);
   let state: StorageState | undefined;
   if (!live.running.control.closed) {
     try {

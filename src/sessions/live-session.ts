@@ -15,6 +15,8 @@ export function newLiveSession(
     | 'ownTargets'
     | 'connections'
     | 'vnc'
+    | 'recorder'
+    | 'video'
     | 'closedAt'
     | 'closing'
   >,
@@ -32,6 +34,8 @@ export function newLiveSession(
     ownTargets: new Set(),
     connections: new Set(),
     vnc: undefined,
+    recorder: undefined,
+    video: undefined,
     closedAt: undefined,
     closing: undefined,
   };

@@ -23,6 +23,7 @@ import { type LaunchRequest, SessionLauncher } from './launcher.ts';
 import { newLiveSession, watchTargets } from './live-session.ts';
 import { Profiles, type ProfileView } from './profiles.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
+import { SessionRecordings } from './session-recordings.ts';
 import { restoreState, type StorageState } from './state.ts';
 import { tokenMatches } from './tokens.ts';
 import {
@@ -33,6 +34,7 @@ import {
   type SessionCreated,
   type SessionDetails,
   SessionError,
+  type SessionRecording,
 } from './types.ts';
 import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
 import { VncPipeline } from './vnc.ts';
@@ -80,6 +82,7 @@ export class SessionManager {
   readonly #launcher: SessionLauncher;
   readonly #files: SessionFiles;
   readonly #profiles: Profiles;
+  readonly #recordings: SessionRecordings;
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
   #stopping = false;
@@ -100,6 +103,7 @@ export class SessionManager {
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
     this.#files = new SessionFiles(o.dataDir, o.config);
     this.#profiles = new Profiles(o.dataDir, o.profiles);
+    this.#recordings = new SessionRecordings(o.dataDir, o.config, o.publicUrl);
     this.#launcher = new SessionLauncher({
       config: o.config,
       chromium: o.chromium,
@@ -131,6 +135,7 @@ export class SessionManager {
       this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
     await this.#profiles.releaseInactive();
+    await this.#recordings.start(() => new Set(this.#live.keys()));
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
     this.#sweep.unref();
@@ -143,6 +148,7 @@ export class SessionManager {
     if (!this.#started) return;
     this.#stopping = true;
     clearInterval(this.#sweep);
+    this.#recordings.stop();
     // A shutdown ends sessions the service did not choose to end: closeReason `error`, with the
     // storage saved so they can be resumed once the service is back.
     await Promise.allSettled([...this.#live.values()].map((live) => this.#close(live, 'error')));
@@ -153,6 +159,12 @@ export class SessionManager {
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
     const browser = this.#checkBrowser(opts.browser ?? this.#o.config.defaultBrowser);
+    if (opts.record?.video && opts.headless)
+      throw new SessionError(
+        'bad-request',
+        'video needs a visible session (headless: false): it is taken from its display',
+        { field: 'record.video' },
+      );
     if (opts.proxy && !this.proxyAvailable)
       throw new SessionError(
         'bad-request',
@@ -176,6 +188,8 @@ export class SessionManager {
         running,
       });
       await watchTargets(live, () => this.#died(live));
+      if (opts.record)
+        await this.#recordings.record(live, opts.record.video ? this.#helperEnv() : undefined);
       await this.#o.store.insert({
         id: live.id,
         user_id: userId,
@@ -262,6 +276,7 @@ export class SessionManager {
         // Origins restored now are saved again at the next close even if not visited meanwhile.
         for (const o of state.origins) live.origins.add(o.origin);
         await restoreState(running.control, state, live.ownTargets);
+        await this.#recordings.recordIfRecorded(live);
         await watchTargets(live, () => this.#died(live));
         const reopened = await this.#o.store.reopenIfClosed(id, {
           token_hash: live.tokenHash.toString('hex'),
@@ -365,11 +380,15 @@ export class SessionManager {
         'live view is only available for visible (headless: false) sessions',
       );
     live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), {
-      ...process.env,
-      [RUNTIME_MARKER]: this.#root,
+      ...this.#helperEnv(),
       DISPLAY: display.display,
     });
     return live.vnc.acquire();
+  }
+
+  /** The environment of a session's helper processes (x11vnc, ffmpeg): marked for the reaper. */
+  #helperEnv(): NodeJS.ProcessEnv {
+    return { ...process.env, [RUNTIME_MARKER]: this.#root };
   }
 
   closeVnc(live: LiveSession): void {
@@ -382,7 +401,40 @@ export class SessionManager {
     if (!live) return [];
     const groups = live.running.groups.map((g) => g.pgid);
     if (live.vnc?.pgid) groups.push(live.vnc.pgid);
+    if (live.video) groups.push(live.video.pgid);
     return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
+  }
+
+  /** The recording of a session of the user's, live or closed, with a replay token. */
+  async recording(userId: string, id: string): Promise<SessionRecording> {
+    const live = this.#live.get(id);
+    if (!live || live.userId !== userId) await this.#owned(userId, id);
+    return this.#recordings.read(userId, id, live);
+  }
+
+  /** A closed recorded visible session's video (WebM). */
+  async recordingVideo(userId: string, id: string): Promise<{ size: number; stream: Readable }> {
+    const live = this.#live.get(id);
+    if (!live || live.userId !== userId) await this.#owned(userId, id);
+    return this.#recordings.video(userId, id, live?.userId === userId ? live : undefined);
+  }
+
+  /**
+   * The recording a replay token (or the owner's API key, checked by the caller, as `userId`)
+   * opens; any other token finds nothing, as another key's session is not found.
+   */
+  async recordingFor(
+    id: string,
+    access: { token: string } | { userId: string },
+  ): Promise<SessionRecording> {
+    const row = await this.#o.store.get(id);
+    const allowed =
+      row &&
+      ('userId' in access
+        ? access.userId === row.user_id
+        : await this.#recordings.tokenValid(access.token, id, row.user_id));
+    if (!row || !allowed) throw new SessionError('not-found', 'recording not found');
+    return this.#recordings.read(row.user_id, id, this.#live.get(id));
   }
 
   /** The files of a session of the user's: its live folder, or what its last close saved. */

@@ -1,4 +1,6 @@
 import type { RunningBrowser } from './chromium.ts';
+import type { Recorder } from './recording.ts';
+import type { VideoCapture } from './video.ts';
 import type { VncPipeline } from './vnc.ts';
 
 export type CloseReason = 'manual' | 'timeout' | 'error';
@@ -11,6 +13,8 @@ export interface CreateOptions {
   browser?: string;
   /** A named profile to run on, saved back at close when `save`. */
   profile?: SessionProfile;
+  /** Record the session's pages as rrweb events (recording.ts), and with `video` its display (video.ts). */
+  record?: { video: boolean };
 }
 
 export interface SessionProfile {
@@ -56,6 +60,18 @@ export interface PublicSession {
   height: number;
   createdAt: string;
   lastActivityAt: string;
+}
+
+/** What a recording's read answers besides its events. */
+export interface SessionRecording {
+  sessionId: string;
+  /** Opens the recording and the replay page without the API key until `expiresAt`. */
+  token: string;
+  expiresAt: string;
+  replayUrl: string;
+  bytes: number;
+  truncated: boolean;
+  events: AsyncIterable<string>;
 }
 
 /** A refusal the HTTP layer turns into its status code. */
@@ -109,6 +125,10 @@ export interface LiveSession {
   /** Ends the client connections proxied to this session. */
   readonly connections: Set<() => void>;
   vnc: VncPipeline | undefined;
+  /** Its pages' recorder, when the session is recorded. */
+  recorder: Recorder | undefined;
+  /** Its display's video, when a visible session is recorded with `video`. */
+  video: VideoCapture | undefined;
   closedAt: number | undefined;
   closing: Promise<void> | undefined;
 }

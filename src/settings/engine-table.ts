@@ -230,6 +230,27 @@ export const ENGINE_SETTINGS = {
       max: 1024 * 1024 * MIB,
       doc: "bytes of session files one key may keep, in every session's folder and saved with closed sessions (413 for an upload beyond)",
     }),
+    recordingMaxBytes: int('WEBDATA_SESSION_RECORDING_MAX_BYTES', {
+      group: 'Remote browser sessions',
+      default: 256 * MIB,
+      min: 1024,
+      max: 64 * 1024 * MIB,
+      doc: 'largest recording (rrweb events) one session with `record: true` keeps; later events are left out and the recording marked truncated',
+    }),
+    recordingRetentionMs: int('WEBDATA_SESSION_RECORDING_RETENTION_MS', {
+      group: 'Remote browser sessions',
+      default: 7 * 24 * HOUR,
+      min: MIN,
+      max: 365 * 24 * HOUR,
+      doc: 'a session recording is removed once this long has passed since its last event (checked hourly and at start)',
+    }),
+    replayTokenTtlMs: int('WEBDATA_SESSION_REPLAY_TOKEN_TTL_MS', {
+      group: 'Remote browser sessions',
+      default: HOUR,
+      min: 10 * S,
+      max: 7 * 24 * HOUR,
+      doc: 'how long the replay token a recording answer returns opens `/replay` and the recording without the API key',
+    }),
   },
   /** The two Chromium binaries, shared by the scraping pools and the sessions. */
   chromium: {

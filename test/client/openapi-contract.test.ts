@@ -70,6 +70,7 @@ const METHODS: Record<string, { route: string; body?: string; query?: string }> 
   session: { route: 'GET /api/v1/browser-sandbox/session/{id}' },
   closeSession: { route: 'DELETE /api/v1/browser-sandbox/session/{id}' },
   resumeSession: { route: 'POST /api/v1/browser-sandbox/session/{id}/resume' },
+  sessionRecording: { route: 'GET /api/v1/browser-sandbox/session/{id}/recording' },
 };
 /** Methods built on others: `waitForJob` polls `job` and answers with its type. */
 const DERIVED = ['waitForJob'];

@@ -15,21 +15,28 @@ const CLIENTS = { playwright, patchright } as const;
 type Client = keyof typeof CLIENTS;
 
 /** Opens a session and hands its relay address to `drive`; the session is deleted after. */
-async function withSession<T>(headless: boolean, drive: (wsUrl: string) => Promise<T>): Promise<T> {
-  const created = await t.api('POST', '/api/v1/browser-sandbox/session', { headless });
+async function withSession<T>(
+  create: { headless: boolean; record?: boolean },
+  drive: (wsUrl: string, id: string) => Promise<T>,
+): Promise<T> {
+  const created = await t.api('POST', '/api/v1/browser-sandbox/session', create);
   expect(created.status).toBe(200);
   const id = created.json.sessionId as string;
   try {
     const details = await t.api('GET', `/api/v1/browser-sandbox/session/${id}`);
-    return await drive(details.json.wsUrl);
+    return await drive(details.json.wsUrl, id);
   } finally {
     await t.api('DELETE', `/api/v1/browser-sandbox/session/${id}`);
   }
 }
 
 /** What each detector caught, the session driven by `client` over the relay. */
-function caughtThrough(client: Client, headless: boolean): Promise<Record<string, string[]>> {
-  return withSession(headless, async (wsUrl) => {
+function caughtThrough(
+  client: Client,
+  headless: boolean,
+  record = false,
+): Promise<Record<string, string[]>> {
+  return withSession({ headless, record }, async (wsUrl, id) => {
     const browser = await CLIENTS[client].connectOverCDP(wsUrl);
     try {
       const context = browser.contexts()[0]!;
@@ -44,6 +51,12 @@ function caughtThrough(client: Client, headless: boolean): Promise<Record<string
         expect(verdict?.final).toBe(true);
         caught[detector] = verdict!.caught;
       }
+      if (record) {
+        // The verdicts come 1.5 s after load; the recorder, started once load is over, was there.
+        const recording = await t.api('GET', `/api/v1/browser-sandbox/session/${id}/recording`);
+        const snapshots = recording.json.events.filter((e: { type: number }) => e.type === 2);
+        expect(snapshots.length).toBeGreaterThanOrEqual(BOT_DETECTORS.length);
+      }
       return caught;
     } finally {
       await browser.close();
@@ -54,6 +67,14 @@ function caughtThrough(client: Client, headless: boolean): Promise<Record<string
 describe('the open-source bot detectors in a session browser, driven over the relay', () => {
   it('a visible session driven by patchright: every detector catches nothing', async () => {
     expect(await caughtThrough('patchright', false)).toEqual({
+      'rebrowser-bot-detector': [],
+      brotector: [],
+      botd: [],
+    });
+  }, 120_000);
+
+  it('a recorded visible session driven by patchright: the recorder shows to no detector', async () => {
+    expect(await caughtThrough('patchright', false, true)).toEqual({
       'rebrowser-bot-detector': [],
       brotector: [],
       botd: [],
@@ -96,7 +117,7 @@ async function presented(page: Page): Promise<{ userAgent: string; brands: strin
 
 describe("a session browser's client hints", () => {
   it("name Google Chrome on every page, popups and new contexts too, and a client's own user agent still wins", async () => {
-    await withSession(true, async (wsUrl) => {
+    await withSession({ headless: true }, async (wsUrl) => {
       const browser = await playwright.connectOverCDP(wsUrl);
       try {
         const context = browser.contexts()[0]!;

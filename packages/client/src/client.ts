@@ -212,4 +212,9 @@ export class WebdataClient {
   resumeSession(id: string): Promise<T.SessionCreated> {
     return this.#call('POST', `/v1/browser-sandbox/session/${encodeURIComponent(id)}/resume`);
   }
+
+  /** A recorded session's rrweb events, with a replay token and the replay page's URL. */
+  sessionRecording(id: string): Promise<T.SessionRecording> {
+    return this.#call('GET', `/v1/browser-sandbox/session/${encodeURIComponent(id)}/recording`);
+  }
 }

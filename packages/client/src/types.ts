@@ -399,6 +399,20 @@ export interface SessionRequest {
   proxy?: boolean;
   /** A named profile to run on (one session at a time); `save` writes the browser's profile back at close. */
   profile?: { name: string; save?: boolean };
+  /** Record the pages as rrweb events (inputs masked); `video` also records a visible session's display. */
+  record?: boolean | { video?: boolean };
+}
+
+export interface SessionRecording {
+  sessionId: string;
+  /** Opens the recording and the replay page without the API key until `expiresAt`. */
+  token: string;
+  expiresAt: string;
+  replayUrl: string;
+  bytes: number;
+  truncated: boolean;
+  /** rrweb events of every page; `pageId` says which tab an event is of. */
+  events: { type: number; timestamp: number; pageId: number; data: unknown }[];
 }
 
 export interface SessionCreated {

@@ -34,6 +34,10 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
           proxy: body.proxy ?? sessions.proxyAvailable,
           browser: body.browser,
           profile: body.profile && { name: body.profile.name, save: body.profile.save ?? false },
+          record:
+            body.record === true || typeof body.record === 'object'
+              ? { video: body.record !== true && body.record.video === true }
+              : undefined,
         }),
       );
     },

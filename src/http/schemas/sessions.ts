@@ -50,6 +50,28 @@ export const SessionCreateBody = Type.Object(
         },
       ),
     ),
+    record: Type.Optional(
+      Type.Union(
+        [
+          Type.Boolean(),
+          Type.Object(
+            {
+              video: Type.Optional(
+                Type.Boolean({
+                  description:
+                    'Also record the display as video (WebM, GET .../recording.webm once closed); visible sessions only (400 with headless: true)',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        {
+          description:
+            'Record the pages as rrweb events (inputs masked), read back with GET .../recording and replayed at /replay; default false',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -144,3 +166,45 @@ export const Profile = Type.Object({
 });
 
 export const ProfileList = Type.Object({ profiles: Type.Array(Profile) });
+
+export const SessionRecording = Type.Object({
+  sessionId: Type.String(),
+  token: Type.String({
+    description: 'Opens the recording and the replay page without the API key until expiresAt',
+  }),
+  expiresAt: Timestamp,
+  replayUrl: Type.String(),
+  bytes: Type.Integer({ description: 'Size of the stored events' }),
+  truncated: Type.Boolean({
+    description:
+      'The recording reached WEBDATA_SESSION_RECORDING_MAX_BYTES; later events were left out',
+  }),
+  events: Type.Array(
+    Type.Object(
+      {
+        type: Type.Integer({
+          description: 'rrweb event type (2: full snapshot, 3: incremental, 4: meta, 5: custom)',
+        }),
+        timestamp: Type.Number(),
+        pageId: Type.Integer({
+          description: 'The page (tab) of the session the event is of, from 1',
+        }),
+        data: Type.Unknown(),
+      },
+      { additionalProperties: true },
+    ),
+    {
+      description:
+        'rrweb events of every page, in the order each page recorded them; pageId says which page (tab) an event is of',
+    },
+  ),
+});
+
+export const ReplayQuery = Type.Object({
+  sessionId: Type.String({ minLength: 1, maxLength: 100 }),
+  token: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'The replay token of GET .../recording, or the API key',
+  }),
+});
