@@ -25,6 +25,20 @@ function figureAround(el: Element): Element | undefined {
   return undefined;
 }
 
+/**
+ * Whether the smallest element around `media` that holds text blocks holds none kept: an author
+ * box's portrait, a teaser card's thumbnail, a commenter's avatar sit in a box with their own
+ * text, and go with it whatever stands beside the box.
+ */
+function inDroppedBox(media: Element, keep: Set<number>): boolean {
+  for (let up = media.parentElement; up; up = up.parentElement) {
+    const marks = [...up.querySelectorAll(`[${BLOCK_ATTR}]`)];
+    if (up.hasAttribute(BLOCK_ATTR)) marks.push(up);
+    if (marks.length) return !marks.some((m) => keep.has(Number(m.getAttribute(BLOCK_ATTR))));
+  }
+  return false;
+}
+
 /** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
 function declaredImages(doc: Document): Set<string> {
   return new Set(
@@ -82,7 +96,8 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
       sinceBlock = [];
       before = kept;
     } else if (MEDIA.has(el.localName)) {
-      if (before || (el.localName === 'img' && pagePicture(title, declared, el))) near.add(el);
+      if (el.localName === 'img' && pagePicture(title, declared, el)) near.add(el);
+      else if (before && !inDroppedBox(el, keep)) near.add(el);
       else {
         sinceBlock.push(el);
         if (seenKept) sinceKept.push(el);

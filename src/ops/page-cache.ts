@@ -47,6 +47,7 @@ function keyOf(input: ScrapeInput, url: string): string {
     input.proxy?.country.toLowerCase() ?? null,
     input.summary ?? null,
     input.extract ?? null,
+    input.includeComments ?? false,
   ]);
 }
 

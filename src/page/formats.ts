@@ -16,6 +16,8 @@ export interface FormatRequest {
   type: OutputFormat;
   formats?: readonly PageFormat[];
   onlyMainContent: boolean;
+  /** Readers' comment threads under a story stay in the main content. */
+  includeComments: boolean;
   /** CSS selectors: keep only these elements / drop these, before conversion. */
   includeTags?: readonly string[];
   excludeTags?: readonly string[];
@@ -38,6 +40,7 @@ export type HtmlConverter = (
   url: string,
   format: OutputFormat,
   onlyMainContent: boolean,
+  includeComments: boolean,
 ) => Promise<ConvertOutput>;
 
 /** Narrows a page to the caller's includeTags/excludeTags (on a content worker, under its deadline). */
@@ -67,7 +70,11 @@ export async function convertFormats(
   const converted = new Map(
     await Promise.all(
       [...outputs].map(
-        async (format) => [format, await convert(html, url, format, req.onlyMainContent)] as const,
+        async (format) =>
+          [
+            format,
+            await convert(html, url, format, req.onlyMainContent, req.includeComments),
+          ] as const,
       ),
     ),
   );

@@ -93,6 +93,8 @@ export interface PageOptions {
   includeTags?: string[];
   excludeTags?: string[];
   onlyMainContent?: boolean;
+  /** Keep readers' comment threads under a story in the main content; default false. */
+  includeComments?: boolean;
   extractMetadata?: boolean;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
   /** Milliseconds: a cached result at most this old is served (at the cached price) instead of fetching; 0 always fetches. */
