@@ -25,17 +25,35 @@ function figureAround(el: Element): Element | undefined {
   return undefined;
 }
 
+/** The elements that hold a text block, and those that hold a kept one. */
+interface Boxes {
+  holding: Set<Element>;
+  keeping: Set<Element>;
+}
+
+/** Each block marks the elements above it, up to the first one an earlier block marked the same. */
+function boxesOf(elements: Element[], keep: Set<number>): Boxes {
+  const boxes: Boxes = { holding: new Set(), keeping: new Set() };
+  for (const el of elements) {
+    const mark = el.getAttribute(BLOCK_ATTR);
+    if (mark === null) continue;
+    const marks = keep.has(Number(mark)) ? boxes.keeping : boxes.holding;
+    for (let up: Element | null = el; up && !marks.has(up); up = up.parentElement) {
+      marks.add(up);
+      boxes.holding.add(up);
+    }
+  }
+  return boxes;
+}
+
 /**
  * Whether the smallest element around `media` that holds text blocks holds none kept: an author
  * box's portrait, a teaser card's thumbnail, a commenter's avatar sit in a box with their own
  * text, and go with it whatever stands beside the box.
  */
-function inDroppedBox(media: Element, keep: Set<number>): boolean {
-  for (let up = media.parentElement; up; up = up.parentElement) {
-    const marks = [...up.querySelectorAll(`[${BLOCK_ATTR}]`)];
-    if (up.hasAttribute(BLOCK_ATTR)) marks.push(up);
-    if (marks.length) return !marks.some((m) => keep.has(Number(m.getAttribute(BLOCK_ATTR))));
-  }
+function inDroppedBox(media: Element, boxes: Boxes): boolean {
+  for (let up = media.parentElement; up; up = up.parentElement)
+    if (boxes.holding.has(up)) return !boxes.keeping.has(up);
   return false;
 }
 
@@ -79,7 +97,10 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
   // Media since the last block, and since the last kept block (once one is seen: the span).
   let sinceBlock: Element[] = [];
   let sinceKept: Element[] = [];
-  for (const el of root.querySelectorAll('*')) {
+  const elements = [...root.querySelectorAll('*')];
+  // Read only on pages with a picture after kept text, once.
+  let boxes: Boxes | undefined;
+  for (const el of elements) {
     const mark = el.getAttribute(BLOCK_ATTR);
     if (mark !== null) {
       const kept = keep.has(Number(mark));
@@ -97,7 +118,7 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
       before = kept;
     } else if (MEDIA.has(el.localName)) {
       if (el.localName === 'img' && pagePicture(title, declared, el)) near.add(el);
-      else if (before && !inDroppedBox(el, keep)) near.add(el);
+      else if (before && !inDroppedBox(el, (boxes ??= boxesOf(elements, keep)))) near.add(el);
       else {
         sinceBlock.push(el);
         if (seenKept) sinceKept.push(el);
