@@ -100,6 +100,10 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
   const elements = [...root.querySelectorAll('*')];
   // Read only on pages with a picture after kept text, once.
   let boxes: Boxes | undefined;
+  const dropped = (media: Element) => {
+    boxes ??= boxesOf(elements, keep);
+    return inDroppedBox(media, boxes);
+  };
   for (const el of elements) {
     const mark = el.getAttribute(BLOCK_ATTR);
     if (mark !== null) {
@@ -118,7 +122,7 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
       before = kept;
     } else if (MEDIA.has(el.localName)) {
       if (el.localName === 'img' && pagePicture(title, declared, el)) near.add(el);
-      else if (before && !inDroppedBox(el, (boxes ??= boxesOf(elements, keep)))) near.add(el);
+      else if (before && !dropped(el)) near.add(el);
       else {
         sinceBlock.push(el);
         if (seenKept) sinceKept.push(el);
