@@ -32,12 +32,10 @@ interface Boxes {
 }
 
 /** Each block marks the elements above it, up to the first one an earlier block marked the same. */
-function boxesOf(elements: Element[], keep: Set<number>): Boxes {
+function boxesOf(blocks: readonly Element[], keep: Set<number>): Boxes {
   const boxes: Boxes = { holding: new Set(), keeping: new Set() };
-  for (const el of elements) {
-    const mark = el.getAttribute(BLOCK_ATTR);
-    if (mark === null) continue;
-    const marks = keep.has(Number(mark)) ? boxes.keeping : boxes.holding;
+  for (const [i, el] of blocks.entries()) {
+    const marks = keep.has(i) ? boxes.keeping : boxes.holding;
     for (let up: Element | null = el; up && !marks.has(up); up = up.parentElement) {
       marks.add(up);
       boxes.holding.add(up);
@@ -87,7 +85,11 @@ function pagePicture(title: string, declared: Set<string>, img: Element): boolea
  * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
  * keeps the figure's media when kept, and when dropped, the text around the figure decides.
  */
-export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
+export function mediaNearKept(
+  root: Element,
+  keep: Set<number>,
+  blocks: readonly Element[],
+): Set<Element> {
   const doc = root.ownerDocument;
   const declared = declaredImages(doc);
   const title = pageTitle(doc);
@@ -97,14 +99,13 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
   // Media since the last block, and since the last kept block (once one is seen: the span).
   let sinceBlock: Element[] = [];
   let sinceKept: Element[] = [];
-  const elements = [...root.querySelectorAll('*')];
   // Read only on pages with a picture after kept text, once.
   let boxes: Boxes | undefined;
   const dropped = (media: Element) => {
-    boxes ??= boxesOf(elements, keep);
+    boxes ??= boxesOf(blocks, keep);
     return inDroppedBox(media, boxes);
   };
-  for (const el of elements) {
+  for (const el of root.querySelectorAll('*')) {
     const mark = el.getAttribute(BLOCK_ATTR);
     if (mark !== null) {
       const kept = keep.has(Number(mark));

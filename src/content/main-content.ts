@@ -342,7 +342,11 @@ export function selectMainContent(
   if (!body) return undefined;
   // Pictures go or stay with the story's text: a thread kept after a grid of teasers would
   // otherwise span the teasers' thumbnails, and commenters' avatars say nothing.
-  const near = mediaNearKept(body, keep);
+  const near = mediaNearKept(
+    body,
+    keep,
+    page.blocks.map((b) => b.element),
+  );
   if (options.includeComments) for (const i of keepComments(page.blocks, picked.keep)) keep.add(i);
   prune(body, keep, near);
   return withProductFacts(narrow(body), page.productFacts);
