@@ -44,11 +44,19 @@ const LINK_SHARE = 0.5;
 
 /**
  * What readers wrote in the threads of a story whose content was kept, to keep with
- * `includeComments`: the classifier, trained on pages whose truths differ on comments, keeps or
- * drops them by page. Their names, dates and "Reply" links stay out, and so does the reply form.
+ * `includeComments`, when the classifier kept nothing of them: trained on pages whose truths
+ * differ on comments, it keeps part of a thread on some pages, and there its choice stands, and
+ * drops it whole on others, where the caller who asked for comments would get none. Names,
+ * dates, "Reply" links and the reply form stay out.
  */
 export function keepComments(blocks: readonly Block[], keep: readonly boolean[]): number[] {
-  if (!keep.some((k, i) => k && !blocks[i]!.comment)) return [];
+  let story = false;
+  for (const [i, b] of blocks.entries()) {
+    if (!keep[i]) continue;
+    if (b.comment) return [];
+    story = true;
+  }
+  if (!story) return [];
   return blocks.flatMap((b, i) =>
     b.comment &&
     wordCount(b.text) >= COMMENT_WORDS &&

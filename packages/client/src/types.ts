@@ -193,6 +193,8 @@ export interface SequenceRequest {
   /** A sequence runs in a browser: `http` is refused. */
   method?: MethodChoice;
   onlyMainContent?: boolean;
+  /** Keep readers' comment threads under a story in each breakpoint's main content; default false. */
+  includeComments?: boolean;
   extractMetadata?: boolean;
 }
 
