@@ -42,6 +42,15 @@ describe('POST /v1/scrape/single on a story with furniture and comments', () => 
     expect(md).not.toContain('Leave a Reply');
   });
 
+  it('serves a cached result only to a request that asked for the same comments', async () => {
+    const hour = 3_600_000;
+    const without = await scrape({ maxAge: hour });
+    const withComments = await scrape({ maxAge: hour, includeComments: true });
+    expect(without.json.markdown).not.toContain('COMMENT-ONE');
+    expect(withComments.json.markdown).toContain('COMMENT-ONE');
+    expect((await scrape({ maxAge: hour })).json.markdown).toBe(without.json.markdown);
+  });
+
   it('takes includeComments through /v2/scrape', async () => {
     const { status, json } = await t.api('POST', '/v2/scrape', {
       url: `${site.origin}/2026/02/12/river-path/`,
