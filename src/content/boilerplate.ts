@@ -125,7 +125,8 @@ function isFurniture(el: Element, controlled: Set<string>): boolean {
   const names = `${id ?? ''} ${cls ?? ''}`;
   const always = FURNITURE.test(names);
   const outside = !always && FURNITURE_OUTSIDE_ARTICLE.test(names);
-  const bar = !(always || outside) && SHARE_BAR.test(names);
+  // Most names hold neither word; a test for either is cheaper than the pattern's scan.
+  const bar = !(always || outside) && /shar|social/i.test(names) && SHARE_BAR.test(names);
   if (!(always || outside || bar)) return false;
   // A wrapper that merely carries such a word (a theme's "has-social" body div) holds the page.
   if (el.querySelector('main, article, h1')) return false;
@@ -215,7 +216,7 @@ export function stripBoilerplate(root: ParentNode): void {
     if (!el.isConnected) continue;
     if (isHeadingToggle(el)) {
       el.replaceWith(...el.childNodes);
-    } else if (el.tagName === 'FORM' && isSubscription(el)) {
+    } else if (el.localName === 'form' && isSubscription(el)) {
       const box = subscriptionBox(el);
       if (!holdsMostOfPage(box)) box.remove();
     } else if (isNeverContent(el) || (isFurniture(el, controlled) && !holdsMostOfPage(el))) {
