@@ -77,20 +77,21 @@ export function f1OfAverages(scores: PrecisionRecall[]): number {
   });
 }
 
-/** WCXB: bag-of-words F1 over lowercased tokens. */
-export function bagOfWordsF1(truth: string, predicted: string): number {
+/** WCXB's bag of lowercased words: the share of the words given that the truth holds, and of the truth's words given. */
+export function bagOfWordsScore(truth: string, predicted: string): PrecisionRecall {
   const t = counts(tokens(truth.toLowerCase()));
   const p = counts(tokens(predicted.toLowerCase()));
   let overlap = 0;
   for (const [word, c] of p) overlap += Math.min(c, t.get(word) ?? 0);
   const pn = [...p.values()].reduce((a, b) => a + b, 0);
   const tn = [...t.values()].reduce((a, b) => a + b, 0);
-  if (pn === 0 && tn === 0) return 1;
-  if (overlap === 0) return 0;
-  const precision = overlap / pn;
-  const recall = overlap / tn;
-  return (2 * precision * recall) / (precision + recall);
+  if (pn === 0 && tn === 0) return { precision: 1, recall: 1 };
+  return { precision: pn ? overlap / pn : 0, recall: tn ? overlap / tn : 0 };
 }
+
+/** WCXB: bag-of-words F1 over lowercased tokens. */
+export const bagOfWordsF1 = (truth: string, predicted: string): number =>
+  f1Of(bagOfWordsScore(truth, predicted));
 
 export function mean(values: number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;

@@ -31,9 +31,11 @@ import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
 import { DEFECTS, defectsOf } from './markdown-defects.ts';
 import {
   bagOfWordsF1,
+  bagOfWordsScore,
   f1OfAverages,
   markdownText,
   mean,
+  type PrecisionRecall,
   shingleF1,
   shingleScore,
 } from './metrics.ts';
@@ -65,10 +67,15 @@ function readability(page: Page): string {
   }
 }
 
-function ours(page: Page): string {
+function ours(page: Page, includeComments = false): string {
   return markdownText(
-    convertHtml({ html: page.html, url: page.url, format: 'markdown', onlyMainContent: true })
-      .content,
+    convertHtml({
+      html: page.html,
+      url: page.url,
+      format: 'markdown',
+      onlyMainContent: true,
+      includeComments,
+    }).content,
   );
 }
 
@@ -206,6 +213,8 @@ interface Scored {
   score: (truth: string, output: string) => number;
   /** Mean of per-page scores, or the set's own aggregate. */
   total: (scores: Array<{ page: Page; out: string }>) => number;
+  /** One page's precision and recall by the set's metric, averaged over pages. */
+  pr: (truth: string, output: string) => PrecisionRecall;
 }
 
 async function evaluate(set: Scored): Promise<void> {
@@ -218,15 +227,32 @@ async function evaluate(set: Scored): Promise<void> {
   const all = pages.map((_, i) => i);
   const defIdx = all.filter((i) => def.outputs[i] !== undefined);
   const n = pages.length;
+  // Untimed: the same converter with readers' comments kept, the other definition of the content.
+  const withComments = pages.map((p) => ours(p, true));
+  const moved = all.filter((i) => withComments[i] !== mine.outputs[i]!);
+  const prOf = (outputs: Array<string | undefined>, idx: number[]) => {
+    const s = idx.map((i) => set.pr(pages[i]!.truth, outputs[i]!));
+    return {
+      precision: mean(s.map((x) => x.precision)),
+      recall: mean(s.map((x) => x.recall)),
+    };
+  };
+  const prText = (outputs: Array<string | undefined>, idx: number[]) => {
+    const { precision, recall } = prOf(outputs, idx);
+    return `P ${fmt(precision)} R ${fmt(recall)}`;
+  };
   console.log(`${set.name}: n=${n}`);
   console.log(
-    `  readability+linkedom  F1 ${fmt(total(pick(base.outputs, all)))}  ${(base.ms / n).toFixed(1)} ms/page`,
+    `  readability+linkedom  F1 ${fmt(total(pick(base.outputs, all)))}  ${prText(base.outputs, all)}  ${(base.ms / n).toFixed(1)} ms/page`,
   );
   console.log(
-    `  ours, converter       F1 ${fmt(total(pick(mine.outputs, all)))}  ${(mine.ms / n).toFixed(1)} ms/page (${ratio(mine.ms, base.ms)} of readability)`,
+    `  ours, converter       F1 ${fmt(total(pick(mine.outputs, all)))}  ${prText(mine.outputs, all)}  ${(mine.ms / n).toFixed(1)} ms/page (${ratio(mine.ms, base.ms)} of readability)`,
   );
   console.log(
-    `  ours, HTTP API        F1 ${fmt(total(pick(api.outputs, all)))}  (${api.failed} pages failed through the API, scored 0)`,
+    `  ours, includeComments F1 ${fmt(total(pick(withComments, all)))}  ${prText(withComments, all)}  (converter; ${moved.length} pages differ; on them ${fmt(total(pick(mine.outputs, moved)))} without comments, ${fmt(total(pick(withComments, moved)))} with)`,
+  );
+  console.log(
+    `  ours, HTTP API        F1 ${fmt(total(pick(api.outputs, all)))}  ${prText(api.outputs, all)}  (${api.failed} pages failed through the API, scored 0)`,
   );
   for (const [why, count] of api.errors) console.log(`    failed ${count}x: ${why}`);
   console.log(
@@ -237,7 +263,7 @@ async function evaluate(set: Scored): Promise<void> {
     for (const type of [...new Set(pages.map((p) => p.type))].sort()) {
       const idx = all.filter((i) => pages[i]!.type === type);
       console.log(
-        `    ${type.padEnd(14)} n=${String(idx.length).padStart(4)}  readability ${fmt(total(pick(base.outputs, idx)))}  ours API ${fmt(total(pick(api.outputs, idx)))}`,
+        `    ${type.padEnd(14)} n=${String(idx.length).padStart(4)}  readability ${fmt(total(pick(base.outputs, idx)))}  ours API ${fmt(total(pick(api.outputs, idx)))} (${prText(api.outputs, idx)})  with comments ${fmt(total(pick(withComments, idx)))}`,
       );
     }
   }
@@ -259,12 +285,17 @@ async function evaluate(set: Scored): Promise<void> {
     // with the page's title heading on purpose, so the body alone is scored here as well.
     const body = api.outputs.map(withoutTitleHeading);
     console.log(
-      `  ours, HTTP API, body  F1 ${fmt(total(pick(body, all)))}  (the markdown without its leading # title heading)`,
+      `  ours, HTTP API, body  F1 ${fmt(total(pick(body, all)))}  ${prText(body, all)}  (the markdown without its leading # title heading)`,
     );
     result.article_api_body = fmt(total(pick(body, all)));
+    result.article_api_body_precision = fmt(prOf(body, all).precision);
+    result.article_api_body_recall = fmt(prOf(body, all).recall);
   }
   result[`${key}_readability`] = fmt(total(pick(base.outputs, all)));
   result[`${key}_api`] = fmt(total(pick(api.outputs, all)));
+  result[`${key}_api_precision`] = fmt(prOf(api.outputs, all).precision);
+  result[`${key}_api_recall`] = fmt(prOf(api.outputs, all).recall);
+  result[`${key}_with_comments`] = fmt(total(pick(withComments, all)));
   result[`${key}_defuddle`] = fmt(total(pick(def.outputs, defIdx)));
   result[`${key}_speed_vs_readability`] = (mine.ms / base.ms).toFixed(2);
   report[key] = pages.map((p, i) => ({
@@ -272,6 +303,7 @@ async function evaluate(set: Scored): Promise<void> {
     type: p.type,
     base: set.score(p.truth, base.outputs[i]!),
     api: set.score(p.truth, api.outputs[i]!),
+    withComments: set.score(p.truth, withComments[i]!),
   }));
 }
 
@@ -281,6 +313,7 @@ if (!args.set || args.set === 'article') {
     pages: loadArticleExtraction(limit),
     score: shingleF1,
     total: (xs) => f1OfAverages(xs.map((x) => shingleScore(x.page.truth, x.out))),
+    pr: shingleScore,
   });
 }
 
@@ -291,6 +324,7 @@ if (!args.set || args.set === 'wcxb') {
     pages,
     score: bagOfWordsF1,
     total: (xs) => mean(xs.map((x) => bagOfWordsF1(x.page.truth, x.out))),
+    pr: bagOfWordsScore,
   });
   if (args.folds) {
     const labelled = pages.map(labelPage);

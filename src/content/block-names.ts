@@ -21,6 +21,14 @@ const VIEWPORT_NAMES =
 const CITING_NAMES =
   /(?:^|[^a-z])(?:ips|bbcode)?quotes?(?:container|contents?)?(?=$|[^a-z])|(?:^|\s)line-clamp-\d+(?=\s|$)/;
 
+/**
+ * Names of a comment thread under a story: the list of readers' comments and the box around it
+ * (WordPress's `comments-area` and `comment-list`, `commentlist`, `disqus_thread`, a
+ * `comment-section`), not a single comment's parts, which the thread holds.
+ */
+const THREAD_NAMES =
+  /(?:^|[\s_-])(?:comments|commentlist|comment-list|comment-section|comment-thread|disqus_thread)(?=$|[\s_-])/i;
+
 /** Words of class and id names, in groups that mean the same thing to a reader. */
 export const NAME_GROUPS: Array<[string, RegExp]> = [
   [
@@ -67,6 +75,8 @@ export interface NamesRead {
   bits: number;
   citing: boolean;
   viewport: boolean;
+  /** Names a comment thread (`THREAD_NAMES`). */
+  thread: boolean;
 }
 
 function nameBits(names: string): number {
@@ -91,6 +101,7 @@ export function nameReader(): (names: string) => NamesRead {
         bits: nameBits(names),
         citing: CITING_NAMES.test(names),
         viewport: VIEWPORT_NAMES.test(names),
+        thread: THREAD_NAMES.test(names),
       };
       seen.set(names, read);
     }

@@ -125,6 +125,7 @@ interface Context {
   depth: number;
   quoted: boolean;
   viewport: boolean;
+  comment: boolean;
 }
 
 export interface Block {
@@ -150,10 +151,15 @@ export interface Block {
   quoted: boolean;
   /** Inside markup shown at one screen size only: one of a phone's and a desktop's copies (`repeated-text.ts`). */
   viewport: boolean;
+  /** Inside a comment thread (`block-names.ts`), which is main content only when asked for (`comments.ts`). */
+  comment: boolean;
 }
 
 /** What the pick and the routing count of a block, without its element (`pickBlocks`). */
-export type BlockFacts = Pick<Block, 'text' | 'linkChars' | 'specTable' | 'quoted' | 'viewport'>;
+export type BlockFacts = Pick<
+  Block,
+  'text' | 'linkChars' | 'specTable' | 'quoted' | 'viewport' | 'comment'
+>;
 
 export const BLOCK_ATTR = 'data-webdata-block';
 
@@ -200,6 +206,7 @@ export function collectBlocks(root: Element): Block[] {
             specTable: -1,
             quoted: ctx.quoted,
             viewport: ctx.viewport,
+            comment: ctx.comment,
           };
           byElement.set(owner, block);
           contexts.set(owner, ctx);
@@ -217,12 +224,25 @@ export function collectBlocks(root: Element): Block[] {
           depth: ctx.depth + 1,
           quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE' || names.citing,
           viewport: ctx.viewport || names.viewport,
+          comment: ctx.comment || names.thread,
         };
         visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
       }
     }
   };
-  visit(root, root, { places: 0, names: 0, depth: 0, quoted: false, viewport: false }, false);
+  visit(
+    root,
+    root,
+    {
+      places: 0,
+      names: 0,
+      depth: 0,
+      quoted: false,
+      viewport: false,
+      comment: false,
+    },
+    false,
+  );
 
   const groupIds = new Map<Element, number>();
   const groupOf = (el: Element | null | undefined) => {

@@ -1,5 +1,6 @@
 import { NOT_SHOWN, resolveNoscripts } from './noscript.ts';
 import { isEmbeddedPlayer } from './playable-media.ts';
+import { wordCount } from './words.ts';
 
 /**
  * Removes what is never main content before the blocks are scored: cookie banners, share bars,
@@ -44,6 +45,13 @@ const FURNITURE =
  */
 const FURNITURE_OUTSIDE_ARTICLE =
   /(?:^|\s)(?:share|sharing|social|socials|sharebar|promo|promotion|related|recommended|paywall)(?=$|[\s_-])/i;
+
+/**
+ * A share or follow bar named so inside a compound (`sd-social`, `post-share-buttons`,
+ * `entry-sharing`): anywhere, a bar of links so named is furniture. Only at a name's start do
+ * these words name furniture that is not links (FURNITURE_OUTSIDE_ARTICLE).
+ */
+const SHARE_BAR = /(?:^|[\s_-])(?:share|sharing|sharebar|social|socials)(?=$|[\s_-])/i;
 
 /** Above this share of link text, furniture inside an <article> is a bar of links, not prose. */
 const LINK_BAR_SHARE = 0.5;
@@ -116,21 +124,59 @@ function isFurniture(el: Element, controlled: Set<string>): boolean {
   if (!(id || cls)) return false;
   const names = `${id ?? ''} ${cls ?? ''}`;
   const always = FURNITURE.test(names);
-  if (!always && !FURNITURE_OUTSIDE_ARTICLE.test(names)) return false;
+  const outside = !always && FURNITURE_OUTSIDE_ARTICLE.test(names);
+  // Most names hold neither word; a test for either is cheaper than the pattern's scan.
+  const bar = !(always || outside) && /shar|social/i.test(names) && SHARE_BAR.test(names);
+  if (!(always || outside || bar)) return false;
   // A wrapper that merely carries such a word (a theme's "has-social" body div) holds the page.
   if (el.querySelector('main, article, h1')) return false;
+  if (bar) return mostlyLinks(el);
   // Inside an <article> the rest is left to the reader's judgement (the classifier's or
   // Readability's): removing it first cost recall on both data sets.
   return always || !el.closest('article') || mostlyLinks(el);
 }
 
+/** Characters other than white space: the markup's line breaks between links are not text. */
+const visibleChars = (el: Element) => (el.textContent ?? '').replace(/\s+/g, '').length;
+
 /** Is most of the element's text link text, or has it none (an icon bar)? */
 function mostlyLinks(el: Element): boolean {
-  const text = (el.textContent ?? '').trim().length;
+  const text = visibleChars(el);
   if (text === 0) return true;
   let links = 0;
-  for (const a of el.querySelectorAll('a')) links += (a.textContent ?? '').trim().length;
+  for (const a of el.querySelectorAll('a')) links += visibleChars(a);
   return links >= LINK_BAR_SHARE * text;
+}
+
+/** Fields a reader types into; a subscription asks for an address and at most a name. */
+const TYPED_FIELDS =
+  'input:not([type]), input[type="text"], input[type="email"], input[type="tel"]';
+
+/**
+ * A form that asks for an email address and at most one more line, and takes no message or
+ * password: a newsletter or alerts signup, whatever its box is named. A contact or comment form
+ * (a message box) and a login (a password) are not.
+ */
+function isSubscription(form: Element): boolean {
+  return (
+    form.querySelector('input[type="email"]') !== null &&
+    form.querySelectorAll(TYPED_FIELDS).length <= 2 &&
+    form.querySelector('textarea, input[type="password"]') === null
+  );
+}
+
+/** A subscription's box holds its pitch, a heading and a line or two; more words are the page's. */
+const SUBSCRIPTION_BOX_WORDS = 60;
+
+/** The signup form and the box around it that says nothing else: the pitch and its heading. */
+function subscriptionBox(form: Element): Element {
+  let box = form;
+  for (let up = form.parentElement; up && !PROTECTED.has(up.tagName); up = up.parentElement) {
+    if (wordCount(up.textContent ?? '') > SUBSCRIPTION_BOX_WORDS) break;
+    if (up.querySelector('main, article, h1') || up.querySelectorAll('form').length > 1) break;
+    box = up;
+  }
+  return box;
 }
 
 /**
@@ -170,6 +216,9 @@ export function stripBoilerplate(root: ParentNode): void {
     if (!el.isConnected) continue;
     if (isHeadingToggle(el)) {
       el.replaceWith(...el.childNodes);
+    } else if (el.localName === 'form' && isSubscription(el)) {
+      const box = subscriptionBox(el);
+      if (!holdsMostOfPage(box)) box.remove();
     } else if (isNeverContent(el) || (isFurniture(el, controlled) && !holdsMostOfPage(el))) {
       el.remove();
     }

@@ -1,3 +1,4 @@
+import { shippedModel } from './block-model.ts';
 import { lazyAttributeSource, srcsetSource } from './image-source.ts';
 import { extractLinks } from './links.ts';
 import { selectMainContent } from './main-content.ts';
@@ -52,7 +53,7 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
 
   let root: Element | undefined;
   if (input.onlyMainContent) {
-    root = selectMainContent(doc);
+    root = selectMainContent(doc, shippedModel(), { includeComments: input.includeComments });
   } else if (input.format !== 'html') {
     // The main content's boilerplate pass reads them; the whole page's markdown too: outside a
     // no-script copy such a page can be an empty app (19 of the 1,657 data-set pages, forum

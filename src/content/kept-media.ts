@@ -25,6 +25,36 @@ function figureAround(el: Element): Element | undefined {
   return undefined;
 }
 
+/** The elements that hold a text block, and those that hold a kept one. */
+interface Boxes {
+  holding: Set<Element>;
+  keeping: Set<Element>;
+}
+
+/** Each block marks the elements above it, up to the first one an earlier block marked the same. */
+function boxesOf(blocks: readonly Element[], keep: Set<number>): Boxes {
+  const boxes: Boxes = { holding: new Set(), keeping: new Set() };
+  for (const [i, el] of blocks.entries()) {
+    const marks = keep.has(i) ? boxes.keeping : boxes.holding;
+    for (let up: Element | null = el; up && !marks.has(up); up = up.parentElement) {
+      marks.add(up);
+      boxes.holding.add(up);
+    }
+  }
+  return boxes;
+}
+
+/**
+ * Whether the smallest element around `media` that holds text blocks holds none kept: an author
+ * box's portrait, a teaser card's thumbnail, a commenter's avatar sit in a box with their own
+ * text, and go with it whatever stands beside the box.
+ */
+function inDroppedBox(media: Element, boxes: Boxes): boolean {
+  for (let up = media.parentElement; up; up = up.parentElement)
+    if (boxes.holding.has(up)) return !boxes.keeping.has(up);
+  return false;
+}
+
 /** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
 function declaredImages(doc: Document): Set<string> {
   return new Set(
@@ -55,7 +85,11 @@ function pagePicture(title: string, declared: Set<string>, img: Element): boolea
  * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
  * keeps the figure's media when kept, and when dropped, the text around the figure decides.
  */
-export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
+export function mediaNearKept(
+  root: Element,
+  keep: Set<number>,
+  blocks: readonly Element[],
+): Set<Element> {
   const doc = root.ownerDocument;
   const declared = declaredImages(doc);
   const title = pageTitle(doc);
@@ -65,6 +99,12 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
   // Media since the last block, and since the last kept block (once one is seen: the span).
   let sinceBlock: Element[] = [];
   let sinceKept: Element[] = [];
+  // Read only on pages with a picture after kept text, once.
+  let boxes: Boxes | undefined;
+  const dropped = (media: Element) => {
+    boxes ??= boxesOf(blocks, keep);
+    return inDroppedBox(media, boxes);
+  };
   for (const el of root.querySelectorAll('*')) {
     const mark = el.getAttribute(BLOCK_ATTR);
     if (mark !== null) {
@@ -82,7 +122,8 @@ export function mediaNearKept(root: Element, keep: Set<number>): Set<Element> {
       sinceBlock = [];
       before = kept;
     } else if (MEDIA.has(el.localName)) {
-      if (before || (el.localName === 'img' && pagePicture(title, declared, el))) near.add(el);
+      if (el.localName === 'img' && pagePicture(title, declared, el)) near.add(el);
+      else if (before && !dropped(el)) near.add(el);
       else {
         sinceBlock.push(el);
         if (seenKept) sinceKept.push(el);

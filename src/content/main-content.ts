@@ -14,6 +14,7 @@ import {
   featureVectors,
 } from './blocks.ts';
 import { stripBoilerplate } from './boilerplate.ts';
+import { dropComments, keepComments } from './comments.ts';
 import { mediaNearKept } from './kept-media.ts';
 import { chooseThreshold } from './page-threshold.ts';
 import { namesPage, pageTitle } from './page-title.ts';
@@ -145,6 +146,7 @@ export function analysePage(doc: Document, declared = declaredTypes(doc)): PageA
     groups: blocks.map((b) => b.groups),
     title: titleHeading(doc, blocks),
     declaresArticle: declared.article,
+    declaresForum: declared.forum,
     productFacts: facts,
   };
 }
@@ -206,6 +208,8 @@ export interface PickInputs extends BlockInputs {
   blocks: readonly BlockFacts[];
   /** Open Graph or JSON-LD says the page is one article. */
   declaresArticle: boolean;
+  /** JSON-LD or microdata says the page is a discussion: its replies are its content. */
+  declaresForum: boolean;
 }
 
 /**
@@ -237,18 +241,27 @@ export function keptAt(page: PickInputs, scores: number[], threshold: number): b
   return keep;
 }
 
+/** What a caller asks of the main content beyond the page's own. */
+export interface MainContentOptions {
+  /** Readers' comment threads under a story stay with it (`comments.ts`). */
+  includeComments?: boolean;
+}
+
 /**
  * The blocks the classifier keeps (the title heading aside) and what they hold, in numbers: those
- * kept (`keptAt`) at the threshold the page's scores choose. The training's held-out reading
- * (`bench/extraction/route-cases.ts`) calls this too, so that it scores what the converter keeps.
+ * kept (`keptAt`) at the threshold the page's scores choose, without comment threads unless asked
+ * for. The training's held-out reading (`bench/extraction/route-cases.ts`) calls this too, so
+ * that it scores what the converter keeps by default.
  */
 export function pickBlocks(
   model: BlockModel,
   page: PickInputs,
+  options: MainContentOptions = {},
 ): { keep: boolean[]; kept: KeptSummary } {
   const scores = classifyBlocks(model, page);
   const threshold = chooseThreshold(model.pageThreshold, page, scores, model.threshold);
   const keep = keptAt(page, scores, threshold);
+  if (!options.includeComments) dropComments(page.blocks, page.words, keep, page.declaresForum);
   const kept: KeptSummary = { words: 0, chars: 0, linkChars: 0 };
   keep.forEach((k, i) => {
     if (!k) return;
@@ -300,6 +313,7 @@ function withProductFacts(root: Element, facts: ProductFacts): Element {
 export function selectMainContent(
   doc: Document,
   model: BlockModel = shippedModel(),
+  options: MainContentOptions = {},
 ): Element | undefined {
   const declared = declaredTypes(doc);
   const declaresArticle = declared.article;
@@ -309,7 +323,7 @@ export function selectMainContent(
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
     return withProductFacts(article, declaredProductFacts(doc, declared));
   const page = analysePage(doc, declared);
-  const picked = pickBlocks(model, page);
+  const picked = pickBlocks(model, page, options);
   const { kept } = picked;
   if (!readFirst && doubtsClassifier(model.route, declaresArticle, kept))
     article = readabilityArticle(doc.cloneNode(true) as Document);
@@ -326,6 +340,14 @@ export function selectMainContent(
   if (page.title >= 0) keepTitleOnce(page.blocks, page.title, keep);
   const body = doc.body ?? doc.documentElement;
   if (!body) return undefined;
-  prune(body, keep, mediaNearKept(body, keep));
+  // Pictures go or stay with the story's text: a thread kept after a grid of teasers would
+  // otherwise span the teasers' thumbnails, and commenters' avatars say nothing.
+  const near = mediaNearKept(
+    body,
+    keep,
+    page.blocks.map((b) => b.element),
+  );
+  if (options.includeComments) for (const i of keepComments(page.blocks, picked.keep)) keep.add(i);
+  prune(body, keep, near);
   return withProductFacts(narrow(body), page.productFacts);
 }

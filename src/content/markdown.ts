@@ -41,6 +41,17 @@ const PLACEHOLDER =
   /\{\{\s*[\w$.[\]'"]+(?:\s*\|[^{}]*)?\s*\}\}|\{\{\s*[\w$.-]+\s*=\s*(?:"[^"{}]*"|'[^'{}]*')\s*\}\}|\{%[^{}%]*%\}/g;
 
 /**
+ * A page builder's or a CMS's shortcode printed as text because the plugin that expands it was
+ * gone when the page was saved (`[vc_row css="..."]`, `[/vc_column_text]`, `[nectar_btn size="large"]`,
+ * `[caption id="x"]`): WordPress's bracketed syntax, read by its shape and never by a list of
+ * plugins. A closing tag (`[/name]`), an opening one with attributes (`name="value"`), and a bare
+ * one whose name joins words with an underscore, as builders name theirs; a bracketed word of
+ * prose (`[sic]`, `[1]`, `[citation needed]`) is none of these.
+ */
+const SHORTCODE =
+  /\[\/[a-z][\w-]*\]|\[[a-z][\w-]*(?:\s+[\w-]+=(?:"[^"\]]*"|'[^'\]]*'|[^\s\]"']+))+\s*\/?\]|\[[a-z][a-z0-9]*_[\w-]*\s*\/?\]/gi;
+
+/**
  * Zero-width characters that only steer layout (a zero-width space, a byte order mark), and
  * joiners that join nothing: site builders put a lone U+200D in empty paragraphs and bold runs.
  * A joiner between letters or emoji (Persian text, a family emoji) is kept. Also an icon font's
@@ -112,10 +123,11 @@ function wordless(el: Node): boolean {
   return true;
 }
 
-/** Prose text as a reader sees it: no placeholders or invisible characters, and runs of (non-breaking) spaces as one. */
+/** Prose text as a reader sees it: no placeholders, shortcodes or invisible characters, and runs of (non-breaking) spaces as one. */
 function readerText(text: string): string {
-  return withoutInvisible(text)
-    .replace(PLACEHOLDER, '')
+  const prose = withoutInvisible(text).replace(PLACEHOLDER, '');
+  // Most text has no bracket, and a test for one is cheaper than the pattern's scan.
+  return (prose.includes('[') ? prose.replace(SHORTCODE, '') : prose)
     .replace(/[ \u00a0]{2,}/g, ' ')
     .replace(/\u00a0/g, ' ');
 }

@@ -6,6 +6,8 @@ export interface ConvertInput {
   url: string;
   format: OutputFormat;
   onlyMainContent: boolean;
+  /** With the main content, readers' comment threads under a story stay (off by default). */
+  includeComments?: boolean;
 }
 
 /** A page whose repeated cards are read (listing.ts); `url` resolves their links and pictures. */

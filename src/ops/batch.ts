@@ -23,6 +23,7 @@ export function batchItems(input: BatchInput): ScrapeInput[] {
     formats: input.formats,
     includeTags: input.includeTags,
     excludeTags: input.excludeTags,
+    includeComments: input.includeComments,
     maxAge: input.maxAge,
     storeInCache: input.storeInCache,
     changeTracking: input.changeTracking,

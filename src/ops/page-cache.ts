@@ -47,6 +47,8 @@ function keyOf(input: ScrapeInput, url: string): string {
     input.proxy?.country.toLowerCase() ?? null,
     input.summary ?? null,
     input.extract ?? null,
+    // Only when asked for: the keys of results stored before the option existed stay valid.
+    ...(input.includeComments ? ['includeComments'] : []),
   ]);
 }
 

@@ -38,6 +38,8 @@ export interface ScrapeOptions {
   /** CSS selectors of the elements to keep / to drop before conversion. */
   includeTags?: string[];
   excludeTags?: string[];
+  /** Readers' comment threads under a story stay in the main content (default false). */
+  includeComments?: boolean;
   /** Milliseconds: a cached result at most this old is served instead of fetching; 0 always fetches. */
   maxAge?: number;
   /** Keep a successful result for later requests (default true). */
@@ -107,6 +109,7 @@ async function fetchPage(
     formats: input.formats,
     includeTags: input.includeTags,
     excludeTags: input.excludeTags,
+    includeComments: input.includeComments ?? false,
     ...(input.summary ? { summary: input.summary } : {}),
     ...(input.extract ? { extract: input.extract } : {}),
     ...(onLinks ? { onLinks } : {}),

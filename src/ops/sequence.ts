@@ -31,6 +31,8 @@ export interface SequenceInput {
   extractMetadata?: boolean;
   /** Main content only at each breakpoint; default true, like scrape. */
   onlyMainContent?: boolean;
+  /** Readers' comment threads under a story stay in the main content (default false). */
+  includeComments?: boolean;
   /** An instruction about the page, answered at each breakpoint as its `content` (by the LLM, or extractively). */
   summary?: SummaryRequest;
   /** Structured extraction at each breakpoint, as its `json`. */
@@ -124,6 +126,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   const opts = {
     type,
     onlyMainContent: input.onlyMainContent ?? true,
+    includeComments: input.includeComments ?? false,
     extractMetadata: input.extractMetadata ?? false,
     pdfStrategy: 'local' as const,
     needsMarkdown: extrasNeedMarkdown(input),

@@ -19,12 +19,13 @@ export class PageConverter {
     url: string,
     format: OutputFormat,
     onlyMainContent: boolean,
+    includeComments = false,
   ): Promise<ConvertOutput> {
-    const key = `${format}|${onlyMainContent}|${url}`;
+    const key = `${format}|${onlyMainContent}|${includeComments}|${url}`;
     const hit = this.#memo.get(key);
     if (hit?.html === html) return hit.out;
     const out = this.#ctx.services.content.convert(
-      { html, url, format, onlyMainContent },
+      { html, url, format, onlyMainContent, includeComments },
       this.#ctx.signal,
     );
     this.#memo.set(key, { html, out });
@@ -39,6 +40,10 @@ export class PageConverter {
     onlyMainContent: boolean,
     out: ConvertOutput,
   ): void {
-    this.#memo.set(`${format}|${onlyMainContent}|${url}`, { html, out: Promise.resolve(out) });
+    // The render decision reads the main content as served by default: comments left out.
+    this.#memo.set(`${format}|${onlyMainContent}|false|${url}`, {
+      html,
+      out: Promise.resolve(out),
+    });
   }
 }

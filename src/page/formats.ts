@@ -18,6 +18,8 @@ export interface FormatRequest {
   type: OutputFormat;
   formats?: readonly PageFormat[];
   onlyMainContent: boolean;
+  /** Readers' comment threads under a story stay in the main content. */
+  includeComments: boolean;
   /** CSS selectors: keep only these elements / drop these, before conversion. */
   includeTags?: readonly string[];
   excludeTags?: readonly string[];
@@ -40,6 +42,7 @@ export type HtmlConverter = (
   url: string,
   format: OutputFormat,
   onlyMainContent: boolean,
+  includeComments: boolean,
 ) => Promise<ConvertOutput>;
 
 /** Reads a page's repeated cards (on a content worker, under its deadline). */
@@ -74,7 +77,11 @@ export async function convertFormats(
   const [conversions, listing] = await Promise.all([
     Promise.all(
       [...outputs].map(
-        async (format) => [format, await convert(html, url, format, req.onlyMainContent)] as const,
+        async (format) =>
+          [
+            format,
+            await convert(html, url, format, req.onlyMainContent, req.includeComments),
+          ] as const,
       ),
     ),
     formats.includes('listing') ? readListing(html, url) : undefined,

@@ -17,6 +17,8 @@ export interface PageOutputOptions {
   /** CSS selectors of the elements to keep / to drop before conversion. */
   includeTags?: string[];
   excludeTags?: string[];
+  /** Readers' comment threads under a story stay in the main content. */
+  includeComments: boolean;
   /** Markdown is made even when not asked for: a summary or an extraction reads the page as markdown. */
   needsMarkdown: boolean;
   /** Receives the page's absolute links (a crawl follows them without parsing the page again). */
@@ -107,11 +109,19 @@ export async function pageOutputs(
     }
     case 'html': {
       const html = page.text ?? '';
-      const { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown } = opts;
+      const { type, formats, onlyMainContent, includeComments, includeTags, excludeTags } = opts;
       const out = await convertFormats(
         html,
         page.url,
-        { type, formats, onlyMainContent, includeTags, excludeTags, needsMarkdown },
+        {
+          type,
+          formats,
+          onlyMainContent,
+          includeComments,
+          includeTags,
+          excludeTags,
+          needsMarkdown: opts.needsMarkdown,
+        },
         (...args) => converter.convert(...args),
         (selection) => ctx.services.content.selectTags(selection, ctx.signal),
         (narrowed, at) => ctx.services.content.listing({ html: narrowed, url: at }, ctx.signal),

@@ -107,6 +107,8 @@ export interface PageOptions {
   includeTags?: string[];
   excludeTags?: string[];
   onlyMainContent?: boolean;
+  /** Keep readers' comment threads under a story in the main content; default false. */
+  includeComments?: boolean;
   extractMetadata?: boolean;
   pdfStrategy?: 'ocr' | 'local' | 'auto';
   /** Milliseconds: a cached result at most this old is served (at the cached price) instead of fetching; 0 always fetches. */
@@ -207,6 +209,8 @@ export interface SequenceRequest {
   /** A sequence runs in a browser: `http` is refused. */
   method?: MethodChoice;
   onlyMainContent?: boolean;
+  /** Keep readers' comment threads under a story in each breakpoint's main content; default false. */
+  includeComments?: boolean;
   extractMetadata?: boolean;
 }
 

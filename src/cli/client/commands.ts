@@ -14,6 +14,7 @@ function contentOptions(cmd: Command): Command {
     .option('--html', 'HTML instead of markdown')
     .option('-f, --formats <list>', 'several formats: markdown,html,rawHtml,links,listing', list)
     .option('--all', 'the whole page, not only its main content')
+    .option('--comments', "keep readers' comment threads under a story in the main content")
     .option(
       '--include <selectors>',
       'keep only elements matching these CSS selectors (comma-separated)',
@@ -42,6 +43,7 @@ interface ContentOptions {
   html?: boolean;
   formats?: string[];
   all?: boolean;
+  comments?: boolean;
   include?: string[];
   exclude?: string[];
   metadata?: boolean;
@@ -55,6 +57,7 @@ function contentBody(o: ContentOptions): Body {
   return {
     ...(o.formats ? { formats: o.formats } : o.html ? { type: 'html' } : {}),
     ...(o.all ? { onlyMainContent: false } : {}),
+    ...(o.comments ? { includeComments: true } : {}),
     ...(o.include ? { includeTags: o.include } : {}),
     ...(o.exclude ? { excludeTags: o.exclude } : {}),
     ...(o.metadata ? { extractMetadata: true } : {}),

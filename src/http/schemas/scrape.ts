@@ -58,6 +58,12 @@ const pageFields = {
   ),
   includeTags: Type.Optional(Selectors('keep (all others dropped)')),
   excludeTags: Type.Optional(Selectors('drop')),
+  includeComments: Type.Optional(
+    Type.Boolean({
+      description:
+        "Keep readers' comment threads under a story in the main content; default false (left out, as trafilatura does). Forum threads and Q&A pages keep their replies either way",
+    }),
+  ),
   method: Type.Optional(MethodChoice),
   maxAge: Type.Optional(
     Type.Integer({

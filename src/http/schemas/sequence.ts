@@ -15,6 +15,12 @@ export const SequenceBody = Type.Object(
     onlyMainContent: Type.Optional(
       Type.Boolean({ description: 'Main content only at each breakpoint; default true' }),
     ),
+    includeComments: Type.Optional(
+      Type.Boolean({
+        description:
+          "Keep readers' comment threads under a story in each breakpoint's main content; default false",
+      }),
+    ),
     extractMetadata: Type.Optional(
       Type.Boolean({ description: 'Metadata at each breakpoint; default false' }),
     ),

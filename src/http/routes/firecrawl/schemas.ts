@@ -56,6 +56,7 @@ export const scrapeOptionFields = {
   ),
   formats: Type.Optional(Type.Array(Type.Union([Type.String(), Loose]), { maxItems: 20 })),
   onlyMainContent: Type.Optional(Type.Boolean()),
+  includeComments: Type.Optional(Type.Boolean()),
   includeTags: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_CHARS }), { maxItems: 50 }),
   ),

@@ -251,6 +251,9 @@ export async function compatScrape(
         ...(changeTracking ? [changeTracking] : []),
       ],
       onlyMainContent: options.onlyMainContent ?? true,
+      ...(options.includeComments !== undefined
+        ? { includeComments: options.includeComments }
+        : {}),
       ...(options.includeTags ? { includeTags: options.includeTags } : {}),
       ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
       ...(actions.length ? { actions } : {}),
@@ -302,6 +305,7 @@ export async function compatCrawl(
     formats,
     includeTags,
     excludeTags,
+    includeComments,
     onlyMainContent,
     extractMetadata,
     pdfStrategy,
@@ -335,6 +339,7 @@ export async function compatCrawl(
       : {}),
     ...(includeTags ? { includeTags } : {}),
     ...(excludeTags ? { excludeTags } : {}),
+    ...(includeComments !== undefined ? { includeComments } : {}),
     onlyMainContent,
     extractMetadata,
     pdfStrategy,
