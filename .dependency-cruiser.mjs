@@ -7,6 +7,7 @@ export const ROWS = [
   ['cli'],
   ['http'],
   ['mcp'],
+  ['monitors'],
   ['jobs'],
   ['ops'],
   ['page', 'sessions', 'extract'],
@@ -63,14 +64,16 @@ export default {
     },
     {
       name: 'content-is-pure',
-      comment: 'content turns HTML into markdown and data; fetching and judging pages is not its job',
+      comment:
+        'content turns HTML into markdown and data; fetching and judging pages is not its job',
       severity: 'error',
       from: { path: '^src/content/' },
       to: { path: ['^src/acquire/', '^src/page/'] },
     },
     {
       name: 'http-reaches-acquire-through-rooms',
-      comment: 'http checks inputs through the room that owns them (page, ops, webhooks), never acquire',
+      comment:
+        'http checks inputs through the room that owns them (page, ops, webhooks), never acquire',
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: '^src/acquire/' },
