@@ -1,11 +1,3 @@
-export { checkSchedule, type Schedule, ScheduleError } from './schedule.ts';
-export { MonitorLimitError, type MonitorSettings, Monitors } from './service.ts';
-export {
-  type CheckJob,
-  type CheckPage,
-  type CheckView,
-  type MonitorPatch,
-  type MonitorView,
-  NOTIFY,
-  type Notify,
-} from './types.ts';
+export { checkSchedule, ScheduleError } from './schedule.ts';
+export { MonitorLimitError, Monitors } from './service.ts';
+export type { CheckJob, CheckView, MonitorView } from './types.ts';

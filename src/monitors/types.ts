@@ -1,8 +1,7 @@
 import type { WebhookTarget } from '../webhooks/index.ts';
 import type { Schedule } from './schedule.ts';
 
-export const NOTIFY = ['change', 'always'] as const;
-export type Notify = (typeof NOTIFY)[number];
+export type Notify = 'change' | 'always';
 
 /** The job a check runs: its type and inputs, fixed when the monitor was made. */
 export interface CheckJob {
