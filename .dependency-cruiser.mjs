@@ -7,6 +7,7 @@ export const ROWS = [
   ['cli'],
   ['http'],
   ['mcp'],
+  ['monitors'],
   ['jobs'],
   ['ops'],
   ['page', 'sessions', 'extract'],

@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
+import { Monitors } from '../monitors/index.ts';
 import { crawlPoliteness, type Services } from '../ops/index.ts';
 import { pageContentPool, stealthPageFetcher } from '../page/index.ts';
 import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
@@ -31,6 +32,7 @@ export interface Server {
   keys: KeyStore;
   ledger: LedgerStore;
   jobs: Jobs;
+  monitors: Monitors;
   /** Base URL the server listens on. */
   address: string;
   /** A key created because none existed; shown once by the caller. */
@@ -47,6 +49,7 @@ export interface Built<S extends Services> {
   keys: KeyStore;
   ledger: LedgerStore;
   jobs: Jobs;
+  monitors: Monitors;
   close(): Promise<void>;
 }
 
@@ -139,6 +142,7 @@ export async function createServices(
     politeness: crawlPoliteness(config.crawlHostConcurrency),
   };
   const jobs = new Jobs(database, config);
+  const monitors = new Monitors(database, jobs, config.monitors);
   // Gauges are read by /metrics, which only a serving process answers.
   const unwatch = sessions
     ? watch({
@@ -155,11 +159,14 @@ export async function createServices(
     keys,
     ledger,
     jobs,
+    monitors,
     async close() {
       unwatch();
       await closeInSteps(
         [
-          // Jobs first: running items are handed back before the engines they use go away.
+          // Monitors before jobs: no check starts on a closing queue.
+          ['monitors', () => monitors.close()],
+          // Then jobs: running items are handed back before the engines they use go away.
           ['jobs', () => jobs.close()],
           ['browsers', () => Promise.allSettled([sessions?.shutdown(), browser.close()])],
           ['egress proxy', async () => egress?.close()],
@@ -195,7 +202,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if ((await built.keys.count()) === 0) createdKey = (await built.keys.create('default')).key;
 
   const app = await buildApp(
-    { services: built.services, keys: built.keys, ledger: built.ledger, jobs: built.jobs },
+    {
+      services: built.services,
+      keys: built.keys,
+      ledger: built.ledger,
+      jobs: built.jobs,
+      monitors: built.monitors,
+    },
     opts,
   );
   timer.lap('app');
@@ -205,6 +218,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     app.log.child({ room: 'jobs' }),
     config.runWorker ? built.services : undefined,
   );
+  built.monitors.start(app.log.child({ room: 'monitors' }));
   timer.lap('jobs');
   let address: string;
   try {

@@ -21,6 +21,7 @@ export async function workerCommand(config: Config): Promise<void> {
   const built = await createServices(config, 'worker');
   timer.lap('services');
   await built.jobs.start(log.child({ room: 'jobs' }), built.services);
+  built.monitors.start(log.child({ room: 'monitors' }));
   timer.lap('jobs');
   log.info(
     { concurrency: config.jobConcurrency, startupMs: timer.steps() },

@@ -26,6 +26,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { jobStartRoutes } from './routes/jobs-start.ts';
 import { mapRoutes } from './routes/map.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { monitorRoutes } from './routes/monitors.ts';
 import { scrapeBatchRoutes } from './routes/scrape-batch.ts';
 import { scrapeSequenceRoutes } from './routes/scrape-sequence.ts';
 import { scrapeSingleRoutes } from './routes/scrape-single.ts';
@@ -85,6 +86,7 @@ const apiRoutes = [
   usageRoutes,
   extractRoutes,
   cacheRoutes,
+  monitorRoutes,
 ];
 
 export async function buildApp(deps: RouteDeps, opts: AppOptions = {}): Promise<FastifyInstance> {

@@ -1,4 +1,5 @@
 import type { Jobs } from '../jobs/index.ts';
+import type { Monitors } from '../monitors/index.ts';
 import type { Services } from '../ops/index.ts';
 import type { SessionManager } from '../sessions/index.ts';
 import type { KeyStore, LedgerStore } from '../store/index.ts';
@@ -12,4 +13,5 @@ export interface RouteDeps {
   keys: KeyStore;
   ledger: LedgerStore;
   jobs: Jobs;
+  monitors: Monitors;
 }

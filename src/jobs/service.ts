@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Services } from '../ops/index.ts';
-import type { Database } from '../store/index.ts';
+import type { Database, Tables } from '../store/index.ts';
 import {
   jobWebhookEvents,
   WebhookDeliverer,
@@ -103,6 +104,34 @@ export class Jobs {
     this.queue.created();
     this.#deliverer?.kick();
     return { job, ...(webhookSecret ? { webhookSecret } : {}) };
+  }
+
+  /**
+   * Stores and queues a job inside the caller's transaction (no webhook of its own); call
+   * `created` once it committed, so idle runners look for it at once.
+   */
+  createIn(
+    trx: Transaction<Tables>,
+    userId: string,
+    type: JobType,
+    inputs: unknown[],
+    opts: Omit<CreateOptions, 'webhook'> = {},
+  ): Promise<JobSummary> {
+    return this.store.insert(
+      trx,
+      { userId, type, inputs, ...opts, ttlMs: this.#config.jobTtlSeconds * 1000 },
+      this.queue.enqueue,
+    );
+  }
+
+  /** Jobs stored by `createIn` committed. */
+  created(): void {
+    this.queue.created();
+  }
+
+  /** Wakes this process's webhook deliverer: events were written outside a job's own records. */
+  eventsWritten(): void {
+    this.#deliverer?.kick();
   }
 
   /** The job's webhook events with their delivery attempts, when the job is the user's. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Meter } from '../billing/index.ts';
 import type { Tables } from '../store/index.ts';
 import { deleteWebhookEvents, type WebhookTarget } from '../webhooks/index.ts';
@@ -36,6 +36,17 @@ function toSummary(row: JobRow): JobSummary {
   };
 }
 
+/** A job to store: whose, of which type, its inputs, and how long it lives. */
+export interface NewJob {
+  userId: string;
+  type: JobType;
+  inputs: unknown[];
+  keys?: string[];
+  maxItems?: number;
+  webhook?: WebhookTarget;
+  ttlMs: number;
+}
+
 export type CancelOutcome =
   | { kind: 'cancelled'; job: JobSummary }
   | { kind: 'finished'; job: JobSummary }
@@ -58,18 +69,12 @@ export class JobStore {
    * `keys` deduplicate items the job discovers later against these; `maxItems` bounds how many
    * it may ever hold.
    */
-  async create(
-    opts: {
-      userId: string;
-      type: JobType;
-      inputs: unknown[];
-      keys?: string[];
-      maxItems?: number;
-      webhook?: WebhookTarget;
-      ttlMs: number;
-    },
-    enqueue: EnqueueItems,
-  ): Promise<JobSummary> {
+  create(opts: NewJob, enqueue: EnqueueItems): Promise<JobSummary> {
+    return this.#db.transaction().execute((trx) => this.insert(trx, opts, enqueue));
+  }
+
+  /** `create` inside the caller's transaction (a monitor's tick claims its slot and stores its check together). */
+  async insert(trx: Transaction<Tables>, opts: NewJob, enqueue: EnqueueItems): Promise<JobSummary> {
     const now = Date.now();
     const row: JobRow = {
       id: randomUUID(),
@@ -86,32 +91,30 @@ export class JobStore {
       max_items: opts.maxItems ?? null,
       webhook: opts.webhook ? JSON.stringify(opts.webhook) : null,
     };
-    await this.#db.transaction().execute(async (trx) => {
-      await trx.insertInto('jobs').values(row).execute();
-      await trx
-        .insertInto('job_items')
-        .values(
-          opts.inputs.map((input, idx) => ({
-            job_id: row.id,
-            idx,
-            state: 'pending',
-            input: JSON.stringify(input),
-            result: null,
-            cost_micros: 0,
-            attempts: 0,
-            started_at: null,
-            finished_at: null,
-            item_key: opts.keys?.[idx] ?? null,
-          })),
-        )
-        .execute();
-      await enqueue(trx, {
-        id: row.id,
-        userId: opts.userId,
-        type: opts.type,
-        from: 0,
-        count: opts.inputs.length,
-      });
+    await trx.insertInto('jobs').values(row).execute();
+    await trx
+      .insertInto('job_items')
+      .values(
+        opts.inputs.map((input, idx) => ({
+          job_id: row.id,
+          idx,
+          state: 'pending',
+          input: JSON.stringify(input),
+          result: null,
+          cost_micros: 0,
+          attempts: 0,
+          started_at: null,
+          finished_at: null,
+          item_key: opts.keys?.[idx] ?? null,
+        })),
+      )
+      .execute();
+    await enqueue(trx, {
+      id: row.id,
+      userId: opts.userId,
+      type: opts.type,
+      from: 0,
+      count: opts.inputs.length,
     });
     return toSummary(row);
   }

@@ -9,7 +9,7 @@ import type { RenderKind } from './render.ts';
  */
 export interface ToolRoute {
   name: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI path, with `{param}` placeholders. */
   path: string;
   render: RenderKind;
@@ -113,6 +113,49 @@ export const TOOL_ROUTES: readonly ToolRoute[] = [
     render: 'json',
     destructive: true,
     hint: 'Forget cached pages (give url or prefix), so the next scrape with maxAge fetches them again.',
+  },
+  {
+    name: 'monitor_create',
+    method: 'POST',
+    path: '/api/v1/monitors',
+    render: 'json',
+    hint: 'Watch pages on a schedule: each check compares them with the last one and sends changes to a webhook.',
+  },
+  {
+    name: 'monitor_list',
+    method: 'GET',
+    path: '/api/v1/monitors',
+    render: 'json',
+    readOnly: true,
+  },
+  {
+    name: 'monitor_get',
+    method: 'GET',
+    path: '/api/v1/monitors/{id}',
+    render: 'json',
+    readOnly: true,
+  },
+  {
+    name: 'monitor_update',
+    method: 'PATCH',
+    path: '/api/v1/monitors/{id}',
+    render: 'json',
+    hint: 'Pause ({"paused": true}) or resume a monitor, or change its schedule, notify or webhook.',
+  },
+  {
+    name: 'monitor_checks',
+    method: 'GET',
+    path: '/api/v1/monitors/{id}/checks',
+    render: 'json',
+    readOnly: true,
+    hint: "What a monitor's checks found: each page's change status (new, same, changed, removed) and diff.",
+  },
+  {
+    name: 'monitor_delete',
+    method: 'DELETE',
+    path: '/api/v1/monitors/{id}',
+    render: 'json',
+    destructive: true,
   },
   {
     name: 'session_create',

@@ -361,4 +361,41 @@ export const SERVICE_SETTINGS = {
     max: 50,
     doc: 'delivery attempts before a webhook event is given up as `failed`',
   }),
+  monitors: {
+    minIntervalSeconds: int('WEBDATA_MONITOR_MIN_INTERVAL_SECONDS', {
+      group: 'Jobs, map, crawl and webhooks',
+      default: 60,
+      min: 1,
+      max: DAY_S,
+      doc: 'shortest time between two checks of a monitor: a smaller `intervalSeconds`, or a cron firing more often, is a 400. See [monitors.md](monitors.md)',
+    }),
+    maxUrls: int('WEBDATA_MONITOR_MAX_URLS', {
+      group: 'Jobs, map, crawl and webhooks',
+      default: 100,
+      min: 1,
+      max: 10_000,
+      doc: "most pages one monitor checks: its `urls`, or its crawl's `limit`",
+    }),
+    perKey: int('WEBDATA_MONITORS_PER_KEY', {
+      group: 'Jobs, map, crawl and webhooks',
+      default: 1000,
+      min: 1,
+      max: 1_000_000,
+      doc: 'most monitors one API key may have',
+    }),
+    checksKept: int('WEBDATA_MONITOR_CHECKS_KEPT', {
+      group: 'Jobs, map, crawl and webhooks',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      doc: "a monitor's latest checks listed by `GET /api/v1/monitors/:id/checks`; older ones are deleted",
+    }),
+    pollMs: int('WEBDATA_MONITOR_POLL_MS', {
+      group: 'Jobs, map, crawl and webhooks',
+      default: 500,
+      min: 50,
+      max: 60 * S,
+      doc: 'how often each process looks for monitors due a check and for checks that ended: the most a check starts late, with a free process',
+    }),
+  },
 };

@@ -249,6 +249,68 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009_monitors': {
+    async up(db: Kysely<unknown>) {
+      // A monitor's next tick is a column claimed by a conditional update, not a pg-boss schedule:
+      // see monitors/scheduler.ts.
+      await db.schema
+        .createTable('monitors')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('job_type', 'text', (c) => c.notNull())
+        .addColumn('job', 'text', (c) => c.notNull())
+        .addColumn('schedule', 'text', (c) => c.notNull())
+        .addColumn('notify', 'text', (c) => c.notNull())
+        .addColumn('webhook', 'text')
+        .addColumn('paused', 'integer', (c) => c.notNull())
+        .addColumn('next_run_at', 'bigint', (c) => c.notNull())
+        .addColumn('running_check', 'text')
+        .addColumn('checks', 'integer', (c) => c.notNull())
+        .addColumn('last_check_at', 'bigint')
+        .addColumn('last_status', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('consecutive_failures', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('monitors_due')
+        .on('monitors')
+        .columns(['paused', 'next_run_at'])
+        .execute();
+      await db.schema
+        .createIndex('monitors_running')
+        .on('monitors')
+        .column('running_check')
+        .execute();
+      await db.schema
+        .createIndex('monitors_user')
+        .on('monitors')
+        .columns(['user_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createTable('monitor_checks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('monitor_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('scheduled_at', 'bigint', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('pages', 'text')
+        .addColumn('changed', 'integer', (c) => c.notNull())
+        .addColumn('cost_micros', 'bigint', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('monitor_checks_monitor')
+        .on('monitor_checks')
+        .columns(['monitor_id', 'scheduled_at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

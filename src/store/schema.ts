@@ -181,6 +181,60 @@ export interface PageSnapshotsTable {
   created_at: number;
 }
 
+/** A user's monitor: what each check fetches, when, and where changes are sent. */
+export interface MonitorsTable {
+  id: string;
+  user_id: string;
+  name: string | null;
+  /** JSON: the request as the caller gave it (webhook headers left out), answered by GET. */
+  request: string;
+  /** The job type each check runs (scrape-batch or crawl). */
+  job_type: string;
+  /** JSON { inputs, keys?, maxItems? }: the job each check creates, its inputs checked at creation. */
+  job: string;
+  /** JSON { cron, timezone } or { intervalSeconds }. */
+  schedule: string;
+  /** change or always. */
+  notify: string;
+  /** JSON { url, headers, events }; null for none. */
+  webhook: string | null;
+  /** 1 when paused: no check is claimed. */
+  paused: number;
+  /** When the next check is due; the scheduler's claim moves it on. */
+  next_run_at: number;
+  /** The check (its job's id) still running; no other starts meanwhile. */
+  running_check: string | null;
+  /** Checks that ended. */
+  checks: number;
+  last_check_at: number | null;
+  /** The last ended check's status. */
+  last_status: string | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One run of a monitor; its id is its job's. */
+export interface MonitorChecksTable {
+  id: string;
+  monitor_id: string;
+  user_id: string;
+  /** The tick it ran for. */
+  scheduled_at: number;
+  /** When the tick was claimed and its job created. */
+  started_at: number;
+  finished_at: number | null;
+  /** running, completed, failed, cancelled. */
+  status: string;
+  /** JSON: each page's URL, change status, cost and error; null while running. */
+  pages: string | null;
+  /** Pages new (after the first check), changed or removed. */
+  changed: number;
+  cost_micros: number;
+  error: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -194,4 +248,6 @@ export interface Tables {
   webhook_secrets: WebhookSecretsTable;
   page_cache: PageCacheTable;
   page_snapshots: PageSnapshotsTable;
+  monitors: MonitorsTable;
+  monitor_checks: MonitorChecksTable;
 }

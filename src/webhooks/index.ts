@@ -8,4 +8,9 @@ export {
   WEBHOOK_HEADER_LIMITS,
   WebhookTargetError,
 } from './target-check.ts';
-export { WEBHOOK_EVENTS, type WebhookEvent, type WebhookTarget } from './types.ts';
+export {
+  MONITOR_EVENTS,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+  type WebhookTarget,
+} from './types.ts';

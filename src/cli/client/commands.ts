@@ -5,6 +5,7 @@ import { action, type Body, choice, int, list, note, repeated } from './command-
 import { CliError, EXIT } from './errors.ts';
 import { waitForJob } from './jobs.ts';
 import { addManageCommands } from './manage-commands.ts';
+import { addMonitorCommands } from './monitor-commands.ts';
 import { pagesText, pageText, print, printJson, saveArtifact } from './output.ts';
 
 const METHODS = MethodChoice.anyOf.map((m) => m.const);
@@ -395,4 +396,5 @@ export function addClientCommands(program: Command): void {
       ),
     );
   addManageCommands(program);
+  addMonitorCommands(program);
 }

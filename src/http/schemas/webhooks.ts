@@ -1,6 +1,6 @@
 import { type Static, type TObject, type TProperties, Type } from 'typebox';
 import { Timestamp } from '../../contract/index.ts';
-import { WEBHOOK_EVENTS, WEBHOOK_HEADER_LIMITS } from '../../webhooks/index.ts';
+import { MONITOR_EVENTS, WEBHOOK_EVENTS, WEBHOOK_HEADER_LIMITS } from '../../webhooks/index.ts';
 
 export const WebhookBody = Type.Object(
   {
@@ -56,7 +56,7 @@ export const WebhookEvents = Type.Object({
   events: Type.Array(
     Type.Object({
       id: Type.String(),
-      event: Type.Enum(WEBHOOK_EVENTS),
+      event: Type.Enum([...WEBHOOK_EVENTS, ...MONITOR_EVENTS]),
       url: Type.String(),
       state: Type.Union([
         Type.Literal('pending'),
