@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
@@ -235,6 +236,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     throw err;
   }
   timer.lap('listen');
+  // Every connection, upgraded ones (session relays) too, which the HTTP server stops tracking.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   let closed = false;
   return {
     app,
@@ -245,7 +252,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     async close() {
       if (closed) return;
       closed = true;
-      await closeInSteps([['HTTP server', () => app.close()]], warnLateStep);
+      // Past the grace the connections still open are cut: a server going on to close what its
+      // routes use must not keep answering on them (it would answer 503 to the next request).
+      await closeInSteps([['HTTP server', () => app.close()]], (name, graceMs) => {
+        warnLateStep(name, graceMs);
+        for (const socket of sockets) socket.destroy();
+      });
       await built.close();
     },
   };

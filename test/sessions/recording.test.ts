@@ -50,7 +50,7 @@ function recorderStarted(id: string, text: string): Promise<unknown> {
 
 async function create(body: object = { record: true }) {
   const created = await t.api('POST', '/api/v1/browser-sandbox/session', body);
-  expect(created.status).toBe(200);
+  expect(created.status, JSON.stringify(created.json)).toBe(200);
   return created.json as { sessionId: string; wsUrl: string };
 }
 
@@ -178,6 +178,15 @@ describe('session recording', () => {
     await page.goto(`${site.origin}/session/record-one`);
     await recorderStarted(id, 'Alpha sign-in page');
     await page.type('#pw', PASSWORD);
+    // The typing is stored before the page is left: what a document sends in its last moments
+    // is not what this test is about, and a loaded machine can delay it past the navigation.
+    await waitFor(
+      async () =>
+        (await recording(id)).json.events.some(
+          (e: RrwebEvent) => e.type === 3 && e.data.source === 5,
+        ),
+      { what: 'the masked input events' },
+    );
     await page.goto(`${site.origin}/session/record-two`);
     await page.waitForSelector('#p');
     await browser.disconnect();
