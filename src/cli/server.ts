@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HttpEngine, startEgressProxy } from '../acquire/index.ts';
@@ -23,6 +22,7 @@ import {
   ProfileStore,
   SessionStore,
 } from '../store/index.ts';
+import { trackConnections } from './connections.ts';
 import { closeInSteps, warnLateStep } from './shutdown.ts';
 import { startTimer } from './start-timer.ts';
 
@@ -236,12 +236,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     throw err;
   }
   timer.lap('listen');
-  // Every connection, upgraded ones (session relays) too, which the HTTP server stops tracking.
-  const sockets = new Set<Socket>();
-  app.server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+  const connections = trackConnections(app.server);
   let closed = false;
   return {
     app,
@@ -252,11 +247,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     async close() {
       if (closed) return;
       closed = true;
-      // Past the grace the connections still open are cut: a server going on to close what its
-      // routes use must not keep answering on them (it would answer 503 to the next request).
-      await closeInSteps([['HTTP server', () => app.close()]], (name, graceMs) => {
+      // Connections carrying no request go at once; past the grace, those still open are cut
+      // too: a server going on to close what its routes use must not keep answering on them.
+      const closing = app.close();
+      connections.cutIdle();
+      await closeInSteps([['HTTP server', () => closing]], (name, graceMs) => {
         warnLateStep(name, graceMs);
-        for (const socket of sockets) socket.destroy();
+        connections.cutAll();
       });
       await built.close();
     },

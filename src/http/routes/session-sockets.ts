@@ -9,6 +9,8 @@ import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 
 const NOVNC_ROOT = dirname(dirname(fileURLToPath(import.meta.resolve('@novnc/novnc'))));
+/** How long a WebSocket peer has to answer the close when the service stops. */
+const CLOSE_ANSWER_MS = 1_000;
 const LIVE_VIEW_PAGE = new URL('../static/live-view.html', import.meta.url);
 
 /**
@@ -25,6 +27,16 @@ export async function sessionSocketRoutes(app: FastifyInstance, deps: RouteDeps)
   });
   await app.register(websocket, {
     options: { maxPayload: 256 * 1024 * 1024, perMessageDeflate: false },
+    preClose(done) {
+      const { clients } = this.websocketServer;
+      for (const client of clients) client.close(1001, 'the service is stopping');
+      // The plugin's own close waits for each peer's answer, up to ws's 30 s: a client that
+      // never answers would hold the server's close that long.
+      setTimeout(() => {
+        for (const client of clients) client.terminate();
+      }, CLOSE_ANSWER_MS).unref();
+      done();
+    },
   });
   await app.register(fastifyStatic, {
     root: NOVNC_ROOT,
