@@ -42,3 +42,36 @@ export function gitDiff(before: string, after: string): string {
     context: 3,
   });
 }
+
+/** One field of an extraction that changed, as Firecrawl's json mode reports it. */
+export interface FieldChange {
+  previous: unknown;
+  current: unknown;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The fields two extractions differ in, by dotted path (array items by index, `.` for a whole
+ * value that is no object): objects are walked key by key, anything else is compared whole, so
+ * a list that changed reports its changed items and the one added or gone.
+ */
+export function changedFields(previous: unknown, current: unknown): Record<string, FieldChange> {
+  const changes: Record<string, FieldChange> = {};
+  const walk = (before: unknown, after: unknown, path: string) => {
+    const walkable =
+      (isRecord(before) && isRecord(after)) || (Array.isArray(before) && Array.isArray(after));
+    if (!walkable) {
+      if (JSON.stringify(before) !== JSON.stringify(after))
+        changes[path || '.'] = { previous: before ?? null, current: after ?? null };
+      return;
+    }
+    const a = before as Record<string, unknown>;
+    const b = after as Record<string, unknown>;
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+      walk(a[key], b[key], path ? `${path}.${key}` : key);
+  };
+  walk(previous, current, '');
+  return changes;
+}

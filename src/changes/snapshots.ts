@@ -4,6 +4,8 @@ import type { Tables } from '../store/index.ts';
 
 export interface Snapshot {
   markdown: string;
+  /** The extraction's object, kept when change tracking's json mode compared one. */
+  json?: unknown;
   at: number;
 }
 
@@ -34,15 +36,25 @@ export class SnapshotStore {
   async latest(place: SnapshotPlace): Promise<Snapshot | undefined> {
     const row = await this.#db
       .selectFrom('page_snapshots')
-      .select(['markdown', 'created_at'])
+      .select(['markdown', 'json', 'created_at'])
       .where('id', '=', idOf(place))
       .where('created_at', '>=', Date.now() - this.#retentionMs)
       .executeTakeFirst();
-    return row ? { markdown: row.markdown, at: row.created_at } : undefined;
+    if (!row) return undefined;
+    return {
+      markdown: row.markdown,
+      ...(row.json !== null ? { json: JSON.parse(row.json) as unknown } : {}),
+      at: row.created_at,
+    };
   }
 
   async save(place: SnapshotPlace, snapshot: Snapshot): Promise<void> {
-    const row = { ...place, markdown: snapshot.markdown, created_at: snapshot.at };
+    const row = {
+      ...place,
+      markdown: snapshot.markdown,
+      json: snapshot.json === undefined ? null : JSON.stringify(snapshot.json),
+      created_at: snapshot.at,
+    };
     await this.#db
       .insertInto('page_snapshots')
       .values({ id: idOf(place), ...row })

@@ -81,6 +81,12 @@ export const ChangeTracking = Type.Object({
       { description: 'With modes ["git-diff"], when changed' },
     ),
   ),
+  json: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ previous: Type.Unknown(), current: Type.Unknown() }), {
+      description:
+        'With modes ["json"], after an earlier scrape: the fields of the extraction that changed since it, by dotted path (array items by index), each with its previous and current value; {} when none did',
+    }),
+  ),
   tag: Type.Optional(Type.String()),
 });
 export type ChangeTracking = Static<typeof ChangeTracking>;

@@ -47,10 +47,11 @@ export async function scrapeInput(
   body: ScrapeSingleBody,
   config: Config,
   prefix = '',
+  extraction = body.extract !== undefined,
 ): Promise<ScrapeInput> {
   checkSteps(body.actions, `${prefix}actions`);
   checkSummary(body.summary, `${prefix}summary`);
-  const options = pageScrapeOptions(body, prefix);
+  const options = pageScrapeOptions(body, prefix, extraction);
   checkMethodActions(options.methods, body.actions, `${prefix}method`);
   return {
     ...options,
@@ -93,12 +94,13 @@ function checkMethodActions(
 
 /**
  * The page formats of a `formats` list and its change-tracking entry, checked: tracking compares
- * markdown, so markdown must be asked for; its `json` mode (changed fields of an extraction) is
- * not served yet.
+ * markdown, so markdown must be asked for; its `json` mode compares the request's extraction, so
+ * one must be asked for (`extraction`).
  */
 function splitFormats(
   formats: PageScrapeOptions['formats'],
   prefix: string,
+  extraction: boolean,
 ): { formats?: PageFormat[]; changeTracking?: ChangeTrackingRequest } {
   if (formats === undefined) return {};
   const pages: PageFormat[] = [];
@@ -112,13 +114,13 @@ function splitFormats(
     if (changeTracking) throw badRequest(field, 'changeTracking is given twice');
     const modes = entry.modes ?? [];
     const json = modes.indexOf('json');
-    if (json >= 0)
+    if (json >= 0 && !extraction)
       throw badRequest(
         `${field}.modes[${json}]`,
-        'the json mode is not served by this server; use git-diff (see docs/cache.md)',
+        'the json mode compares the fields of an extraction: ask for one with extract (see docs/cache.md)',
       );
     changeTracking = {
-      modes: modes.filter((m): m is 'git-diff' => m === 'git-diff'),
+      modes: [...modes],
       ...(entry.tag !== undefined ? { tag: entry.tag } : {}),
     };
   }
@@ -132,11 +134,15 @@ function splitFormats(
 }
 
 /** How to turn a page into content, as every body that scrapes gives it (a search's hits, a batch, a crawl's pages), checked. */
-export function pageScrapeOptions(body: PageScrapeOptions, prefix: string): ScrapeOptions {
+export function pageScrapeOptions(
+  body: PageScrapeOptions,
+  prefix: string,
+  extraction = false,
+): ScrapeOptions {
   checkPageFields(body, prefix);
   return {
     type: body.type,
-    ...splitFormats(body.formats, prefix),
+    ...splitFormats(body.formats, prefix, extraction),
     includeTags: body.includeTags,
     excludeTags: body.excludeTags,
     includeComments: body.includeComments,
@@ -160,7 +166,8 @@ export async function batchInput(
       `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`,
     );
   checkSummary(body.summary, 'summary');
-  const options = pageScrapeOptions(body, '');
+  const extraction = body.extract !== undefined;
+  const options = pageScrapeOptions(body, '', extraction);
   const proxy = requireProxy(config, body.proxy);
   // One by one: the first bad item is the one named, as when they were checked in line.
   const urls: BatchInput['urls'] = [];
@@ -169,7 +176,12 @@ export async function batchInput(
       urls.push({ url: requireHttpUrl(item, `urls[${i}]`) });
       continue;
     }
-    const input = await scrapeInput(item, config, `urls[${i}].`);
+    const input = await scrapeInput(
+      item,
+      config,
+      `urls[${i}].`,
+      extraction || item.extract !== undefined,
+    );
     // The batch's method applies to an item that names none: its actions must be runnable there.
     if (!input.methods) checkMethodActions(options.methods, input.actions, 'method');
     urls.push(input);

@@ -1,11 +1,14 @@
-import { gitDiff, hasChanged, type SnapshotPlace } from '../changes/index.ts';
+import { changedFields, gitDiff, hasChanged, type SnapshotPlace } from '../changes/index.ts';
 import type { ChangeTracking, FetchResult } from '../contract/index.ts';
 import { normalizeUrl } from '../discover/index.ts';
 import type { OpContext } from './context.ts';
 
-/** What a caller asks of change tracking: the diff modes, and a tag keeping separate histories. */
+/**
+ * What a caller asks of change tracking: the diff modes (git-diff of the markdown, json of the
+ * request's extraction), and a tag keeping separate histories.
+ */
 export interface ChangeTrackingRequest {
-  modes: Array<'git-diff'>;
+  modes: Array<'git-diff' | 'json'>;
   tag?: string;
 }
 
@@ -43,8 +46,17 @@ export async function trackChanges(
     return { ...result, changeTracking };
   }
   const markdown = result.markdown ?? '';
-  await snapshots.save(place, { markdown, at: Date.parse(result.timestamp) });
-  const changed = previous ? hasChanged(previous.markdown, markdown) : false;
+  const json = request.modes.includes('json') ? result.json : undefined;
+  await snapshots.save(place, {
+    markdown,
+    ...(json !== undefined ? { json } : {}),
+    at: Date.parse(result.timestamp),
+  });
+  const fields =
+    previous && json !== undefined ? changedFields(previous.json ?? null, json) : undefined;
+  const changed = previous
+    ? hasChanged(previous.markdown, markdown) || Object.keys(fields ?? {}).length > 0
+    : false;
   const changeTracking: ChangeTracking = {
     changeStatus: !previous ? 'new' : changed ? 'changed' : 'same',
     previousScrapeAt,
@@ -52,6 +64,7 @@ export async function trackChanges(
     ...(changed && previous && request.modes.includes('git-diff')
       ? { diff: { text: gitDiff(previous.markdown, markdown) } }
       : {}),
+    ...(fields ? { json: fields } : {}),
     ...tag,
   };
   return { ...result, changeTracking };

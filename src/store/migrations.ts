@@ -311,6 +311,12 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0010_snapshot_json': {
+    async up(db: Kysely<unknown>) {
+      // Change tracking's json mode compares an extraction with the one kept beside the markdown.
+      await db.schema.alterTable('page_snapshots').addColumn('json', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -178,6 +178,8 @@ export interface PageSnapshotsTable {
   tag: string;
   /** The main content's markdown as scraped. */
   markdown: string;
+  /** The extraction's object as JSON, when change tracking's json mode compared one. */
+  json: string | null;
   created_at: number;
 }
 

@@ -81,7 +81,7 @@ export interface ListingItem {
 /** Compare the page with the last scrape of it by this key (and tag); needs markdown among the formats. */
 export interface ChangeTrackingFormat {
   type: 'changeTracking';
-  /** git-diff: a unified diff of the main-content markdown when it changed (json is refused). */
+  /** git-diff: a unified diff of the main-content markdown when it changed; json: the changed fields of the request's extraction (needs extract). */
   modes?: Array<'git-diff' | 'json'>;
   tag?: string;
 }
@@ -92,6 +92,8 @@ export interface ChangeTracking {
   previousScrapeAt: string | null;
   visibility: 'visible' | 'hidden';
   diff?: { text: string };
+  /** With modes ["json"]: the extraction's changed fields by dotted path. */
+  json?: Record<string, { previous: unknown; current: unknown }>;
   tag?: string;
 }
 

@@ -30,7 +30,8 @@ export const ChangeTrackingFormat = Type.Object(
     modes: Type.Optional(
       Type.Array(Type.Union([Type.Literal('git-diff'), Type.Literal('json')]), {
         uniqueItems: true,
-        description: 'git-diff: a unified diff of the main-content markdown when it changed',
+        description:
+          "git-diff: a unified diff of the main-content markdown when it changed; json: the changed fields of the request's extraction (needs extract)",
       }),
     ),
     tag: Type.Optional(

@@ -105,6 +105,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
   let screenshot: ScreenshotRequest | undefined;
   let extract: ExtractRequest | undefined;
   let changeTracking: Formats['changeTracking'];
+  let tracking: { entry: FormatEntry; field: string } | undefined;
   for (const [i, raw] of (options.formats ?? ['markdown']).entries()) {
     const entry: FormatEntry = typeof raw === 'string' ? { type: raw } : raw;
     const field = `${prefix}formats[${i}]`;
@@ -115,6 +116,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
     } else if (entry.type === 'changeTracking') {
       formats.add('changeTracking');
       changeTracking = { type: 'changeTracking', ...changeTrackingOf(entry, field) };
+      tracking = { entry, field };
     } else if (entry.type === 'screenshot' || entry.type === 'screenshot@fullPage') {
       formats.add('screenshot');
       screenshot = {
@@ -127,6 +129,12 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
         `the ${entry.type} format is not supported by this server (see docs/firecrawl.md)`,
       );
   }
+  // Firecrawl's json mode may carry its own schema: the extraction compared, when no json format
+  // asks for one.
+  const own =
+    tracking && (tracking.entry.schema !== undefined || tracking.entry.prompt !== undefined);
+  if (tracking && own && !extract && changeTracking?.modes?.includes('json'))
+    extract = await jsonExtract(tracking.entry, options, config, tracking.field, prefix);
   return {
     formats,
     ...(screenshot ? { screenshot } : {}),
@@ -267,6 +275,7 @@ export async function compatScrape(
     },
     config,
     prefix,
+    extract !== undefined,
   );
   return {
     input: { ...input, ...(extract ? { extract } : {}), ...(methods ? { methods } : {}) },
