@@ -21,7 +21,7 @@ import {
 import { LaunchSlots } from './launch-slots.ts';
 import { type LaunchRequest, SessionLauncher } from './launcher.ts';
 import { newLiveSession, watchTargets } from './live-session.ts';
-import { Profiles, type ProfileView } from './profiles.ts';
+import { Profiles } from './profiles.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
 import { SessionRecordings } from './session-recordings.ts';
 import { restoreState, type StorageState } from './state.ts';
@@ -81,7 +81,8 @@ export class SessionManager {
   readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
   readonly #files: SessionFiles;
-  readonly #profiles: Profiles;
+  /** Named browser profiles of each key (create, list, get, delete), used by sessions here. */
+  readonly profiles: Profiles;
   readonly #recordings: SessionRecordings;
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
@@ -102,7 +103,7 @@ export class SessionManager {
       .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
     this.#files = new SessionFiles(o.dataDir, o.config);
-    this.#profiles = new Profiles(o.dataDir, o.profiles);
+    this.profiles = new Profiles(o.dataDir, o.profiles);
     this.#recordings = new SessionRecordings(o.dataDir, o.config, o.publicUrl);
     this.#launcher = new SessionLauncher({
       config: o.config,
@@ -134,7 +135,7 @@ export class SessionManager {
     if (reaped.length > 0)
       this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
-    await this.#profiles.releaseInactive();
+    await this.profiles.releaseInactive();
     await this.#recordings.start(() => new Set(this.#live.keys()));
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
@@ -173,7 +174,7 @@ export class SessionManager {
       );
     const id = randomUUID();
     const profile = opts.profile;
-    const profileFrom = profile && (await this.#profiles.take(userId, profile.name, id));
+    const profileFrom = profile && (await this.profiles.take(userId, profile.name, id));
     const created = this.#begin(userId, { ...opts, profileFrom }, async (running) => {
       const now = Date.now();
       const live = newLiveSession({
@@ -214,25 +215,9 @@ export class SessionManager {
     });
     if (!profile) return created;
     return created.catch(async (err) => {
-      await this.#profiles.giveBack(userId, profile.name, id);
+      await this.profiles.giveBack(userId, profile.name, id);
       throw err;
     });
-  }
-
-  createProfile(userId: string, name: string): Promise<ProfileView> {
-    return this.#profiles.create(userId, name);
-  }
-
-  listProfiles(userId: string): Promise<ProfileView[]> {
-    return this.#profiles.list(userId);
-  }
-
-  getProfile(userId: string, name: string): Promise<ProfileView> {
-    return this.#profiles.get(userId, name);
-  }
-
-  deleteProfile(userId: string, name: string): Promise<void> {
-    return this.#profiles.delete(userId, name);
   }
 
   async resume(userId: string, id: string): Promise<SessionCreated> {
@@ -407,16 +392,20 @@ export class SessionManager {
 
   /** The recording of a session of the user's, live or closed, with a replay token. */
   async recording(userId: string, id: string): Promise<SessionRecording> {
-    const live = this.#live.get(id);
-    if (!live || live.userId !== userId) await this.#owned(userId, id);
-    return this.#recordings.read(userId, id, live);
+    return this.#recordings.read(userId, id, await this.#usersLive(userId, id));
   }
 
   /** A closed recorded visible session's video (WebM). */
   async recordingVideo(userId: string, id: string): Promise<{ size: number; stream: Readable }> {
+    return this.#recordings.video(userId, id, await this.#usersLive(userId, id));
+  }
+
+  /** The user's session if it is live here; else undefined once the user is known to own it. */
+  async #usersLive(userId: string, id: string): Promise<LiveSession | undefined> {
     const live = this.#live.get(id);
-    if (!live || live.userId !== userId) await this.#owned(userId, id);
-    return this.#recordings.video(userId, id, live?.userId === userId ? live : undefined);
+    if (live?.userId === userId) return live;
+    await this.#owned(userId, id);
+    return undefined;
   }
 
   /**
@@ -517,7 +506,7 @@ export class SessionManager {
     live.closing ??= endSession(
       live,
       reason,
-      { ...this.#o, files: this.#files, profiles: this.#profiles },
+      { ...this.#o, files: this.#files, profiles: this.profiles },
       this.#log,
     ).finally(() => {
       // A resume may already have put a new browser under this id.

@@ -17,7 +17,8 @@ export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
         response: { 200: Profile, ...errors },
       },
     },
-    async (request) => mapped(() => sessions.createProfile(request.user.userId, request.body.name)),
+    async (request) =>
+      mapped(() => sessions.profiles.create(request.user.userId, request.body.name)),
   );
 
   app.get(
@@ -30,7 +31,7 @@ export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
       },
     },
     async (request) =>
-      mapped(async () => ({ profiles: await sessions.listProfiles(request.user.userId) })),
+      mapped(async () => ({ profiles: await sessions.profiles.list(request.user.userId) })),
   );
 
   app.get(
@@ -43,7 +44,8 @@ export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
         response: { 200: Profile, ...errors },
       },
     },
-    async (request) => mapped(() => sessions.getProfile(request.user.userId, request.params.name)),
+    async (request) =>
+      mapped(() => sessions.profiles.get(request.user.userId, request.params.name)),
   );
 
   app.delete(
@@ -58,7 +60,7 @@ export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
     },
     async (request) =>
       mapped(async () => {
-        await sessions.deleteProfile(request.user.userId, request.params.name);
+        await sessions.profiles.delete(request.user.userId, request.params.name);
         return { success: true as const };
       }),
   );
