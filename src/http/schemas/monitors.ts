@@ -11,37 +11,32 @@ export const MONITOR_PAGE_MAX = 100;
 
 const strict = { additionalProperties: false } as const;
 
-const {
-  url: crawlUrl,
-  maxDepth,
-  includePaths,
-  excludePaths,
-  includeSubdomains,
-  ignoreQueryParameters,
-  stayUnderStartPath,
-  sitemap,
-  ignoreRobotsTxt,
-  delayMs,
-} = CrawlBody.properties;
+/** The crawl body's fields a monitor's crawl takes as they are (its `limit` is capped anew). */
+const CRAWL_FIELDS = [
+  'url',
+  'maxDepth',
+  'includePaths',
+  'excludePaths',
+  'includeSubdomains',
+  'ignoreQueryParameters',
+  'stayUnderStartPath',
+  'sitemap',
+  'ignoreRobotsTxt',
+  'delayMs',
+] as const;
+const crawlFields = Object.fromEntries(
+  CRAWL_FIELDS.map((name) => [name, CrawlBody.properties[name]]),
+) as Pick<typeof CrawlBody.properties, (typeof CRAWL_FIELDS)[number]>;
 
 const MonitorCrawl = Type.Object(
   {
-    url: crawlUrl,
+    ...crawlFields,
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
         description: 'Most pages each check fetches; at most WEBDATA_MONITOR_MAX_URLS, its default',
       }),
     ),
-    maxDepth,
-    includePaths,
-    excludePaths,
-    includeSubdomains,
-    ignoreQueryParameters,
-    stayUnderStartPath,
-    sitemap,
-    ignoreRobotsTxt,
-    delayMs,
   },
   { ...strict, description: 'Check the pages a crawl from this URL finds, instead of urls' },
 );
