@@ -4,6 +4,8 @@ import { DEFAULT_PROXY_ROUTE, isoCountry, type ProxyTable } from '../settings/in
 export interface ProxyRoute {
   name: string;
   upstream: URL;
+  /** The country the request asked to be seen from (upper case): what its pages present (geo-locale.ts). */
+  country?: string;
 }
 
 /** The route for `country`: its own proxy, else the default one, else none. */
@@ -15,7 +17,9 @@ export function proxyRouteFor(table: ProxyTable, country: string): ProxyRoute | 
       : table.has(DEFAULT_PROXY_ROUTE)
         ? DEFAULT_PROXY_ROUTE
         : undefined;
-  return name ? { name, upstream: table.get(name)! } : undefined;
+  return name
+    ? { name, upstream: table.get(name)!, ...(code ? { country: code } : {}) }
+    : undefined;
 }
 
 /** The `*` route, used by sessions that ask for a proxy without naming a country. */

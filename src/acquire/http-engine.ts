@@ -8,6 +8,7 @@ import {
 import { Agent, type Dispatcher, ProxyAgent, request, errors as undiciErrors } from 'undici';
 import { CHROME_H2, CHROME_TLS } from './chrome-tls.ts';
 import { FetchFailure } from './errors.ts';
+import { presentedLocale } from './geo-locale.ts';
 import type { ProxyRoute } from './geo-proxy.ts';
 import { browserHeaders } from './headers.ts';
 import {
@@ -208,6 +209,7 @@ export class HttpEngine {
         timeoutMs,
         callerAborted: opts.signal?.aborted ?? false,
       });
+    const locale = await presentedLocale(opts.proxy?.country);
     const chain: string[] = [];
     let url: URL;
     try {
@@ -222,7 +224,10 @@ export class HttpEngine {
         chain.push(url.href);
         const res = await request(url, {
           method: 'GET',
-          headers: browserHeaders(url, opts.headers),
+          headers: browserHeaders(url, {
+            'Accept-Language': locale.acceptLanguage,
+            ...opts.headers,
+          }),
           dispatcher: opts.proxy ? this.#proxyDispatcher(opts.proxy) : this.#dispatcher,
           signal,
           headersTimeout: timeoutMs,

@@ -13,6 +13,7 @@ export {
   startEgressProxy,
 } from './egress-proxy.ts';
 export { FetchFailure } from './errors.ts';
+export { DEFAULT_LOCALE, type PresentedLocale, presentedLocale } from './geo-locale.ts';
 export { type ProxyRoute, proxyCountryRefusal, proxyRouteFor } from './geo-proxy.ts';
 export {
   type FetchOptions,

@@ -1,9 +1,11 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import {
+  DEFAULT_LOCALE,
   type EgressLimits,
   type EgressProxy,
   type NetworkPolicy,
   type ProxyRoute,
+  presentedLocale,
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
@@ -61,9 +63,6 @@ export interface PageEnv {
   signal?: AbortSignal;
 }
 
-const presentAsChrome = (page: Page) =>
-  presentFingerprint(page, desktopChrome(page.context().browser()?.version() ?? ''));
-
 /**
  * `work` on `page`, or a PageCrashedError as soon as the page's renderer dies: Playwright's calls
  * on a crashed page are not answered, so without this every wait ran out the whole page budget.
@@ -119,7 +118,6 @@ export class BrowserEngine {
           ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
         }),
       prepareContext: (context) => context.addInitScript(headlessScript),
-      preparePage: presentAsChrome,
     });
     this.#stealth = new BrowserPool({
       ...common,
@@ -127,7 +125,6 @@ export class BrowserEngine {
       size: opts.stealthPoolSize,
       launch: (marker) => this.#launchStealth(marker),
       prepareContext: (context) => context.addInitScript(stealthScript),
-      preparePage: presentAsChrome,
     });
   }
 
@@ -195,6 +192,12 @@ export class BrowserEngine {
     // route's upstream proxy: every destination is checked there, what it refuses is told to this
     // page only, and what the page may load is capped.
     const lane = await (await this.#egress()).openLane(opts.proxy?.name);
+    const locale = await presentedLocale(opts.proxy?.country);
+    // Playwright sets these in the page, its frames and each worker before the worker runs.
+    const geography: BrowserContextOptions =
+      locale === DEFAULT_LOCALE
+        ? {}
+        : { locale: locale.locale, ...(locale.timeZone ? { timezoneId: locale.timeZone } : {}) };
     const viewport = opts.viewport ?? { width: 1280, height: 800 };
     const context: BrowserContextOptions =
       method === 'browser'
@@ -206,8 +209,9 @@ export class BrowserEngine {
               height: Math.max(1080, viewport.height),
             },
             proxy: { server: lane.url },
+            ...geography,
           }
-        : { viewport: opts.viewport ?? null, proxy: { server: lane.url } };
+        : { viewport: opts.viewport ?? null, proxy: { server: lane.url }, ...geography };
     const env: PageEnv = {
       method,
       guard: { policy: this.#opts.policy, proxy: lane },
@@ -217,6 +221,12 @@ export class BrowserEngine {
     return pool.run(
       async (page) => {
         page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
+        // Before the page loads anything: the browser it presents, speaking the route's country.
+        await presentFingerprint(
+          page,
+          desktopChrome(page.context().browser()?.version() ?? ''),
+          locale,
+        );
         return failOnCrash(page, fn(page, env));
       },
       // The lane goes with its context, after the answer is handed back.

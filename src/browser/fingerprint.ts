@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { PresentedLocale } from '../acquire/index.ts';
 
 /**
  * The browser a pool page presents itself as: Google Chrome on desktop Linux, of the version the
@@ -84,15 +85,24 @@ export function desktopChrome(version: string): Fingerprint {
 }
 
 /**
- * Presents `fingerprint` on `page` before it loads anything: its frames and dedicated workers
- * inherit the override (service workers and out-of-process iframes do not). A CDP command of the
- * page's own, so nothing runs in the page.
+ * Presents `fingerprint` and `locale`'s languages on `page` before it loads anything: its frames
+ * and dedicated workers inherit the override (service workers and out-of-process iframes do not).
+ * A CDP command of the page's own, so nothing runs in the page. Sent here, the languages also give
+ * the headless shell's Accept-Language Chrome's q-values (its `--accept-lang` alone sends none).
+ * With a country they reach workers by Playwright's `locale` context option (browser/engine.ts),
+ * which Playwright sends to each worker before letting it run; sent from here as well they would
+ * race that release, which is why a country presents the one language the option can carry.
  */
-export async function presentFingerprint(page: Page, fingerprint: Fingerprint): Promise<void> {
+export async function presentFingerprint(
+  page: Page,
+  fingerprint: Fingerprint,
+  locale: PresentedLocale,
+): Promise<void> {
   // The session stays attached for the page's life: Chromium drops a session's overrides with it.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setUserAgentOverride', {
     userAgent: fingerprint.userAgent,
     userAgentMetadata: fingerprint.metadata,
+    acceptLanguage: locale.languages.join(','),
   });
 }

@@ -26,8 +26,6 @@ export interface PoolOptions {
   launch(marker: string): Promise<Browser>;
   /** Prepares each fresh context (init scripts, headers) before its page opens. */
   prepareContext?(context: BrowserContext): Promise<unknown>;
-  /** Prepares each page before the caller gets it (CDP overrides). */
-  preparePage?(page: Page): Promise<void>;
   onEvent?(event: string, detail: Record<string, unknown>): void;
 }
 
@@ -188,7 +186,6 @@ export class BrowserPool {
       const context = await untilAborted(opened, opts.signal);
       await untilAborted(Promise.resolve(this.#opts.prepareContext?.(context)), opts.signal);
       const page = await untilAborted(context.newPage(), opts.signal);
-      await untilAborted(Promise.resolve(this.#opts.preparePage?.(page)), opts.signal);
       return await untilAborted(fn(page), opts.signal);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);

@@ -46,11 +46,17 @@ describe('the open-source bot detectors, scraped through the API on each browser
 describe('one fingerprint across the page, its iframes and its workers', () => {
   for (const rung of RUNGS)
     it(`tells the same story in every world on ${rung}`, async () => {
-      const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds`, 1000);
+      const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds`, 2500);
       const report = worldsIn(html);
       expect(report).toBeDefined();
-      const { main, iframe, worker, blobWorker } = report!;
+      const { main, iframe, worker, blobWorker, serviceWorker } = report!;
       for (const world of [iframe, worker, blobWorker]) expect(world).toEqual(main);
+      // A service worker's user agent is the browser's own, and the headless shell gives it only
+      // the first language (anti-bot.md, what is not covered); its locale and clock are the page's.
+      const { languages, locale, timeZone, januaryOffset } = main;
+      expect(serviceWorker).toMatchObject({ locale, timeZone, januaryOffset });
+      if (rung === 'browser-stealth') expect(serviceWorker.languages).toEqual(languages);
+      expect(report!.acceptLanguage).toBe('en-US,en;q=0.9');
       expect(main.userAgent).toMatch(
         /^Mozilla\/5\.0 \(X11; Linux x86_64\).* Chrome\/\d+\.0\.0\.0 /,
       );
