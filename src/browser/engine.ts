@@ -17,6 +17,7 @@ import type { Guard } from './navigate.ts';
 import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './processes.ts';
 import { headlessInitScript, stealthInitScript } from './stealth.ts';
+import { executableVersion } from './version.ts';
 import { startXvfb, type Xvfb } from './xvfb.ts';
 
 /**
@@ -172,7 +173,14 @@ export class BrowserEngine {
       executablePath: this.#opts.chromium.visible,
       headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },
-      args: [...poolFlags(proxy.url, 'browser-stealth'), marker],
+      args: [
+        ...poolFlags(
+          proxy.url,
+          'browser-stealth',
+          desktopChrome(await executableVersion(this.#opts.chromium.visible)).userAgent,
+        ),
+        marker,
+      ],
       ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
     });
     return browser as unknown as Browser;

@@ -73,14 +73,27 @@ export const PRESENTATION_FLAGS = [
  */
 export const IGNORED_DEFAULT_ARGS = ['--enable-automation'];
 
-/** The flags of the page pools' browsers (both rungs), beyond the shared ones. */
-export function poolFlags(proxyUrl: string, rung: 'browser' | 'browser-stealth'): string[] {
+/**
+ * The flags of the page pools' browsers (both rungs), beyond the shared ones. `userAgent`, for
+ * the stealth browser, is its default: pages get it again with their client hints by CDP
+ * (fingerprint.ts), but service and shared workers start from the browser's default, which names
+ * the full version otherwise. The headless shell is not given one: with a user agent of the
+ * caller's it draws a window frame around the viewport (outer 1288x885 for 1280x800), while the
+ * mouse events it synthesises still carry screen coordinates equal to the page's, which
+ * brotector reports as `Input.cordinatesLeak`.
+ */
+export function poolFlags(
+  proxyUrl: string,
+  rung: 'browser' | 'browser-stealth',
+  userAgent?: string,
+): string[] {
   return [
     ...sharedFlags(proxyUrl),
     '--disable-dev-shm-usage',
     // We run as root in containers, where Chromium's sandbox cannot start.
     '--no-sandbox',
     ...PRESENTATION_FLAGS,
+    ...(userAgent ? [`--user-agent=${userAgent}`] : []),
     ...(rung === 'browser-stealth'
       ? [
           '--window-size=1366,768',

@@ -49,13 +49,16 @@ describe('one fingerprint across the page, its iframes and its workers', () => {
       const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds`, 2500);
       const report = worldsIn(html);
       expect(report).toBeDefined();
-      const { main, iframe, worker, blobWorker, serviceWorker } = report!;
+      const { main, iframe, worker, blobWorker, serviceWorker, sharedWorker } = report!;
       for (const world of [iframe, worker, blobWorker]) expect(world).toEqual(main);
-      // A service worker's user agent is the browser's own, and the headless shell gives it only
-      // the first language (anti-bot.md, what is not covered); its locale and clock are the page's.
-      const { languages, locale, timeZone, januaryOffset } = main;
-      expect(serviceWorker).toMatchObject({ locale, timeZone, januaryOffset });
-      if (rung === 'browser-stealth') expect(serviceWorker.languages).toEqual(languages);
+      // Service and shared workers start from the browser's defaults: their locale and clock are
+      // the page's; the user agent and languages only on the stealth rung; client hints and WebGL
+      // strings on neither (anti-bot.md, what is not covered).
+      const { userAgent, languages, locale, timeZone, januaryOffset } = main;
+      for (const world of [serviceWorker, sharedWorker]) {
+        expect(world).toMatchObject({ locale, timeZone, januaryOffset });
+        if (rung === 'browser-stealth') expect(world).toMatchObject({ userAgent, languages });
+      }
       expect(report!.acceptLanguage).toBe('en-US,en;q=0.9');
       expect(main.userAgent).toMatch(
         /^Mozilla\/5\.0 \(X11; Linux x86_64\).* Chrome\/\d+\.0\.0\.0 /,
