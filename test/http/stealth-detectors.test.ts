@@ -51,12 +51,19 @@ describe('one fingerprint across the page, its iframes and its workers', () => {
       expect(report).toBeDefined();
       const { main, iframe, worker, blobWorker, serviceWorker, sharedWorker } = report!;
       for (const world of [iframe, worker, blobWorker]) expect(world).toEqual(main);
-      // Service and shared workers start from the browser's defaults: their locale and clock are
-      // the page's; the user agent and languages only on the stealth rung; client hints and WebGL
-      // strings on neither (anti-bot.md, what is not covered).
-      const { userAgent, languages, locale, timeZone, januaryOffset } = main;
+      // Service and shared workers start from the browser's defaults: their locale, clock and
+      // WebGL strings are the page's; the user agent and languages only on the stealth rung; client
+      // hints on neither (anti-bot.md, what is not covered).
+      const { userAgent, languages, locale, timeZone, januaryOffset, webglVendor, webglRenderer } =
+        main;
       for (const world of [serviceWorker, sharedWorker]) {
-        expect(world).toMatchObject({ locale, timeZone, januaryOffset });
+        expect(world).toMatchObject({
+          locale,
+          timeZone,
+          januaryOffset,
+          webglVendor,
+          webglRenderer,
+        });
         if (rung === 'browser-stealth') expect(world).toMatchObject({ userAgent, languages });
       }
       expect(report!.acceptLanguage).toBe('en-US,en;q=0.9');
