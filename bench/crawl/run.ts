@@ -159,7 +159,7 @@ async function crawlee(
             format: 'markdown',
             onlyMainContent: true,
           },
-          new AbortController().signal,
+          { key: 'bench' },
         );
         if (!out.content) throw new Error('empty markdown');
         pages++;

@@ -1,3 +1,4 @@
+import { FairLane } from '../fair/index.ts';
 import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
 import { convertHtml } from './convert.ts';
 import { extractListing, type ListingItem } from './listing.ts';
@@ -11,6 +12,12 @@ import type { ConvertInput, ConvertOutput, ListingInput } from './types.ts';
 /** A task on a content worker outlived the per-task deadline; the worker was ended with it. */
 export class ContentDeadlineError extends Error {}
 
+/** Whose task this is (the user id), and the request's signal. */
+export interface ContentRun {
+  key: string;
+  signal?: AbortSignal;
+}
+
 /**
  * Runs HTML conversion off the event loop. Parsing and converting a large page takes tens of
  * milliseconds of pure CPU; on the main thread that would stall every other request.
@@ -18,6 +25,12 @@ export class ContentDeadlineError extends Error {}
  */
 export class ContentPool {
   readonly #pool: DeadlinePool | undefined;
+  /**
+   * A place per thread, handed to keys in turn: piscina queues tasks in arrival order, so one
+   * key's batch of pages held every other key's single page behind all of it. A key may use every
+   * thread while no other key waits, and a waiting key gets the next free one.
+   */
+  readonly #lane: FairLane;
   readonly #convertTimeoutMs: number;
   readonly #ocr: OcrLane;
 
@@ -37,6 +50,7 @@ export class ContentPool {
     worker = new URL('./worker.ts', import.meta.url),
   ) {
     this.#convertTimeoutMs = convertTimeoutMs;
+    this.#lane = new FairLane({ capacity: Math.max(1, workers), perKey: Math.max(1, workers) });
     this.#ocr = new OcrLane(ocr);
     this.#pool =
       workers > 0
@@ -54,15 +68,15 @@ export class ContentPool {
         : undefined;
   }
 
-  convert(input: ConvertInput, signal?: AbortSignal): Promise<ConvertOutput> {
+  convert(input: ConvertInput, run: ContentRun): Promise<ConvertOutput> {
     if (!this.#pool) return Promise.resolve(convertHtml(input));
-    return this.runTask<ConvertOutput>('convert', { input }, [], signal, 'converting the page');
+    return this.runTask<ConvertOutput>('convert', { input }, [], run, 'converting the page');
   }
 
   /** The page's repeated cards (the `listing` format), parsed on a worker under the same deadline. */
-  listing(input: ListingInput, signal?: AbortSignal): Promise<ListingItem[]> {
+  listing(input: ListingInput, run: ContentRun): Promise<ListingItem[]> {
     if (!this.#pool) return Promise.resolve(extractListing(input.html, input.url));
-    return this.runTask<ListingItem[]>('listing', { input }, [], signal, 'reading the listing');
+    return this.runTask<ListingItem[]>('listing', { input }, [], run, 'reading the listing');
   }
 
   /**
@@ -70,7 +84,7 @@ export class ContentPool {
    * program: one such as `div:nth-child(2n+1):nth-last-child(2n+1) ~ div ~ div` takes minutes on
    * a page of many elements, so it runs on a worker under the deadline, never on the main thread.
    */
-  selectTags(selection: TagSelection, signal?: AbortSignal): Promise<string> {
+  selectTags(selection: TagSelection, run: ContentRun): Promise<string> {
     const { html, include = [], exclude = [] } = selection;
     if (include.length === 0 && exclude.length === 0) return Promise.resolve(html);
     if (!this.#pool) return Promise.resolve(selectTags(html, include, exclude));
@@ -78,7 +92,7 @@ export class ContentPool {
       'selectTags',
       { selection: { html, include, exclude } },
       [],
-      signal,
+      run,
       'narrowing the page to includeTags/excludeTags',
     );
   }
@@ -90,15 +104,18 @@ export class ContentPool {
 
   /**
    * A task of the worker module on a page under the per-task deadline (counted from when a worker
-   * takes it); `what` names the work in the deadline's error. Only for a threaded pool.
+   * takes it), in `run.key`'s turn; `what` names the work in the deadline's error. Only for a
+   * threaded pool.
    */
   async runTask<T>(
     name: string,
     task: object,
     transferList: ArrayBuffer[],
-    signal: AbortSignal | undefined,
+    run: ContentRun,
     what: string,
   ): Promise<T> {
+    const { signal } = run;
+    const release = await this.#lane.acquire(run.key, { signal });
     try {
       return await this.#pool!.run<T>(name, task, {
         timeoutMs: this.#convertTimeoutMs,
@@ -109,6 +126,8 @@ export class ContentPool {
       if (err instanceof TaskDeadlineError)
         throw new ContentDeadlineError(`${what} took longer than ${this.#convertTimeoutMs} ms`);
       throw err;
+    } finally {
+      release();
     }
   }
 
@@ -117,11 +136,20 @@ export class ContentPool {
    * bounded apart), so recognising pages never holds a worker that HTML pages wait for.
    */
   pdf(bytes: Uint8Array, options: PdfConvertOptions): Promise<PdfConversion> {
-    const { signal } = options;
+    const { key, signal } = options;
     const pool = this.#pool;
     const text = pool
-      ? (data: Uint8Array, maxPages: number) =>
-          pool.piscina.run({ bytes: data, maxPages }, { name: 'pdfText', signal: signal ?? null })
+      ? async (data: Uint8Array, maxPages: number) => {
+          const release = await this.#lane.acquire(key, { signal });
+          try {
+            return await pool.piscina.run(
+              { bytes: data, maxPages },
+              { name: 'pdfText', signal: signal ?? null },
+            );
+          } finally {
+            release();
+          }
+        }
       : readPdfText;
     return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }
@@ -129,14 +157,14 @@ export class ContentPool {
   /** Selector extraction, under the same deadline as a conversion and for the same reason as selectTags. */
   select(
     input: { html: string; url: string; selectors: Selectors },
-    signal?: AbortSignal,
+    run: ContentRun,
   ): Promise<Record<string, SelectedValue>> {
     if (!this.#pool) return Promise.resolve(selectFields(input.html, input.url, input.selectors));
     return this.runTask<Record<string, SelectedValue>>(
       'select',
       { input },
       [],
-      signal,
+      run,
       'reading extract.selectors',
     );
   }
@@ -145,7 +173,11 @@ export class ContentPool {
   stats(): { threads: number; busy: number; queued: number } {
     if (!this.#pool) return { threads: 0, busy: 0, queued: 0 };
     const { threads, idleThreads, queueSize } = this.#pool.piscina;
-    return { threads: threads.length, busy: threads.length - idleThreads, queued: queueSize };
+    return {
+      threads: threads.length,
+      busy: threads.length - idleThreads,
+      queued: queueSize + this.#lane.waiting,
+    };
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,10 @@
 import type { Config } from '../config.ts';
-import { ContentDeadlineError, type ContentPool, type Selectors } from '../content/index.ts';
+import {
+  ContentDeadlineError,
+  type ContentPool,
+  type ContentRun,
+  type Selectors,
+} from '../content/index.ts';
 import type { FinishReason } from '../llm/index.ts';
 import { ExtractError, extractJson } from './llm-extract.ts';
 
@@ -41,8 +46,9 @@ export async function extractPage(
   content: ContentPool,
   request: ExtractRequest,
   page: { url: string; markdown: string; html?: string },
-  signal: AbortSignal,
+  run: ContentRun & { signal: AbortSignal },
 ): Promise<PageExtraction> {
+  const { signal } = run;
   if (request.selectors) {
     if (page.html === undefined)
       return {
@@ -53,7 +59,7 @@ export async function extractPage(
       return {
         json: await content.select(
           { html: page.html, url: page.url, selectors: request.selectors },
-          signal,
+          run,
         ),
         llmUsed: false,
       };

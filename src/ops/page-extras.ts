@@ -53,7 +53,10 @@ export async function pageExtras(
   }
   const summarised = request.summary !== undefined;
   if (!request.extract) return { fields, summarised, extracted: false };
-  const out = await extractPage(config, ctx.services.content, request.extract, page, ctx.signal);
+  const out = await extractPage(config, ctx.services.content, request.extract, page, {
+    key: ctx.userId,
+    signal: ctx.signal,
+  });
   if (out.json !== undefined) fields.json = out.json;
   if (out.warning !== undefined) fields.warning = out.warning;
   if (out.finishReason !== undefined) fields.finishReason = out.finishReason;

@@ -26,7 +26,7 @@ export class PageConverter {
     if (hit?.html === html) return hit.out;
     const out = this.#ctx.services.content.convert(
       { html, url, format, onlyMainContent, includeComments },
-      this.#ctx.signal,
+      { key: this.#ctx.userId, signal: this.#ctx.signal },
     );
     this.#memo.set(key, { html, out });
     return out;

@@ -1,5 +1,5 @@
 import { decodeBody } from '../acquire/index.ts';
-import { ContentPool, type ConvertOutput, convertHtml } from '../content/index.ts';
+import { ContentPool, type ContentRun, type ConvertOutput, convertHtml } from '../content/index.ts';
 import { judgeMainContent } from './main-content-signals.ts';
 import {
   BLOCK_PAGE_TEXT,
@@ -69,7 +69,7 @@ export function pageContentPool(
 export function readHttpAnswerOn(
   pool: ContentPool,
   answer: HttpAnswer,
-  signal?: AbortSignal,
+  run: ContentRun,
 ): Promise<HttpAnswerReading> {
   if (!pool.threaded) return Promise.resolve(readHttpAnswer(answer));
   const bytes = new Uint8Array(answer.bytes);
@@ -77,7 +77,7 @@ export function readHttpAnswerOn(
     'httpAnswer',
     { answer: { ...answer, bytes } },
     [bytes.buffer],
-    signal,
+    run,
     'converting the page',
   );
 }

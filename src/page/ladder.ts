@@ -89,7 +89,7 @@ async function judgedHttpPage(
       ? readHttpAnswerOn(
           ctx.services.content,
           { bytes: res.body, contentType, url: res.url, statusCode: res.statusCode },
-          ctx.signal,
+          { key: ctx.userId, signal: ctx.signal },
         )
       : undefined;
   const page = acquiredFromHttp(res, kind);

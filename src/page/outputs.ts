@@ -123,8 +123,13 @@ export async function pageOutputs(
           needsMarkdown: opts.needsMarkdown,
         },
         (...args) => converter.convert(...args),
-        (selection) => ctx.services.content.selectTags(selection, ctx.signal),
-        (narrowed, at) => ctx.services.content.listing({ html: narrowed, url: at }, ctx.signal),
+        (selection) =>
+          ctx.services.content.selectTags(selection, { key: ctx.userId, signal: ctx.signal }),
+        (narrowed, at) =>
+          ctx.services.content.listing(
+            { html: narrowed, url: at },
+            { key: ctx.userId, signal: ctx.signal },
+          ),
       );
       opts.onLinks?.(out.links);
       return {

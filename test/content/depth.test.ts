@@ -76,20 +76,26 @@ describe('conversion deadline', () => {
     const huge = `<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`;
     const started = performance.now();
     await expect(
-      pool.convert({
-        html: huge,
-        url: 'https://big.example/',
-        format: 'markdown',
-        onlyMainContent: true,
-      }),
+      pool.convert(
+        {
+          html: huge,
+          url: 'https://big.example/',
+          format: 'markdown',
+          onlyMainContent: true,
+        },
+        { key: 'test' },
+      ),
     ).rejects.toThrow(/took longer than 150 ms/);
     expect(performance.now() - started).toBeLessThan(5_000);
-    const small = await pool.convert({
-      html: `<html><body>${paragraph}</body></html>`,
-      url: 'https://small.example/',
-      format: 'markdown',
-      onlyMainContent: false,
-    });
+    const small = await pool.convert(
+      {
+        html: `<html><body>${paragraph}</body></html>`,
+        url: 'https://small.example/',
+        format: 'markdown',
+        onlyMainContent: false,
+      },
+      { key: 'test' },
+    );
     expect(small.content).toContain('A paragraph of ordinary prose');
   });
 });

@@ -13,7 +13,7 @@ describe('reading an HTTP answer on a conversion worker', () => {
   afterAll(() => Promise.all([pool.close(), inline.close(), tight.close()]));
   /** An HTML answer from `url` with `statusCode`, read on `on`. */
   const read = (bytes: Buffer, url: string, statusCode: number, on: ContentPool = pool) =>
-    readHttpAnswerOn(on, { bytes, contentType: 'text/html', url, statusCode });
+    readHttpAnswerOn(on, { bytes, contentType: 'text/html', url, statusCode }, { key: 'test' });
 
   it('decodes the bytes by their declared charset and converts the main content, leaving the caller its bytes', async () => {
     const html = `<html><head><meta charset="windows-1252"><title>Caf\u00e9</title></head><body><article><h1>Caf\u00e9 cr\u00e8me</h1>${paragraph.repeat(5)}</article></body></html>`;
