@@ -38,7 +38,10 @@ describe('the content threads shared between keys', () => {
     const done: string[] = [];
     const flood = Array.from({ length: 10 }, (_, n) =>
       t
-        .api('POST', '/api/v1/scrape/single', { url: `${site.origin}/heavy?n=${n}`, method: 'http' })
+        .api('POST', '/api/v1/scrape/single', {
+          url: `${site.origin}/heavy?n=${n}`,
+          method: 'http',
+        })
         .then((r) => {
           done.push(`A${n}`);
           return r;
