@@ -1,5 +1,9 @@
+import { join } from 'node:path';
+import { groupPids } from '../browser/index.ts';
+import type { SessionRow } from '../store/index.ts';
 import { newToken } from './tokens.ts';
-import type { LiveSession } from './types.ts';
+import { type LiveSession, SessionError } from './types.ts';
+import { VncPipeline } from './vnc.ts';
 
 /** A session just launched, with a new token and nothing visited yet. */
 export function newLiveSession(
@@ -61,4 +65,54 @@ export async function watchTargets(live: LiveSession, onClose: () => void): Prom
   cdp.on('Target.targetInfoChanged', onTarget);
   cdp.once('close', onClose);
   await cdp.send('Target.setDiscoverTargets', { discover: true });
+}
+
+/** The stored row of a session just created on the instance at `instanceUrl`. */
+export function newSessionRow(live: LiveSession, instanceUrl: string): SessionRow {
+  return {
+    id: live.id,
+    user_id: live.userId,
+    status: 'active',
+    browser: live.browser,
+    headless: live.headless ? 1 : 0,
+    proxy: live.proxy ? 1 : 0,
+    width: live.width,
+    height: live.height,
+    token_hash: live.tokenHash.toString('hex'),
+    instance_url: instanceUrl,
+    storage_state: null,
+    last_url: null,
+    close_reason: null,
+    created_at: live.createdAt,
+    started_at: live.startedAt,
+    closed_at: null,
+    last_activity_at: live.startedAt,
+    billed_micros: 0,
+  };
+}
+
+/** Process ids of a live session's browser, display, VNC server and video capture. */
+export async function liveProcessIds(live: LiveSession): Promise<number[]> {
+  const groups = live.running.groups.map((g) => g.pgid);
+  if (live.vnc?.pgid) groups.push(live.vnc.pgid);
+  if (live.video) groups.push(live.video.pgid);
+  return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
+}
+
+/**
+ * The live view of a visible session: its x11vnc pipeline on the session's display, started by
+ * the first viewer and shared by the next; resolves to the pipeline's socket once it listens.
+ */
+export function openLiveView(live: LiveSession, env: NodeJS.ProcessEnv): Promise<string> {
+  const display = live.running.display;
+  if (!display)
+    throw new SessionError(
+      'bad-request',
+      'live view is only available for visible (headless: false) sessions',
+    );
+  live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), {
+    ...env,
+    DISPLAY: display.display,
+  });
+  return live.vnc.acquire();
 }

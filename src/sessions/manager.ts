@@ -2,25 +2,25 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { groupPids } from '../browser/index.ts';
 import type { ChromiumPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, ProfileStore, SessionRow, SessionStore } from '../store/index.ts';
 import { closeOrphans } from './billing.ts';
+import { runnableBrowser } from './browsers.ts';
 import type { RunningBrowser } from './chromium.ts';
 import { endSession } from './end-session.ts';
-import {
-  deleteFile,
-  fileNameProblem,
-  listFolder,
-  openFile,
-  type SessionFile,
-  SessionFiles,
-} from './files.ts';
+import { SessionFileAccess } from './file-access.ts';
+import { SessionFiles } from './files.ts';
 import { LaunchSlots } from './launch-slots.ts';
 import { type LaunchRequest, SessionLauncher } from './launcher.ts';
-import { newLiveSession, watchTargets } from './live-session.ts';
+import {
+  liveProcessIds,
+  newLiveSession,
+  newSessionRow,
+  openLiveView,
+  watchTargets,
+} from './live-session.ts';
+import { SessionOwnership } from './ownership.ts';
 import { Profiles } from './profiles.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
 import { SessionRecordings } from './session-recordings.ts';
@@ -34,13 +34,8 @@ import {
   type SessionCreated,
   type SessionDetails,
   SessionError,
-  type SessionRecording,
 } from './types.ts';
 import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
-import { VncPipeline } from './vnc.ts';
-
-/** Engines this build can run. camoufox and lightpanda are named by the spec but not installed here. */
-const RUNNABLE_BROWSERS = ['chromium'];
 
 export interface SessionManagerOptions {
   config: SessionConfig;
@@ -61,13 +56,6 @@ export interface SessionManagerOptions {
 
 const PERSIST_ACTIVITY_EVERY_MS = 30_000;
 
-/** A file name from a URL, checked before it is joined to a folder. */
-function checkedName(name: string): string {
-  const problem = fileNameProblem(name);
-  if (problem) throw new SessionError('bad-request', `file name ${problem}`, { field: 'name' });
-  return name;
-}
-
 /**
  * Runs this instance's remote browser sessions: one browser process per session, idle time-out
  * and maximum lifetime, per-second billing, storage and files saved at close and restored at
@@ -81,9 +69,13 @@ export class SessionManager {
   readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
   readonly #files: SessionFiles;
+  readonly #ownership: SessionOwnership;
   /** Named browser profiles of each key (create, list, get, delete), used by sessions here. */
   readonly profiles: Profiles;
-  readonly #recordings: SessionRecordings;
+  /** The files API of each key's sessions (list, open, delete, write). */
+  readonly files: SessionFileAccess;
+  /** Recording and playback of each key's recorded sessions. */
+  readonly recordings: SessionRecordings;
   #sweep: NodeJS.Timeout | undefined;
   #started = false;
   #stopping = false;
@@ -103,8 +95,10 @@ export class SessionManager {
       .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
     this.#files = new SessionFiles(o.dataDir, o.config);
+    this.#ownership = new SessionOwnership(o.store, this.#live);
     this.profiles = new Profiles(o.dataDir, o.profiles);
-    this.#recordings = new SessionRecordings(o.dataDir, o.config, o.publicUrl);
+    this.files = new SessionFileAccess(this.#files, this.#ownership);
+    this.recordings = new SessionRecordings(o.dataDir, o.config, o.publicUrl, this.#ownership);
     this.#launcher = new SessionLauncher({
       config: o.config,
       chromium: o.chromium,
@@ -117,10 +111,6 @@ export class SessionManager {
   /** Folder holding every browser profile of this instance; its path marks the processes too. */
   get runtimeRoot(): string {
     return this.#root;
-  }
-
-  browsers(): string[] {
-    return [...RUNNABLE_BROWSERS];
   }
 
   /** Ends what a previous life of this instance left behind, then readies the spares and timers. */
@@ -136,7 +126,7 @@ export class SessionManager {
       this.#log.warn({ reaped }, 'removed session folders of instances that are gone');
     await closeOrphans(this.#o.store, this.#o.ledger, this.#o.publicUrl);
     await this.profiles.releaseInactive();
-    await this.#recordings.start(() => new Set(this.#live.keys()));
+    await this.recordings.start(() => new Set(this.#live.keys()));
     const every = Math.min(5_000, Math.max(100, Math.floor(this.#o.config.idleTimeoutMs / 4)));
     this.#sweep = setInterval(() => void this.#sweepOnce(), every);
     this.#sweep.unref();
@@ -149,7 +139,7 @@ export class SessionManager {
     if (!this.#started) return;
     this.#stopping = true;
     clearInterval(this.#sweep);
-    this.#recordings.stop();
+    this.recordings.stop();
     // A shutdown ends sessions the service did not choose to end: closeReason `error`, with the
     // storage saved so they can be resumed once the service is back.
     await Promise.allSettled([...this.#live.values()].map((live) => this.#close(live, 'error')));
@@ -159,7 +149,7 @@ export class SessionManager {
   }
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
-    const browser = this.#checkBrowser(opts.browser ?? this.#o.config.defaultBrowser);
+    const browser = runnableBrowser(opts.browser ?? this.#o.config.defaultBrowser);
     if (opts.record?.video && opts.headless)
       throw new SessionError(
         'bad-request',
@@ -190,27 +180,8 @@ export class SessionManager {
       });
       await watchTargets(live, () => this.#died(live));
       if (opts.record)
-        await this.#recordings.record(live, opts.record.video ? this.#helperEnv() : undefined);
-      await this.#o.store.insert({
-        id: live.id,
-        user_id: userId,
-        status: 'active',
-        browser,
-        headless: opts.headless ? 1 : 0,
-        proxy: opts.proxy ? 1 : 0,
-        width: opts.width,
-        height: opts.height,
-        token_hash: live.tokenHash.toString('hex'),
-        instance_url: this.#o.publicUrl,
-        storage_state: null,
-        last_url: null,
-        close_reason: null,
-        created_at: now,
-        started_at: now,
-        closed_at: null,
-        last_activity_at: now,
-        billed_micros: 0,
-      });
+        await this.recordings.record(live, opts.record.video ? this.#helperEnv() : undefined);
+      await this.#o.store.insert(newSessionRow(live, this.#o.publicUrl));
       return live;
     });
     if (!profile) return created;
@@ -228,7 +199,7 @@ export class SessionManager {
       throw new SessionError('conflict', 'session is active; close it before resuming');
     if (!row.storage_state)
       throw new SessionError('conflict', 'session has no saved state to resume');
-    const browser = this.#checkBrowser(row.browser);
+    const browser = runnableBrowser(row.browser);
     const headless = row.headless === 1;
     if (row.proxy === 1 && !this.proxyAvailable)
       throw new SessionError(
@@ -261,7 +232,7 @@ export class SessionManager {
         // Origins restored now are saved again at the next close even if not visited meanwhile.
         for (const o of state.origins) live.origins.add(o.origin);
         await restoreState(running.control, state, live.ownTargets);
-        await this.#recordings.recordIfRecorded(live);
+        await this.recordings.recordIfRecorded(live);
         await watchTargets(live, () => this.#died(live));
         const reopened = await this.#o.store.reopenIfClosed(id, {
           token_hash: live.tokenHash.toString('hex'),
@@ -357,18 +328,8 @@ export class SessionManager {
   }
 
   /** The live view needs the session's display; returns the x11vnc socket once it listens. */
-  async openVnc(live: LiveSession): Promise<string> {
-    const display = live.running.display;
-    if (!display)
-      throw new SessionError(
-        'bad-request',
-        'live view is only available for visible (headless: false) sessions',
-      );
-    live.vnc ??= new VncPipeline(display.display, join(live.running.dir, 'vnc.sock'), {
-      ...this.#helperEnv(),
-      DISPLAY: display.display,
-    });
-    return live.vnc.acquire();
+  openVnc(live: LiveSession): Promise<string> {
+    return openLiveView(live, this.#helperEnv());
   }
 
   /** The environment of a session's helper processes (x11vnc, ffmpeg): marked for the reaper. */
@@ -381,114 +342,9 @@ export class SessionManager {
   }
 
   /** Process ids of a live session's browser, display and VNC server (for PSS measurement and tests). */
-  async processIds(id: string): Promise<number[]> {
+  processIds(id: string): Promise<number[]> {
     const live = this.#live.get(id);
-    if (!live) return [];
-    const groups = live.running.groups.map((g) => g.pgid);
-    if (live.vnc?.pgid) groups.push(live.vnc.pgid);
-    if (live.video) groups.push(live.video.pgid);
-    return (await Promise.all(groups.map((g) => groupPids(g)))).flat();
-  }
-
-  /** The recording of a session of the user's, live or closed, with a replay token. */
-  async recording(userId: string, id: string): Promise<SessionRecording> {
-    return this.#recordings.read(userId, id, await this.#usersLive(userId, id));
-  }
-
-  /** A closed recorded visible session's video (WebM). */
-  async recordingVideo(userId: string, id: string): Promise<{ size: number; stream: Readable }> {
-    return this.#recordings.video(userId, id, await this.#usersLive(userId, id));
-  }
-
-  /** The user's session if it is live here; else undefined once the user is known to own it. */
-  async #usersLive(userId: string, id: string): Promise<LiveSession | undefined> {
-    const live = this.#live.get(id);
-    if (live?.userId === userId) return live;
-    await this.#owned(userId, id);
-    return undefined;
-  }
-
-  /**
-   * The recording a replay token (or the owner's API key, checked by the caller, as `userId`)
-   * opens; any other token finds nothing, as another key's session is not found.
-   */
-  async recordingFor(
-    id: string,
-    access: { token: string } | { userId: string },
-  ): Promise<SessionRecording> {
-    const row = await this.#o.store.get(id);
-    const allowed =
-      row &&
-      ('userId' in access
-        ? access.userId === row.user_id
-        : await this.#recordings.tokenValid(access.token, id, row.user_id));
-    if (!row || !allowed) throw new SessionError('not-found', 'recording not found');
-    return this.#recordings.read(row.user_id, id, this.#live.get(id));
-  }
-
-  /** The files of a session of the user's: its live folder, or what its last close saved. */
-  async listFiles(userId: string, id: string): Promise<SessionFile[]> {
-    const { dir, visible } = await this.#filesFolder(userId, id);
-    return listFolder(dir, visible);
-  }
-
-  async openFile(
-    userId: string,
-    id: string,
-    name: string,
-  ): Promise<{ size: number; stream: Readable }> {
-    const { dir } = await this.#filesFolder(userId, id);
-    const file = await openFile(dir, checkedName(name));
-    if (!file) throw new SessionError('not-found', 'file not found');
-    return file;
-  }
-
-  async deleteFile(userId: string, id: string, name: string): Promise<void> {
-    const { dir } = await this.#filesFolder(userId, id);
-    if (!(await deleteFile(dir, checkedName(name))))
-      throw new SessionError('not-found', 'file not found');
-  }
-
-  /** Writes an upload into the session's files, within the limits and the user's quota. */
-  async writeFile(userId: string, id: string, name: string, body: Readable): Promise<SessionFile> {
-    const problem = fileNameProblem(name);
-    if (problem) {
-      body.resume();
-      throw new SessionError('bad-request', `file name ${problem}`, { field: 'file' });
-    }
-    const { dir, visible } = await this.#filesFolder(userId, id);
-    const live = new Map<string, string>();
-    for (const l of this.#live.values())
-      if (l.userId === userId && !l.closing) live.set(l.id, l.running.files);
-    const used = await this.#files.usedBytes(userId, live);
-    return this.#files.write(dir, name, body, { used, visible });
-  }
-
-  /** A live session's files folder, or the saved one of a session that is not live here. */
-  async #filesFolder(userId: string, id: string): Promise<{ dir: string; visible: boolean }> {
-    const live = this.#live.get(id);
-    if (live && live.userId === userId && !live.closing)
-      return { dir: live.running.files, visible: true };
-    // A close still copying the folder finishes first, so what it saves is what is read.
-    await live?.closing;
-    const row = await this.#owned(userId, id);
-    if (row.status === 'active' && !this.#live.has(id))
-      throw new SessionError(
-        'conflict',
-        `session runs on another instance (${row.instance_url}); send the request there`,
-      );
-    return { dir: this.#files.savedFolder(userId, id), visible: false };
-  }
-
-  #checkBrowser(browser: string): string {
-    if (!RUNNABLE_BROWSERS.includes(browser)) {
-      throw new SessionError(
-        'bad-request',
-        `${browser} is not available on this server; available: ${RUNNABLE_BROWSERS.join(', ')}`,
-        { field: 'browser' },
-      );
-    }
-    return browser;
+    return live ? liveProcessIds(live) : Promise.resolve([]);
   }
 
   /** Whether sessions can go through an upstream proxy; a create that does not say gets one when it can. */
@@ -532,9 +388,7 @@ export class SessionManager {
     }
   }
 
-  async #owned(userId: string, id: string): Promise<SessionRow> {
-    const row = await this.#o.store.get(id);
-    if (!row || row.user_id !== userId) throw new SessionError('not-found', 'session not found');
-    return row;
+  #owned(userId: string, id: string): Promise<SessionRow> {
+    return this.#ownership.owned(userId, id);
   }
 }

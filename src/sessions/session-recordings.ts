@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SessionConfig } from '../config.ts';
+import type { SessionOwnership } from './ownership.ts';
 import { Recorder } from './recording.ts';
 import { Recordings } from './recordings.ts';
 import { ReplayTokens } from './replay-tokens.ts';
@@ -9,20 +10,55 @@ import { VideoCapture } from './video.ts';
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * The sessions' recordings as the manager uses them: a recorder started on a recorded session
- * (and again on its resume), its events read back with a fresh replay token, a token checked for
- * the replay page, and recordings past their retention removed.
+ * The sessions' recordings: a recorder started on a recorded session (and again on its resume),
+ * its events and video read back by their owner (the events with a fresh replay token) or by a
+ * replay token, and recordings past their retention removed.
  */
 export class SessionRecordings {
   readonly #store: Recordings;
   readonly #tokens: ReplayTokens;
   readonly #publicUrl: string;
+  readonly #sessions: SessionOwnership;
   #pruning: NodeJS.Timeout | undefined;
 
-  constructor(dataDir: string, config: SessionConfig, publicUrl: string) {
+  constructor(
+    dataDir: string,
+    config: SessionConfig,
+    publicUrl: string,
+    sessions: SessionOwnership,
+  ) {
     this.#store = new Recordings(dataDir, config);
     this.#tokens = new ReplayTokens(dataDir, config.replayTokenTtlMs);
     this.#publicUrl = publicUrl;
+    this.#sessions = sessions;
+  }
+
+  /** The recording of a session of the user's, live or closed, with a replay token. */
+  async ofUser(userId: string, id: string): Promise<SessionRecording> {
+    return this.#read(userId, id, await this.#sessions.usersLive(userId, id));
+  }
+
+  /** A closed recorded visible session's video (WebM). */
+  async videoOfUser(userId: string, id: string): Promise<{ size: number; stream: Readable }> {
+    return this.#video(userId, id, await this.#sessions.usersLive(userId, id));
+  }
+
+  /**
+   * The recording a replay token (or the owner's API key, checked by the caller, as `userId`)
+   * opens; any other token finds nothing, as another key's session is not found.
+   */
+  async forAccess(
+    id: string,
+    access: { token: string } | { userId: string },
+  ): Promise<SessionRecording> {
+    const row = await this.#sessions.row(id);
+    const allowed =
+      row &&
+      ('userId' in access
+        ? access.userId === row.user_id
+        : await this.#tokens.valid(access.token, id, row.user_id, Date.now()));
+    if (!row || !allowed) throw new SessionError('not-found', 'recording not found');
+    return this.#read(row.user_id, id, this.#sessions.live.get(id));
   }
 
   /** Prunes now and hourly; `live` names the sessions whose recordings are still growing. */
@@ -58,7 +94,7 @@ export class SessionRecordings {
   }
 
   /** A closed recorded session's video; live sessions' videos are finished at their close. */
-  async video(
+  async #video(
     userId: string,
     sessionId: string,
     live: LiveSession | undefined,
@@ -84,7 +120,7 @@ export class SessionRecordings {
   }
 
   /** The recording of a session the caller owns (checked before), with a replay token. */
-  async read(
+  async #read(
     userId: string,
     sessionId: string,
     live: LiveSession | undefined,
@@ -107,9 +143,5 @@ export class SessionRecordings {
       truncated: stored.truncated,
       events: stored.events(),
     };
-  }
-
-  tokenValid(token: string, sessionId: string, userId: string): Promise<boolean> {
-    return this.#tokens.valid(token, sessionId, userId, Date.now());
   }
 }

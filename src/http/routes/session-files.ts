@@ -55,7 +55,7 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       }
       return mapped(async () => {
         try {
-          return await sessions.writeFile(
+          return await sessions.files.write(
             request.user.userId,
             request.params.id,
             part.filename,
@@ -82,7 +82,7 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
     },
     async (request) =>
       mapped(async () => ({
-        files: await sessions.listFiles(request.user.userId, request.params.id),
+        files: await sessions.files.list(request.user.userId, request.params.id),
       })),
   );
 
@@ -100,7 +100,7 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
     async (request, reply) => {
       const { name } = request.params;
       const file = await mapped(() =>
-        sessions.openFile(request.user.userId, request.params.id, name),
+        sessions.files.open(request.user.userId, request.params.id, name),
       );
       return reply
         .type('application/octet-stream')
@@ -123,7 +123,7 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
     },
     async (request) =>
       mapped(async () => {
-        await sessions.deleteFile(request.user.userId, request.params.id, request.params.name);
+        await sessions.files.delete(request.user.userId, request.params.id, request.params.name);
         return { success: true as const };
       }),
   );

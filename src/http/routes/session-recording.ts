@@ -45,7 +45,7 @@ export const sessionRecordingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = asyn
     },
     async (request, reply) => {
       const recording = await mapped(() =>
-        sessions.recording(request.user.userId, request.params.id),
+        sessions.recordings.ofUser(request.user.userId, request.params.id),
       );
       return sendRecording(reply, recording);
     },
@@ -65,7 +65,7 @@ export const sessionRecordingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = asyn
     },
     async (request, reply) => {
       const video = await mapped(() =>
-        sessions.recordingVideo(request.user.userId, request.params.id),
+        sessions.recordings.videoOfUser(request.user.userId, request.params.id),
       );
       return reply
         .type('video/webm')

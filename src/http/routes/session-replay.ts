@@ -90,7 +90,7 @@ export const sessionReplayRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         if (!user) throw new ApiError(401, 'wrong or expired replay token');
         access = { userId: user.userId };
       }
-      const recording = await mapped(() => sessions.recordingFor(sessionId, access));
+      const recording = await mapped(() => sessions.recordings.forAccess(sessionId, access));
       return sendRecording(reply.header('referrer-policy', 'no-referrer'), recording);
     },
   );
