@@ -3,6 +3,7 @@ import {
   ConfigError,
   ENGINE_SETTINGS,
   type Env,
+  JOB_SETTINGS,
   readSettings,
   SERVICE_SETTINGS,
   type Setting,
@@ -16,7 +17,7 @@ export { ConfigError };
  * Every setting of the service as one table (src/settings/): the typed config below is derived
  * from it, the loader reads it, and the configuration docs are generated from it.
  */
-export const SETTINGS = { ...SERVICE_SETTINGS, ...ENGINE_SETTINGS };
+export const SETTINGS = { ...SERVICE_SETTINGS, ...JOB_SETTINGS, ...ENGINE_SETTINGS };
 
 /** Every setting of the service, read and validated once at start-up. */
 export type Config = Values<typeof SETTINGS>;

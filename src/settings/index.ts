@@ -9,6 +9,7 @@ export { CLIENT_SETTINGS } from './client-table.ts';
 export { isoCountry } from './countries.ts';
 export { essentialSettings, replaceMarked, settingsReference } from './docs.ts';
 export { ENGINE_SETTINGS } from './engine-table.ts';
+export { JOB_SETTINGS } from './job-table.ts';
 export { ConfigError, type Env, GROUPS, type Group, type Setting } from './kinds.ts';
 export { DEFAULT_PROXY_ROUTE, type ProxyTable, parseProxyUrls } from './proxy-table.ts';
 export { SERVICE_SETTINGS } from './service-table.ts';
