@@ -39,6 +39,45 @@ const direction = rooms
     to: { path: refused.map(roomPath) },
   }));
 
+/**
+ * content's sub-rooms, top to bottom: conversion (html to markdown and data) uses the
+ * main-content model, which uses the DOM helpers; PDF and OCR stand apart. The room's own files
+ * (pool, worker, types, index) sit above them all.
+ */
+export const CONTENT_SUB_ROOMS = [['convert'], ['main'], ['dom'], ['pdf']];
+const subRooms = CONTENT_SUB_ROOMS.flat();
+const subRowOf = (sub) => CONTENT_SUB_ROOMS.findIndex((row) => row.includes(sub));
+const contentSubRooms = [
+  ...subRooms.map((sub) => ({
+    name: `content-${sub}-imports-downwards`,
+    comment: `content/${sub} imports only content sub-rooms below it (docs/architecture.md)`,
+    severity: 'error',
+    from: { path: `^src/content/${sub}/` },
+    to: {
+      path: [
+        '^src/content/[^/]+\\.ts$',
+        ...subRooms
+          .filter(
+            (other) =>
+              other !== sub &&
+              (sub === 'pdf' || other === 'pdf' || subRowOf(other) <= subRowOf(sub)),
+          )
+          .map((other) => `^src/content/${other}/`),
+      ],
+    },
+  })),
+  {
+    name: 'content-sub-room-index',
+    comment: "a content sub-room imports another one's index.ts, never its inner files",
+    severity: 'error',
+    from: { path: '^src/content/([^/]+)/' },
+    to: {
+      path: '^src/content/[^/]+/.',
+      pathNot: ['^src/content/$1/', '^src/content/[^/]+/index\\.ts$'],
+    },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -62,6 +101,7 @@ export default {
         pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/[^/]+/worker\\.ts$'],
       },
     },
+    ...contentSubRooms,
     {
       name: 'content-is-pure',
       comment:

@@ -8,8 +8,8 @@
  *   node bench/listing.ts [--limit N] [--types listing,collection,product]
  */
 import { parseArgs } from 'node:util';
+import { extractListing } from '../src/content/convert/listing.ts';
 import { convertHtml } from '../src/content/index.ts';
-import { extractListing } from '../src/content/listing.ts';
 import { loadWcxb } from './extraction/data.ts';
 
 const { values } = parseArgs({

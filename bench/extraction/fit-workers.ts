@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { BlockModel } from '../../src/content/block-model.ts';
+import type { BlockModel } from '../../src/content/main/block-model.ts';
 import type { ForestOptions } from './forest-fit.ts';
 import type { FitPage } from './train-lib.ts';
 

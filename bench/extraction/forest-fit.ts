@@ -6,7 +6,7 @@
  * model file must come out the same on every run: no sampling, ties go to the first feature and
  * bin, every stored number is rounded before the next tree reads it.
  */
-import { type Forest, type Tree, treeValue } from '../../src/content/forest.ts';
+import { type Forest, type Tree, treeValue } from '../../src/content/main/forest.ts';
 import type { Row } from './train-lib.ts';
 
 export interface ForestOptions {

@@ -8,10 +8,11 @@
  *
  *   node bench/extraction/images.ts
  */
+
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import { convertHtml } from '../../src/content/index.ts';
-import { imageFileName } from '../../src/content/kept-media.ts';
-import { readabilityArticle } from '../../src/content/main-content.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { imageFileName } from '../../src/content/main/kept-media.ts';
+import { readabilityArticle } from '../../src/content/main/main-content.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
 
 const fileName = (url: string) => imageFileName(url) ?? '';

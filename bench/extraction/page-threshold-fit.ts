@@ -6,8 +6,8 @@
  * it): on its own training pages the classifier is surer than on a new page, and forests learnt
  * there would not choose for new pages.
  */
-import { keptAt } from '../../src/content/main-content.ts';
-import { type PageThreshold, pageFeatures } from '../../src/content/page-threshold.ts';
+import { keptAt } from '../../src/content/main/main-content.ts';
+import { type PageThreshold, pageFeatures } from '../../src/content/main/page-threshold.ts';
 import type { ForestOptions } from './forest-fit.ts';
 import { fitForest } from './forest-fit.ts';
 import { readingF1 } from './route-cases.ts';

@@ -6,12 +6,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { BlockModel } from '../../src/content/block-model.ts';
-import { keptText, pickBlocks, readabilityArticle } from '../../src/content/main-content.ts';
-import { parseHtml } from '../../src/content/parse.ts';
-import { agreement, type KeptSummary } from '../../src/content/route.ts';
-import { missingFacts } from '../../src/content/structured-data.ts';
-import { wordCount } from '../../src/content/words.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import { wordCount } from '../../src/content/dom/words.ts';
+import type { BlockModel } from '../../src/content/main/block-model.ts';
+import { keptText, pickBlocks, readabilityArticle } from '../../src/content/main/main-content.ts';
+import { agreement, type KeptSummary } from '../../src/content/main/route.ts';
+import { missingFacts } from '../../src/content/main/structured-data.ts';
 import type { DataSet } from './data.ts';
 import { bagOfWordsF1, f1Of, type PrecisionRecall, shingleScore } from './metrics.ts';
 import type { PageBlocks } from './train-lib.ts';

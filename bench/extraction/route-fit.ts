@@ -3,7 +3,7 @@
  * page F1 over the training pages. The grid is capped where Readability would run on too many
  * pages for the speed goal (<= 1.5x Readability): short picks up to 200 words.
  */
-import { NEVER, type RoutePolicy, readabilityWins } from '../../src/content/route.ts';
+import { NEVER, type RoutePolicy, readabilityWins } from '../../src/content/main/route.ts';
 import { FOLDS, foldOf } from './data.ts';
 import { mean } from './metrics.ts';
 import type { RouteCase, SavedCases } from './route-cases.ts';

@@ -6,6 +6,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import {
   type BlockInputs,
   type BlockModel,
@@ -13,13 +14,12 @@ import {
   type Logistic,
   probability,
   stageTwoFrom,
-} from '../../src/content/block-model.ts';
-import { TOKEN_BUCKETS } from '../../src/content/block-tokens.ts';
-import { analysePage, type PickInputs } from '../../src/content/main-content.ts';
-import { MODEL_THRESHOLD_ONLY } from '../../src/content/page-threshold.ts';
-import { parseHtml } from '../../src/content/parse.ts';
-import { NEVER } from '../../src/content/route.ts';
-import type { ProductFacts } from '../../src/content/structured-data.ts';
+} from '../../src/content/main/block-model.ts';
+import { TOKEN_BUCKETS } from '../../src/content/main/block-tokens.ts';
+import { analysePage, type PickInputs } from '../../src/content/main/main-content.ts';
+import { MODEL_THRESHOLD_ONLY } from '../../src/content/main/page-threshold.ts';
+import { NEVER } from '../../src/content/main/route.ts';
+import type { ProductFacts } from '../../src/content/main/structured-data.ts';
 import { FOLDS, foldOf, type Page } from './data.ts';
 import { fitClassifiers } from './fit-workers.ts';
 import { FOREST_OPTIONS, type ForestOptions, fitForest } from './forest-fit.ts';
@@ -367,7 +367,7 @@ const rounded = (m: Logistic): Logistic => ({
 
 /** Writes the model where the converter reads it; returns the path. The forest comes rounded from its fit. */
 export function writeModel(model: BlockModel): string {
-  const out = new URL('../../src/content/block-model.json', import.meta.url);
+  const out = new URL('../../src/content/main/block-model.json', import.meta.url);
   writeFileSync(
     out,
     `${JSON.stringify({ stage1: rounded(model.stage1), stage2: model.stage2, threshold: model.threshold, pageThreshold: model.pageThreshold, route: model.route })}\n`,

@@ -16,8 +16,8 @@
  * changes the fit: refit and ship it with the change.
  */
 import { parseArgs } from 'node:util';
-import { type BlockModel, shippedModel } from '../../src/content/block-model.ts';
-import { NEVER } from '../../src/content/route.ts';
+import { type BlockModel, shippedModel } from '../../src/content/main/block-model.ts';
+import { NEVER } from '../../src/content/main/route.ts';
 import { foldOf, loadArticleExtraction, loadWcxb } from './data.ts';
 import { f1OfAverages, mean } from './metrics.ts';
 import {

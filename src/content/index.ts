@@ -1,8 +1,14 @@
-export { convertHtml } from './convert.ts';
-export { extractiveSummary } from './extractive-summary.ts';
-export { LISTING_LIMITS, type ListingItem } from './listing.ts';
-export type { PdfStrategy } from './pdf.ts';
+export type { ConvertOutput, OutputFormat, PageMetadata } from './convert/index.ts';
+export {
+  convertHtml,
+  extractiveSummary,
+  LISTING_LIMITS,
+  type ListingItem,
+  SelectorError,
+  type Selectors,
+  selectorProblem,
+  selectTags,
+  type TagSelection,
+} from './convert/index.ts';
+export type { PdfStrategy } from './pdf/index.ts';
 export { ContentDeadlineError, ContentPool, type ContentRun } from './pool.ts';
-export { type Selectors, selectorProblem } from './select.ts';
-export { SelectorError, selectTags, type TagSelection } from './select-tags.ts';
-export type { ConvertOutput, OutputFormat, PageMetadata } from './types.ts';

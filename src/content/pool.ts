@@ -1,13 +1,24 @@
 import { FairLane } from '../fair/index.ts';
 import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
-import { convertHtml } from './convert.ts';
-import { extractListing, type ListingItem } from './listing.ts';
-import { OcrLane, type OcrLimits } from './ocr-lane.ts';
-import { convertPdf, type PdfConversion, type PdfConvertOptions } from './pdf.ts';
-import { readPdfText } from './pdf-text.ts';
-import { type SelectedValue, type Selectors, selectFields } from './select.ts';
-import { selectTags, type TagSelection } from './select-tags.ts';
-import type { ConvertInput, ConvertOutput, ListingInput } from './types.ts';
+import type { ConvertInput, ConvertOutput, ListingInput } from './convert/index.ts';
+import {
+  convertHtml,
+  extractListing,
+  type ListingItem,
+  type SelectedValue,
+  type Selectors,
+  selectFields,
+  selectTags,
+  type TagSelection,
+} from './convert/index.ts';
+import {
+  convertPdf,
+  OcrLane,
+  type OcrLimits,
+  type PdfConversion,
+  type PdfConvertOptions,
+  readPdfText,
+} from './pdf/index.ts';
 
 /** A task on a content worker outlived the per-task deadline; the worker was ended with it. */
 export class ContentDeadlineError extends Error {}

@@ -1,10 +1,16 @@
 import { taskStarted } from '../workers/index.ts';
-import { convertHtml } from './convert.ts';
-import { extractListing, type ListingItem } from './listing.ts';
-import { type PdfText, readPdfText } from './pdf-text.ts';
-import { type SelectedValue, type Selectors, selectFields } from './select.ts';
-import { selectTags as narrow, type TagSelection } from './select-tags.ts';
-import type { ConvertInput, ConvertOutput, ListingInput } from './types.ts';
+import type { ConvertInput, ConvertOutput, ListingInput } from './convert/index.ts';
+import {
+  convertHtml,
+  extractListing,
+  type ListingItem,
+  selectTags as narrow,
+  type SelectedValue,
+  type Selectors,
+  selectFields,
+  type TagSelection,
+} from './convert/index.ts';
+import { type PdfText, readPdfText } from './pdf/index.ts';
 
 export interface ConvertTask {
   id: number;

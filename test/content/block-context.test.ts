@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextFeatures } from '../../src/content/block-model.ts';
+import { contextFeatures } from '../../src/content/main/block-model.ts';
 
 // Layout of a block's context: stage-one log-odds, log words, short, log signature size, then the
 // highest and lowest score of its parent, grandparent, great-grandparent and run, then the page's

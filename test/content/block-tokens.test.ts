@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BlockTokens, TOKEN_BUCKETS } from '../../src/content/block-tokens.ts';
-import { collectBlocks } from '../../src/content/blocks.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import { BlockTokens, TOKEN_BUCKETS } from '../../src/content/main/block-tokens.ts';
+import { collectBlocks } from '../../src/content/main/blocks.ts';
 
 /** The blocks of a page, by their text. */
 function blocksOf(body: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stripBoilerplate } from '../../src/content/boilerplate.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import { stripBoilerplate } from '../../src/content/main/boilerplate.ts';
 
 const long = (topic: string) =>
   `<p>${topic} runs on for a while, as prose does, with clauses and commas and more words than any menu.</p>`;

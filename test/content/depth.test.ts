@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundDepth, MAX_ELEMENT_DEPTH } from '../../src/content/depth.ts';
+import { boundDepth, MAX_ELEMENT_DEPTH } from '../../src/content/dom/depth.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import { ContentPool, convertHtml } from '../../src/content/index.ts';
-import { parseHtml } from '../../src/content/parse.ts';
 
 const nested = (n: number, inner = 'deep text') =>
   `<!doctype html><html><head><title>T</title></head><body><p>Intro.</p>${'<div>'.repeat(n)}${inner}${'</div>'.repeat(n)}<p>Tail.</p></body></html>`;

@@ -3,9 +3,9 @@
  * and a stand-in block classifier that scores its subheadings and its other blocks as a test
  * tells it, so a test can put the classifier's pick where it needs it.
  */
-import type { BlockModel } from '../../src/content/block-model.ts';
-import { MODEL_THRESHOLD_ONLY, type PageThreshold } from '../../src/content/page-threshold.ts';
-import { NEVER, type RoutePolicy } from '../../src/content/route.ts';
+import type { BlockModel } from '../../src/content/main/block-model.ts';
+import { MODEL_THRESHOLD_ONLY, type PageThreshold } from '../../src/content/main/page-threshold.ts';
+import { NEVER, type RoutePolicy } from '../../src/content/main/route.ts';
 
 const paragraph = (n: number) =>
   `<p>KEEP-PARAGRAPH-${n} The tide brings sand in faster than the river carries it out, so every few years the channel narrows, ` +

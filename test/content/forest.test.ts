@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Forest, forestProbability, type Tree, treeValue } from '../../src/content/forest.ts';
+import {
+  type Forest,
+  forestProbability,
+  type Tree,
+  treeValue,
+} from '../../src/content/main/forest.ts';
 
 /** Splits on feature 1 at 2.5; the right side splits again on feature 0 at -1. */
 const tree: Tree = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { keptBlocks } from '../../src/content/block-model.ts';
-import { collectBlocks } from '../../src/content/blocks.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import { keptBlocks } from '../../src/content/main/block-model.ts';
+import { collectBlocks } from '../../src/content/main/blocks.ts';
 
 describe('which blocks are kept', () => {
   it('keeps those at or above the threshold', () => {

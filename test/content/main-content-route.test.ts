@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import { convertHtml } from '../../src/content/index.ts';
-import { selectMainContent } from '../../src/content/main-content.ts';
-import { parseHtml } from '../../src/content/parse.ts';
-import { NEVER, type RoutePolicy } from '../../src/content/route.ts';
+import { selectMainContent } from '../../src/content/main/main-content.ts';
+import { NEVER, type RoutePolicy } from '../../src/content/main/route.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 import { ESSAY, ESSAY_PARAGRAPHS, scoringHeadings } from './essay-classifier.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import { convertHtml } from '../../src/content/index.ts';
-import { selectMainContent } from '../../src/content/main-content.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { selectMainContent } from '../../src/content/main/main-content.ts';
 import {
   FORUM_CITING_REPLIES,
   FORUM_QUOTING_REPLIES,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockModel } from '../../src/content/block-model.ts';
-import { selectMainContent } from '../../src/content/main-content.ts';
-import { MODEL_THRESHOLD_ONLY } from '../../src/content/page-threshold.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import type { BlockModel } from '../../src/content/main/block-model.ts';
+import { selectMainContent } from '../../src/content/main/main-content.ts';
+import { MODEL_THRESHOLD_ONLY } from '../../src/content/main/page-threshold.ts';
 
 /** A page that does not declare itself an article: a long site menu, then a short story. */
 const links = (n: number) =>

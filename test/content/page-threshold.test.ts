@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Forest } from '../../src/content/forest.ts';
-import { selectMainContent } from '../../src/content/main-content.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import type { Forest } from '../../src/content/main/forest.ts';
+import { selectMainContent } from '../../src/content/main/main-content.ts';
 import {
   chooseThreshold,
   MODEL_THRESHOLD_ONLY,
   type PageThreshold,
   pageFeatures,
-} from '../../src/content/page-threshold.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+} from '../../src/content/main/page-threshold.ts';
 import {
   ESSAY,
   ESSAY_PARAGRAPHS,

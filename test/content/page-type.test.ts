@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { declaredTypes } from '../../src/content/page-type.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import { declaredTypes } from '../../src/content/main/page-type.ts';
 
 const head = (inner: string, body = '') =>
   parseHtml(`<html><head><title>t</title>${inner}</head><body>${body}<p>x</p></body></html>`);

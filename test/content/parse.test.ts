@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../src/content/parse.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 
 /** The texts of the body's elements, in order. */
 const bodyTexts = (html: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stripBoilerplate } from '../../src/content/boilerplate.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import { convertHtml } from '../../src/content/index.ts';
-import { parseHtml } from '../../src/content/parse.ts';
+import { stripBoilerplate } from '../../src/content/main/boilerplate.ts';
 import { precisionMarkers, STORY_WITH_FURNITURE } from '../fixtures/precision-pages.ts';
 
 const URL_ = 'https://valley.example/2026/02/12/river-path/';

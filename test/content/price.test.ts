@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrice, withoutPrices } from '../../src/content/price.ts';
+import { parsePrice, withoutPrices } from '../../src/content/convert/price.ts';
 
 describe('parsePrice', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { collectBlocks } from '../../src/content/blocks.ts';
-import { parseHtml } from '../../src/content/parse.ts';
-import { Repeats } from '../../src/content/repeats.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
+import { collectBlocks } from '../../src/content/main/blocks.ts';
+import { Repeats } from '../../src/content/main/repeats.ts';
 
 const textLength = (el: Element) => (el.textContent ?? '').trim().length;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ocrDpi } from '../../src/content/ocr-lane.ts';
+import { ocrDpi } from '../../src/content/pdf/ocr-lane.ts';
 import { blankPdf, servePdf } from '../fixtures/blank-pdf.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';

@@ -1,4 +1,4 @@
-import { absoluteUrl } from './parse.ts';
+import { absoluteUrl } from '../dom/index.ts';
 import type { PageMetadata } from './types.ts';
 
 function meta(doc: Document, selectors: string[]): string {

@@ -1,4 +1,4 @@
-import { FairLane } from '../fair/index.ts';
+import { FairLane } from '../../fair/index.ts';
 import { type OcrResult, ocrPdfPages } from './pdf-ocr.ts';
 
 export interface OcrLimits {

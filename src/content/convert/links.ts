@@ -1,4 +1,4 @@
-import { absoluteUrl } from './parse.ts';
+import { absoluteUrl } from '../dom/index.ts';
 
 /** Every http(s) link of the document, absolute, without fragments, first occurrence kept. */
 export function extractLinks(doc: Document, base: string): string[] {

@@ -3,7 +3,7 @@
  * and specifications in a tab or a script-filled panel that the saved HTML lacks or hides, while
  * the JSON-LD they publish for search engines carries them whole.
  */
-import { wordsOf } from './words.ts';
+import { wordsOf } from '../dom/index.ts';
 
 const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel)$/;
 

@@ -6,12 +6,16 @@
  * beside it). Menus, breadcrumbs, tag clouds and pagination are groups too, of bare links: they
  * never qualify. The whole page is read, whatever its main content keeps.
  */
-import { imageSources } from './image-source.ts';
-import { NOT_SHOWN } from './noscript.ts';
-import { absoluteUrl, documentBase, parseHtml } from './parse.ts';
+import {
+  absoluteUrl,
+  documentBase,
+  imageSources,
+  NOT_SHOWN,
+  parseHtml,
+  wordCount,
+} from '../dom/index.ts';
+import { MIN_RUN, Repeats } from '../main/index.ts';
 import { parsePrice, plainAmount, withoutPrices } from './price.ts';
-import { MIN_RUN, Repeats } from './repeats.ts';
-import { wordCount } from './words.ts';
 
 export interface ListingItem {
   name: string;

@@ -1,6 +1,4 @@
-import { NOT_SHOWN, resolveNoscripts } from './noscript.ts';
-import { isEmbeddedPlayer } from './playable-media.ts';
-import { wordCount } from './words.ts';
+import { isEmbeddedPlayer, NOT_SHOWN, resolveNoscripts, wordCount } from '../dom/index.ts';
 
 /**
  * Removes what is never main content before the blocks are scored: cookie banners, share bars,

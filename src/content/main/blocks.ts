@@ -7,13 +7,13 @@
  * (cards, posts, rows) and what the page as a whole looks like.
  */
 
+import { wordCount } from '../dom/index.ts';
 import { NAME_GROUPS, nameReader } from './block-names.ts';
 import { BlockTokens, idAndClass } from './block-tokens.ts';
 import { containerScores } from './container-score.ts';
 import { isLabelValueCell } from './label-value-rows.ts';
 import type { DeclaredTypes } from './page-type.ts';
 import { Repeats } from './repeats.ts';
-import { wordCount } from './words.ts';
 
 /** Elements that do not start a block of their own: their text belongs to the block around them. */
 const INLINE = new Set([

@@ -1,7 +1,7 @@
 import { strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
-import { isHeadingToggle } from './boilerplate.ts';
-import { playableLink } from './playable-media.ts';
+import { playableLink } from '../dom/index.ts';
+import { isHeadingToggle } from '../main/index.ts';
 import { gfmTables } from './tables.ts';
 
 function fenceLanguage(node: HTMLElement): string {

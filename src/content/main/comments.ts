@@ -1,5 +1,5 @@
+import { wordCount } from '../dom/index.ts';
 import type { Block, BlockFacts } from './blocks.ts';
-import { wordCount } from './words.ts';
 
 /**
  * Readers' comments under a story are not the story. A caller feeding a model the page wants

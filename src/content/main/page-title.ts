@@ -1,5 +1,5 @@
 /** Whether a text names its page: the title heading and the page's own pictures are found so. */
-import { wordsOf } from './words.ts';
+import { wordsOf } from '../dom/index.ts';
 
 /** The page's <title> and og:title, lower case: what a text naming the page repeats. */
 export const pageTitle = (doc: Document) =>

@@ -2,9 +2,10 @@
  * Which images and videos stay in the main content. The block classifier judges text only; a
  * picture is kept or dropped with the text around it.
  */
+
+import { wordCount } from '../dom/index.ts';
 import { BLOCK_ATTR } from './blocks.ts';
 import { namesPage, pageTitle } from './page-title.ts';
-import { wordCount } from './words.ts';
 
 /** What plays or shows without text; the frames left by boilerplate.ts are embedded players. */
 const MEDIA = new Set(['img', 'picture', 'video', 'audio', 'iframe']);

@@ -1,4 +1,4 @@
-import { parseHtml } from './parse.ts';
+import { parseHtml } from '../dom/index.ts';
 
 /** One field of selector extraction: a CSS selector, or one with the attribute to read and whether to take every match. */
 export type SelectorSpec = string | { selector: string; attribute?: string; all?: boolean };

@@ -1,5 +1,5 @@
+import { shareOf, wordRuns, wordsOf } from '../dom/index.ts';
 import type { BlockFacts } from './blocks.ts';
-import { shareOf, wordRuns, wordsOf } from './words.ts';
 
 /** At or above this share of its runs of words already kept, a block repeats the content. */
 const SAID_BEFORE = 0.8;

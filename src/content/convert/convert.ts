@@ -1,11 +1,15 @@
-import { shippedModel } from './block-model.ts';
-import { lazyAttributeSource, srcsetSource } from './image-source.ts';
+import {
+  absoluteUrl,
+  documentBase,
+  lazyAttributeSource,
+  parseHtml,
+  resolveNoscripts,
+  srcsetSource,
+} from '../dom/index.ts';
+import { selectMainContent, shippedModel } from '../main/index.ts';
 import { extractLinks } from './links.ts';
-import { selectMainContent } from './main-content.ts';
 import { toMarkdown } from './markdown.ts';
 import { extractMetadata } from './metadata.ts';
-import { resolveNoscripts } from './noscript.ts';
-import { absoluteUrl, documentBase, parseHtml } from './parse.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
 
 /** The attribute holding each element's URL; images are matched whatever they hold, for their lazy source. */

@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { wordCount, wordsOf } from '../dom/index.ts';
 import {
   type BlockInputs,
   type BlockModel,
@@ -29,7 +30,6 @@ import {
   readsDeclaredFirst,
 } from './route.ts';
 import { missingFacts, type ProductFacts, productFacts } from './structured-data.ts';
-import { wordCount, wordsOf } from './words.ts';
 
 /**
  * The first h1 block that names the page; else the page's only h1 block, unless it stands in the

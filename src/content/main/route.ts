@@ -3,7 +3,7 @@
  * from counts alone, so the converter and the training script (which scores the held-out folds
  * with the routing that ships) make the same choice.
  */
-import { wordsOf } from './words.ts';
+import { wordsOf } from '../dom/index.ts';
 
 /** A policy term at this value never fires: a page of that many words, an agreement above 1. */
 export const NEVER = 1e9;

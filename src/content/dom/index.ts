@@ -1,0 +1,5 @@
+export { imageSources, lazyAttributeSource, srcsetSource } from './image-source.ts';
+export { NOT_SHOWN, resolveNoscripts } from './noscript.ts';
+export { absoluteUrl, documentBase, parseHtml } from './parse.ts';
+export { isEmbeddedPlayer, playableLink } from './playable-media.ts';
+export { shareOf, wordCount, wordRuns, wordsOf } from './words.ts';
