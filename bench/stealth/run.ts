@@ -11,16 +11,25 @@
  * user starts it (headless shell, default options), patchright-core as its authors advise (headful
  * Chromium on Xvfb, `viewport: null`). A detector passes when it caught nothing (see
  * test/fixtures/site/routes/bot-detectors.ts).
+ *
+ * Then each runner opens the fingerprint-worlds page as seen from Germany (the API with
+ * `proxy: { country: 'de' }` through a stand-in geo proxy; the bare drivers with the `locale` and
+ * `timezoneId` a user would give them) and counts the page's other worlds (iframe, two dedicated
+ * workers, a service worker, a shared worker) that agree with it on user agent, brands,
+ * languages, locale, zone and WebGL renderer, the page itself German.
  */
 import { chromium as patchright } from 'patchright-core';
 import { type Browser, type BrowserType, chromium as playwright } from 'playwright-core';
 import { sharedFlags, startXvfb } from '../../src/browser/index.ts';
+import { startGeoProxyProvider } from '../../test/fixtures/geo-proxy-provider.ts';
 import {
   BOT_DETECTORS,
   type BotDetector,
   type DetectorVerdict,
   detectorUrl,
   verdictIn,
+  type WorldsReport,
+  worldsIn,
 } from '../../test/fixtures/site/routes/bot-detectors.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { startTestServer } from '../../test/helpers/server.ts';
@@ -32,7 +41,12 @@ type Runner = 'stealth' | 'headless' | 'playwright' | 'patchright';
 const RUNNERS: Runner[] = ['stealth', 'headless', 'playwright', 'patchright'];
 
 const site = await startFixtureSite();
-const t = await startTestServer({ WEBDATA_BROWSER_POOL_SIZE: '1', WEBDATA_LOG_LEVEL: 'silent' });
+const provider = await startGeoProxyProvider(['DE']);
+const t = await startTestServer({
+  WEBDATA_BROWSER_POOL_SIZE: '1',
+  WEBDATA_LOG_LEVEL: 'silent',
+  WEBDATA_PROXY_URLS: `DE=${provider.urls.DE}`,
+});
 const config = t.server.services.config;
 
 async function viaApi(detector: BotDetector, rung: 'browser' | 'browser-stealth') {
@@ -75,6 +89,57 @@ async function viaBare(browser: Browser, runner: Runner, detector: BotDetector) 
   }
 }
 
+/** What detectors compare between a page and its other worlds. */
+const WORLD_FIELDS = ['userAgent', 'brands', 'languages', 'locale', 'timeZone', 'webglRenderer'];
+const OTHER_WORLDS = ['iframe', 'worker', 'blobWorker', 'serviceWorker', 'sharedWorker'] as const;
+
+/** The worlds report of a page asked for from Germany: through the API, or a bare driver told so. */
+async function worldsOf(runner: Runner, browser: Browser | undefined) {
+  const url = `${site.origin}/fingerprint-worlds`;
+  if (!browser) {
+    const { json } = await t.api('POST', '/api/v1/scrape/single', {
+      url,
+      method: runner === 'stealth' ? 'browser-stealth' : 'browser',
+      proxy: { country: 'de' },
+      formats: ['rawHtml'],
+      actions: [{ type: 'wait', milliseconds: SETTLE_MS }],
+    });
+    return json.success ? worldsIn(json.rawHtml) : undefined;
+  }
+  // What a user of the bare driver would write to be seen from Germany.
+  const context = await browser.newContext({
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+    ...(runner === 'patchright' ? { viewport: null } : {}),
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForTimeout(SETTLE_MS);
+    return worldsIn(await page.content());
+  } finally {
+    await context.close();
+  }
+}
+
+/** The worlds that tell the page's story on every compared field, and the fields that differ. */
+function agreement(report: WorldsReport | undefined): { agree: number; differ: string[] } {
+  if (!report) return { agree: 0, differ: ['no report'] };
+  const differ: string[] = [];
+  let agree = 0;
+  for (const world of OTHER_WORLDS) {
+    const wrong = WORLD_FIELDS.filter(
+      (f) => JSON.stringify(report[world][f]) !== JSON.stringify(report.main[f]),
+    );
+    if (wrong.length === 0) agree++;
+    else differ.push(`${world}: ${wrong.join(',')}`);
+  }
+  const german = report.main.locale === 'de-DE' && report.main.timeZone === 'Europe/Berlin';
+  if (!german) differ.push(`main: ${report.main.locale} ${report.main.timeZone}`);
+  return { agree: german ? agree : 0, differ };
+}
+
+const worlds = new Map<Runner, { agree: number; differ: string[] }>();
 const results = new Map<Runner, Map<BotDetector, DetectorVerdict | { error: string }>>();
 for (const runner of RUNNERS) {
   const row = new Map<BotDetector, DetectorVerdict | { error: string }>();
@@ -93,6 +158,7 @@ for (const runner of RUNNERS) {
       row.set(detector, { error: (err as Error).message.split('\n')[0]! });
     }
   }
+  worlds.set(runner, agreement(await worldsOf(runner, browser).catch(() => undefined)));
   await browser?.close();
 }
 
@@ -115,11 +181,19 @@ for (const runner of RUNNERS) {
     console.log(`${runner.padEnd(10)} ${detector.padEnd(22)} ${what.slice(0, 300)}`);
   }
 }
+for (const runner of RUNNERS) {
+  const { agree, differ } = worlds.get(runner)!;
+  console.log(
+    `${runner.padEnd(10)} worlds seen from de ${agree}/${OTHER_WORLDS.length} agree with the page${differ.length ? ` (${differ.join('; ')})` : ''}`,
+  );
+}
 await xvfb.close();
 await t.close();
 await site.close();
+await provider.close();
 const score = (runner: Runner) =>
   `${BOT_DETECTORS.filter((d) => passed(results.get(runner)!.get(d))).length}/${BOT_DETECTORS.length}`;
+const agreeing = (runner: Runner) => `${worlds.get(runner)!.agree}/${OTHER_WORLDS.length}`;
 console.log(
-  `RESULT stealth_pass=${score('stealth')} headless_pass=${score('headless')} playwright_pass=${score('playwright')} patchright_pass=${score('patchright')}`,
+  `RESULT stealth_pass=${score('stealth')} headless_pass=${score('headless')} playwright_pass=${score('playwright')} patchright_pass=${score('patchright')} stealth_worlds=${agreeing('stealth')} headless_worlds=${agreeing('headless')} playwright_worlds=${agreeing('playwright')} patchright_worlds=${agreeing('patchright')}`,
 );
