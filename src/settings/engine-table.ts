@@ -1,10 +1,9 @@
 import { ENGINE_NAMES, LLM_APIS, SESSION_BROWSERS } from './choices.ts';
 import { bool, choice, int, text, url } from './kinds.ts';
+import { MIB, S } from './units.ts';
 
-const S = 1_000;
 const MIN = 60 * S;
 const HOUR = 60 * MIN;
-const MIB = 1024 * 1024;
 
 /** What the service calls out to (search engines, the LLM) and the browsers it runs. */
 export const ENGINE_SETTINGS = {

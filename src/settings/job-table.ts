@@ -1,7 +1,5 @@
 import { bool, int } from './kinds.ts';
-
-const S = 1_000;
-const DAY_S = 24 * 60 * 60;
+import { DAY_S, S } from './units.ts';
 
 /** Background work: async jobs and their items, map, crawl politeness, webhooks and monitors. */
 export const JOB_SETTINGS = {

@@ -3,10 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import { LOG_LEVELS } from './choices.ts';
 import { bool, choice, custom, hostMap, int, list, path, text, url } from './kinds.ts';
 import { parseProxyUrls } from './proxy-table.ts';
-
-const S = 1_000;
-const MIB = 1024 * 1024;
-const DAY_S = 24 * 60 * 60;
+import { DAY_S, MIB, S } from './units.ts';
 
 /** The server itself: where it listens, what it stores, what it lets through. */
 export const SERVICE_SETTINGS = {
