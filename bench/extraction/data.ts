@@ -50,10 +50,6 @@ function readHtml(path: string): string {
   return gunzipSync(readFileSync(path)).toString('utf8');
 }
 
-/** The 5-fold split for held-out figures: fixed by page order. */
-export const FOLDS = 5;
-export const foldOf = (index: number) => index % FOLDS;
-
 /** Every n-th page when a limit is given, so a quick run still spans the whole set. */
 function sample<T>(items: T[], limit: number | undefined): T[] {
   if (!limit || limit >= items.length) return items;

@@ -13,7 +13,7 @@ import { keptText, pickBlocks, readabilityArticle } from '../../src/content/main
 import { agreement, type KeptSummary } from '../../src/content/main/route.ts';
 import { missingFacts } from '../../src/content/main/structured-data.ts';
 import type { DataSet } from './data.ts';
-import { bagOfWordsF1, f1Of, type PrecisionRecall, shingleScore } from './metrics.ts';
+import { bagOfWordsScore, f1Of, type PrecisionRecall, shingleScore } from './metrics.ts';
 import type { PageBlocks } from './train-lib.ts';
 
 /** One page read by one classifier. */
@@ -44,6 +44,8 @@ export interface RouteCase {
     readability: PrecisionRecall;
     classifierBody?: PrecisionRecall;
   };
+  /** On WCXB, the word precision and recall of each reading, which its F1 is made of. */
+  words?: { classifier: PrecisionRecall; readability: PrecisionRecall };
 }
 
 export function readabilityText(p: PageBlocks): string {
@@ -64,12 +66,18 @@ export function withDescription(p: PageBlocks, text: string): string {
 }
 
 /**
- * One reading scored by its page's set's metric: word F1 on WCXB; on article-extraction the shingle
- * precision and recall too, which that set's F1 of averages is made of.
+ * One reading scored by its page's set's metric with the precision and recall it is made of: word
+ * F1 on WCXB; on article-extraction the shingles, which that set's F1 of averages is made of.
  */
-function scored(p: PageBlocks, text: string): { f1: number; shingles?: PrecisionRecall } {
+function scored(
+  p: PageBlocks,
+  text: string,
+): { f1: number; shingles?: PrecisionRecall; words?: PrecisionRecall } {
   const { truth, set } = p.page;
-  if (set === 'wcxb') return { f1: bagOfWordsF1(truth, text) };
+  if (set === 'wcxb') {
+    const words = bagOfWordsScore(truth, text);
+    return { f1: f1Of(words), words };
+  }
   const shingles = shingleScore(truth, text);
   return { f1: f1Of(shingles), shingles };
 }
@@ -85,7 +93,13 @@ export const readingF1 = (p: PageBlocks, keep: boolean[]): number =>
 function classifierScores(
   p: PageBlocks,
   keep: boolean[],
-): { f1: number; plain: number; shingles?: PrecisionRecall; body?: PrecisionRecall } {
+): {
+  f1: number;
+  plain: number;
+  shingles?: PrecisionRecall;
+  words?: PrecisionRecall;
+  body?: PrecisionRecall;
+} {
   const text = classifierText(p, keep);
   const scores = { ...scored(p, withDescription(p, text)), plain: scored(p, text).f1 };
   if (!scores.shingles) return scores;
@@ -113,7 +127,7 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
   const { keep, kept } = pickBlocks(model, p);
   const rd = readabilityText(p);
   const classifier = classifierScores(p, keep);
-  const readability = rd ? scored(p, withDescription(p, rd)) : { f1: 0 };
+  const readability: ReturnType<typeof scored> = rd ? scored(p, withDescription(p, rd)) : { f1: 0 };
   return {
     type: p.page.type,
     set: p.page.set,
@@ -133,6 +147,12 @@ export function routeCase(model: BlockModel, p: PageBlocks): RouteCase {
         classifierBody: classifier.body,
       },
     }),
+    ...(classifier.words && {
+      words: {
+        classifier: classifier.words,
+        readability: readability.words ?? { precision: 0, recall: 0 },
+      },
+    }),
   };
 }
 
@@ -142,6 +162,8 @@ export interface SavedCases {
   all: RouteCase[];
   /** Per page, whether it is one the models and route policies were fitted on (outside its fold). */
   trained: boolean[];
+  /** Per page, its fold (`folds.ts`). */
+  fold: number[];
 }
 
 export const CASES_FILE = new URL('../results/route-cases.json', import.meta.url).pathname;
@@ -154,5 +176,11 @@ export function saveCases(cases: SavedCases): void {
 export function loadCases(): SavedCases {
   if (!existsSync(CASES_FILE))
     throw new Error(`${CASES_FILE} is missing: run train:extraction once without --route-only`);
-  return JSON.parse(readFileSync(CASES_FILE, 'utf8')) as SavedCases;
+  const cases = JSON.parse(readFileSync(CASES_FILE, 'utf8')) as Partial<SavedCases>;
+  // Cases saved before the folds were grouped by site carry no folds; their folds were others.
+  if (!cases.fold)
+    throw new Error(
+      `${CASES_FILE} predates the site folds: run train:extraction once without --route-only`,
+    );
+  return cases as SavedCases;
 }

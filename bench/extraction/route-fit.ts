@@ -4,7 +4,7 @@
  * pages for the speed goal (<= 1.5x Readability): short picks up to 200 words.
  */
 import { NEVER, type RoutePolicy, readabilityWins } from '../../src/content/main/route.ts';
-import { FOLDS, foldOf } from './data.ts';
+import { FOLDS } from './folds.ts';
 import { mean } from './metrics.ts';
 import type { RouteCase, SavedCases } from './route-cases.ts';
 
@@ -64,7 +64,7 @@ export function bestRoute(cases: RouteCase[], policies: RoutePolicy[] = grid()):
  * reading that was.
  */
 export function heldOutF1(
-  saved: Pick<SavedCases, 'folds' | 'trained'>,
+  saved: Pick<SavedCases, 'folds' | 'trained' | 'fold'>,
   choose: (training: RouteCase[]) => RoutePolicy,
   plain = false,
 ): { f1: number[]; readability: boolean[]; policies: RoutePolicy[] } {
@@ -73,10 +73,10 @@ export function heldOutF1(
   const policies: RoutePolicy[] = [];
   for (let k = 0; k < FOLDS; k++) {
     const cases = saved.folds[k]!;
-    const policy = choose(cases.filter((_, i) => foldOf(i) !== k && saved.trained[i]));
+    const policy = choose(cases.filter((_, i) => saved.fold[i] !== k && saved.trained[i]));
     policies.push(policy);
     cases.forEach((c, i) => {
-      if (foldOf(i) !== k) return;
+      if (saved.fold[i] !== k) return;
       f1[i] = scoreCase(policy, c, plain);
       readability[i] = readabilityWins(policy, c);
     });

@@ -8,7 +8,7 @@
  *     scraped through POST /v1/scrape/single of a real server (a failed scrape scores 0);
  *   - with --folds, the 5-fold held-out figure on WCXB dev: the block classifier and its page
  *     forests trained on four folds score the fifth, so no page is scored by a model that saw its
- *     ground truth (`crossValidate`).
+ *     ground truth nor another page of its site (`crossValidate`, folds by site: `folds.ts`).
  *
  *   node bench/extraction/run.ts [--limit N] [--set article|wcxb] [--defuddle-limit N] [--folds] [--scores FILE]
  *
@@ -28,6 +28,7 @@ import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
 import { servePages } from '../page-site.ts';
 import { loadArticleExtraction, loadWcxb, type Page } from './data.ts';
+import { foldsOf } from './folds.ts';
 import { DEFECTS, defectsOf } from './markdown-defects.ts';
 import {
   bagOfWordsF1,
@@ -328,9 +329,9 @@ if (!args.set || args.set === 'wcxb') {
   });
   if (args.folds) {
     const labelled = pages.map(labelPage);
-    const held = await crossValidate(labelled);
+    const held = await crossValidate(labelled, foldsOf(pages));
     console.log(
-      'wcxb-dev, 5-fold held-out (block classifier, page forests and route policy fitted on the other four folds, routed as shipped)',
+      'wcxb-dev, 5-fold held-out by site (block classifier, page forests and route policy fitted on the other four folds, routed as shipped)',
     );
     for (const [type, f1, n] of byType(
       pages.map((p) => p.type),

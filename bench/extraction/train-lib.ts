@@ -1,12 +1,11 @@
 /**
  * Training and cross-validation of the block classifier (src/content/block-model.ts) on the
- * WCXB dev pages. Deterministic: fixed folds by page order, full-batch gradient descent from
+ * WCXB dev pages. Deterministic: folds fixed by site (`folds.ts`), full-batch gradient descent from
  * zero weights, no randomness.
  */
 
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { parseHtml } from '../../src/content/dom/parse.ts';
 import {
   type BlockInputs,
   type BlockModel,
@@ -18,10 +17,12 @@ import {
 import { TOKEN_BUCKETS } from '../../src/content/main/block-tokens.ts';
 import { analysePage, type PickInputs } from '../../src/content/main/main-content.ts';
 import { MODEL_THRESHOLD_ONLY } from '../../src/content/main/page-threshold.ts';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import { NEVER } from '../../src/content/main/route.ts';
 import type { ProductFacts } from '../../src/content/main/structured-data.ts';
-import { FOLDS, foldOf, type Page } from './data.ts';
+import type { Page } from './data.ts';
 import { fitClassifiers } from './fit-workers.ts';
+import { FOLDS } from './folds.ts';
 import { FOREST_OPTIONS, type ForestOptions, fitForest } from './forest-fit.ts';
 import { tokens } from './metrics.ts';
 import { fitPageThreshold, type HeldOutScores } from './page-threshold-fit.ts';
@@ -308,6 +309,7 @@ export interface HeldOut {
  */
 export async function crossValidate(
   pages: PageBlocks[],
+  fold: number[],
   trained: boolean[] = pages.map(() => true),
   forestOptions: ForestOptions = FOREST_OPTIONS,
 ): Promise<HeldOut> {
@@ -316,7 +318,7 @@ export async function crossValidate(
   const withouts = [[], ...Array.from({ length: FOLDS }, (_, k) => [k]), ...pairs];
   const models = await fitClassifiers(
     pages,
-    withouts.map((without) => pages.map((_, i) => trained[i]! && !without.includes(foldOf(i)))),
+    withouts.map((without) => pages.map((_, i) => trained[i]! && !without.includes(fold[i]!))),
     forestOptions,
   );
   const model = models[0]!;
@@ -330,15 +332,14 @@ export async function crossValidate(
   pairs.forEach(([a, b], j) => {
     const pairModel = models[1 + FOLDS + j]!;
     pages.forEach((p, i) => {
-      const fold = foldOf(i);
-      if (fold !== a && fold !== b) return;
-      const other = fold === a ? b : a;
+      if (fold[i] !== a && fold[i] !== b) return;
+      const other = fold[i] === a ? b : a;
       withoutPair.set(`${other}:${i}`, scoredBy(pairModel, p));
     });
   });
   /** The trained pages outside fold `k`; every trained page when no fold is named. */
   const trainedOutside = (k?: number) =>
-    pages.flatMap((_, i) => (foldOf(i) !== k && trained[i] ? [i] : []));
+    pages.flatMap((_, i) => (fold[i] !== k && trained[i] ? [i] : []));
   const cases = foldModels.map((m, k) => {
     const outside = trainedOutside(k);
     m.pageThreshold = fitPageThreshold(
@@ -350,9 +351,9 @@ export async function crossValidate(
   const all = trainedOutside();
   model.pageThreshold = fitPageThreshold(
     all.map((i) => pages[i]!),
-    all.map((i) => scoredBy(foldModels[foldOf(i)]!, pages[i]!)),
+    all.map((i) => scoredBy(foldModels[fold[i]!]!, pages[i]!)),
   );
-  const { f1 } = heldOutF1({ folds: cases, trained }, (training) => bestRoute(training));
+  const { f1 } = heldOutF1({ folds: cases, trained, fold }, (training) => bestRoute(training));
   return { f1, cases, model };
 }
 
