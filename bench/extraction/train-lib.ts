@@ -6,6 +6,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { parseHtml } from '../../src/content/dom/parse.ts';
 import {
   type BlockInputs,
   type BlockModel,
@@ -17,7 +18,6 @@ import {
 import { TOKEN_BUCKETS } from '../../src/content/main/block-tokens.ts';
 import { analysePage, type PickInputs } from '../../src/content/main/main-content.ts';
 import { MODEL_THRESHOLD_ONLY } from '../../src/content/main/page-threshold.ts';
-import { parseHtml } from '../../src/content/dom/parse.ts';
 import { NEVER } from '../../src/content/main/route.ts';
 import type { ProductFacts } from '../../src/content/main/structured-data.ts';
 import type { Page } from './data.ts';
