@@ -6,6 +6,8 @@ import { BrowserEngine } from '../browser/index.ts';
 import { PageCache } from '../cache/index.ts';
 import { SnapshotStore } from '../changes/index.ts';
 import type { Config } from '../config.ts';
+import { holdPathMatcher } from '../discover/index.ts';
+import { holdSchemaWorkers } from '../extract/index.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
@@ -83,6 +85,10 @@ export async function createServices(
     budgetMs: config.ocrBudgetMs,
     maxPixels: config.ocrMaxPixels,
   });
+  // Threads for what callers supply (schemas, path patterns), started on first use, ended with
+  // this service.
+  const releaseSchemaWorkers = holdSchemaWorkers();
+  const releasePathMatcher = holdPathMatcher();
   const egressLimits = {
     maxResponseBytes: config.maxPageBytes,
     maxLaneBytes: config.browser.maxLoadBytes,
@@ -177,6 +183,8 @@ export async function createServices(
               Promise.allSettled([
                 httpEngine.close(),
                 content.close(),
+                releaseSchemaWorkers(),
+                releasePathMatcher(),
                 artifacts.close(),
                 cache.close(),
               ]),
