@@ -200,6 +200,11 @@ export async function createServices(
 export interface StartOptions extends AppOptions {
   /** false: the app only answers injected requests (the embedded MCP server); address is the public URL. */
   listen?: boolean;
+  /**
+   * false: no monitor checks are started or ended by this process, for a one-off command whose
+   * process ends before a check could; true unless given.
+   */
+  scheduled?: boolean;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<Server> {
@@ -227,7 +232,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     app.log.child({ room: 'jobs' }),
     config.runWorker ? built.services : undefined,
   );
-  built.monitors.start(app.log.child({ room: 'monitors' }));
+  if (opts.scheduled !== false) built.monitors.start(app.log.child({ room: 'monitors' }));
   timer.lap('jobs');
   let address: string;
   try {
