@@ -85,10 +85,6 @@ export async function createServices(
     budgetMs: config.ocrBudgetMs,
     maxPixels: config.ocrMaxPixels,
   });
-  // Threads for what callers supply (schemas, path patterns), started on first use, ended with
-  // this service.
-  const releaseSchemaWorkers = holdSchemaWorkers();
-  const releasePathMatcher = holdPathMatcher();
   const egressLimits = {
     maxResponseBytes: config.maxPageBytes,
     maxLaneBytes: config.browser.maxLoadBytes,
@@ -137,6 +133,10 @@ export async function createServices(
     shared: config.cache.shared,
   });
   const snapshots = new SnapshotStore(database.db, config.cache.snapshotRetentionDays * 86_400_000);
+  // Held after the last step that can fail, so a failed start holds nothing: threads for what
+  // callers supply (schemas, path patterns), started on first use, ended with this service.
+  const releaseSchemaWorkers = holdSchemaWorkers();
+  const releasePathMatcher = holdPathMatcher();
   const services: Services = {
     config,
     httpEngine,
