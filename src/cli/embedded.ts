@@ -25,13 +25,17 @@ function embeddedKey(dataDir: string): string {
 /**
  * The whole service in this process, answering only injected requests (no port): for `webdata
  * mcp` and the client commands when no server is named. Logs go to stderr, never stdout, which
- * belongs to the protocol or the command's output.
+ * belongs to the protocol or the command's output. Only the MCP server, which runs as long as its
+ * agent, runs monitor checks that come due: a one-off `command` would fire them as a side effect
+ * of, say, listing jobs, and end before they do (docs/monitors.md).
  */
 export async function startEmbedded(
   config: Config,
+  use: 'command' | 'mcp',
 ): Promise<{ api: ApiClient; close(): Promise<void> }> {
   const server = await startServer(config, {
     listen: false,
+    scheduled: use === 'mcp',
     logStream: process.stderr,
     logLevel: 'warn',
   });

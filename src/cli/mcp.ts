@@ -23,7 +23,7 @@ export async function mcpCommand(
     await serveStdio(httpClient(url, key));
     return;
   }
-  const embedded = await startEmbedded(config);
+  const embedded = await startEmbedded(config, 'mcp');
   try {
     await serveStdio(embedded.api);
   } finally {

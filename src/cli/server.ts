@@ -6,6 +6,8 @@ import { BrowserEngine } from '../browser/index.ts';
 import { PageCache } from '../cache/index.ts';
 import { SnapshotStore } from '../changes/index.ts';
 import type { Config } from '../config.ts';
+import { holdPathMatcher } from '../discover/index.ts';
+import { holdSchemaWorkers } from '../extract/index.ts';
 import { type AppOptions, buildApp, type ServingServices } from '../http/index.ts';
 import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
@@ -131,6 +133,10 @@ export async function createServices(
     shared: config.cache.shared,
   });
   const snapshots = new SnapshotStore(database.db, config.cache.snapshotRetentionDays * 86_400_000);
+  // Held after the last step that can fail, so a failed start holds nothing: threads for what
+  // callers supply (schemas, path patterns), started on first use, ended with this service.
+  const releaseSchemaWorkers = holdSchemaWorkers();
+  const releasePathMatcher = holdPathMatcher();
   const services: Services = {
     config,
     httpEngine,
@@ -177,6 +183,8 @@ export async function createServices(
               Promise.allSettled([
                 httpEngine.close(),
                 content.close(),
+                releaseSchemaWorkers(),
+                releasePathMatcher(),
                 artifacts.close(),
                 cache.close(),
               ]),
@@ -192,6 +200,11 @@ export async function createServices(
 export interface StartOptions extends AppOptions {
   /** false: the app only answers injected requests (the embedded MCP server); address is the public URL. */
   listen?: boolean;
+  /**
+   * false: no monitor checks are started or ended by this process, for a one-off command whose
+   * process ends before a check could; true unless given.
+   */
+  scheduled?: boolean;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<Server> {
@@ -219,7 +232,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     app.log.child({ room: 'jobs' }),
     config.runWorker ? built.services : undefined,
   );
-  built.monitors.start(app.log.child({ room: 'monitors' }));
+  if (opts.scheduled !== false) built.monitors.start(app.log.child({ room: 'monitors' }));
   timer.lap('jobs');
   let address: string;
   try {

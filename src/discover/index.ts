@@ -4,7 +4,7 @@ export { discover } from './discover.ts';
 export { HostGate } from './host-gate.ts';
 export { DEFAULT_LIMITS } from './limits.ts';
 export { MAX_URL_CHARS, normalizeUrl } from './normalize.ts';
-export { PATH_MATCH_DEADLINE_MS, PathMatchDeadlineError } from './path-matcher.ts';
+export { holdPathMatcher, PATH_MATCH_DEADLINE_MS, PathMatchDeadlineError } from './path-matcher.ts';
 export { MAX_PATTERN_PROGRAM } from './path-worker.ts';
 export { RobotsCache, type RobotsRules } from './robots.ts';
 export { addSiteSitemaps, SitemapCollector } from './sitemaps.ts';

@@ -44,6 +44,10 @@ class PathMatcher {
     return this.#run('problems', { patterns });
   }
 
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
   /** Whether each path passes the patterns. Throws PathMatchDeadlineError past the deadline. */
   filter(filter: PathFilter, signal?: AbortSignal): Promise<boolean[]> {
     return this.#run('filter', filter, signal);
@@ -51,9 +55,30 @@ class PathMatcher {
 }
 
 let shared: PathMatcher | undefined;
+/** Services holding the matcher open (see holdPathMatcher). */
+let holders = 0;
 
 /** The process's one path matcher. */
 export function pathMatcher(): PathMatcher {
   shared ??= new PathMatcher();
   return shared;
+}
+
+/**
+ * Holds the path matcher for one service, until the returned release: the last release ends its
+ * thread (an idle timeout alone would keep a stopped service's thread for 30 s, and a task
+ * running past its service's end), and the next use starts a fresh one. Counted, as for the
+ * schema workers: services run side by side in one process.
+ */
+export function holdPathMatcher(): () => Promise<void> {
+  holders++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--holders > 0 || !shared) return;
+    const ending = shared;
+    shared = undefined;
+    await ending.close();
+  };
 }

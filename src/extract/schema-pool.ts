@@ -18,6 +18,27 @@ const checked = new Map<string, string | undefined>();
 const CHECKED_KEPT = 100;
 
 let pool: DeadlinePool | undefined;
+/** Services holding the pool open (see holdSchemaWorkers). */
+let holders = 0;
+
+/**
+ * Holds the schema workers for one service, until the returned release: the last release ends
+ * the threads, so a stopped service leaves none behind, and one started after it starts them
+ * again. A count rather than one owner, because tests and an embedded client run services side
+ * by side in one process, and the checks deeper in the rooms reach the pool without a handle.
+ */
+export function holdSchemaWorkers(): () => Promise<void> {
+  holders++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--holders > 0 || !pool) return;
+    const ending = pool;
+    pool = undefined;
+    await ending.close();
+  };
+}
 
 /** The pool, started with the first schema: a server that never extracts never pays for it. */
 function workers(): DeadlinePool {

@@ -42,6 +42,11 @@ export class DeadlinePool {
     });
   }
 
+  /** Ends every thread; tasks still queued or running are rejected. */
+  close(): Promise<void> {
+    return this.piscina.destroy();
+  }
+
   async run<T>(name: string, task: object, o: DeadlineRun): Promise<T> {
     const id = ++this.#nextId;
     const deadline = new AbortController();

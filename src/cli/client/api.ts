@@ -59,6 +59,6 @@ export async function connect(
     import('../embedded.ts'),
     import('../../config.ts'),
   ]);
-  const embedded = await startEmbedded(loadConfig(env));
+  const embedded = await startEmbedded(loadConfig(env), 'command');
   return wrap(embedded.api, embedded.close, 'the embedded server');
 }
