@@ -1,7 +1,5 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
-import { SelectorError, selectTags } from '../content/index.ts';
-import type { AcquireMethod } from '../contract/index.ts';
 import {
   crawlStartKey,
   MAX_URL_CHARS,
@@ -9,17 +7,20 @@ import {
   PathMatchDeadlineError,
   pathPatternProblems,
 } from '../discover/index.ts';
-import type {
-  BatchInput,
-  ChangeTrackingRequest,
-  CrawlSettings,
-  ExtractInput,
-  MapInput,
-  ScrapeInput,
-  ScrapeOptions,
-  SequenceInput,
+import {
+  type CrawlSettings,
+  checkSteps,
+  checkSummary,
+  type ExtractInput,
+  extractRequest,
+  type MapInput,
+  pageScrapeOptions,
+  requireHttpUrl,
+  requireProxy,
+  type SequenceInput,
+  usableSchema,
 } from '../ops/index.ts';
-import { actionsRefusal, methodsFor, type PageFormat } from '../page/index.ts';
+import { methodsFor } from '../page/index.ts';
 import {
   checkWebhookHost,
   checkWebhookTarget,
@@ -28,172 +29,11 @@ import {
   WebhookTargetError,
 } from '../webhooks/index.ts';
 import { badRequest } from './errors.ts';
-import { checkSteps } from './schemas/actions.ts';
-import { checkSummary, requireHttpUrl, requireProxy } from './schemas/common.ts';
 import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
-import { type ExtractBody, extractRequest, usableSchema } from './schemas/extract.ts';
+import type { ExtractBody } from './schemas/extract.ts';
 import type { MapBody } from './schemas/map.ts';
-import type { PageScrapeOptions, ScrapeBatchBody, ScrapeSingleBody } from './schemas/scrape.ts';
 import type { SequenceBody } from './schemas/sequence.ts';
 import type { WebhookBody } from './schemas/webhooks.ts';
-
-/**
- * Request bodies to operation inputs, with the checks a schema cannot express (absolute http(s)
- * URLs, step rules, a usable extraction, a configured proxy for the country). Shared
- * by each sync route and its async twin, so both accept exactly the same requests. `prefix`
- * names the field path inside a batch.
- */
-export async function scrapeInput(
-  body: ScrapeSingleBody,
-  config: Config,
-  prefix = '',
-  extraction = body.extract !== undefined,
-): Promise<ScrapeInput> {
-  checkSteps(body.actions, `${prefix}actions`);
-  checkSummary(body.summary, `${prefix}summary`);
-  const options = pageScrapeOptions(body, prefix, extraction);
-  checkMethodActions(options.methods, body.actions, `${prefix}method`);
-  return {
-    ...options,
-    url: requireHttpUrl(body.url, `${prefix}url`),
-    actions: body.actions,
-    summary: body.summary,
-    extract: await extractRequest(body.extract, config, `${prefix}extract`),
-    proxy: requireProxy(config, body.proxy, prefix),
-  };
-}
-
-type PageFieldsBody = Pick<ScrapeSingleBody, 'type' | 'formats' | 'includeTags' | 'excludeTags'>;
-
-/** `type` and `formats` say the same thing two ways; both at once would leave one ignored. */
-function checkPageFields(body: PageFieldsBody, prefix: string): void {
-  if (body.type !== undefined && body.formats !== undefined)
-    throw badRequest(`${prefix}formats`, 'give either type or formats, not both');
-  for (const field of ['includeTags', 'excludeTags'] as const) {
-    for (const [i, selector] of (body[field] ?? []).entries()) {
-      try {
-        selectTags('<p></p>', [selector]);
-      } catch (err) {
-        if (err instanceof SelectorError) throw badRequest(`${prefix}${field}[${i}]`, err.message);
-        throw err;
-      }
-    }
-  }
-}
-
-/** Actions need a browser: asking for a method without one and giving actions is a 400 saying so. */
-function checkMethodActions(
-  methods: readonly AcquireMethod[] | undefined,
-  actions: readonly unknown[] | undefined,
-  field: string,
-): void {
-  if (!methods || !actions?.length) return;
-  const refusal = actionsRefusal(methods);
-  if (refusal) throw badRequest(field, refusal);
-}
-
-/**
- * The page formats of a `formats` list and its change-tracking entry, checked: tracking compares
- * markdown, so markdown must be asked for; its `json` mode compares the request's extraction, so
- * one must be asked for (`extraction`).
- */
-function splitFormats(
-  formats: PageScrapeOptions['formats'],
-  prefix: string,
-  extraction: boolean,
-): { formats?: PageFormat[]; changeTracking?: ChangeTrackingRequest } {
-  if (formats === undefined) return {};
-  const pages: PageFormat[] = [];
-  let changeTracking: ChangeTrackingRequest | undefined;
-  for (const [i, entry] of formats.entries()) {
-    if (typeof entry === 'string') {
-      pages.push(entry);
-      continue;
-    }
-    const field = `${prefix}formats[${i}]`;
-    if (changeTracking) throw badRequest(field, 'changeTracking is given twice');
-    const modes = entry.modes ?? [];
-    const json = modes.indexOf('json');
-    if (json >= 0 && !extraction)
-      throw badRequest(
-        `${field}.modes[${json}]`,
-        'the json mode compares the fields of an extraction: ask for one with extract (see docs/cache.md)',
-      );
-    changeTracking = {
-      modes: [...modes],
-      ...(entry.tag !== undefined ? { tag: entry.tag } : {}),
-    };
-  }
-  if (changeTracking && !pages.includes('markdown'))
-    throw badRequest(
-      `${prefix}formats`,
-      'changeTracking compares markdown: add markdown to formats',
-    );
-  if (pages.length === 0) throw badRequest(`${prefix}formats`, 'give at least one page format');
-  return { formats: pages, ...(changeTracking ? { changeTracking } : {}) };
-}
-
-/** How to turn a page into content, as every body that scrapes gives it (a search's hits, a batch, a crawl's pages), checked. */
-export function pageScrapeOptions(
-  body: PageScrapeOptions,
-  prefix: string,
-  extraction = false,
-): ScrapeOptions {
-  checkPageFields(body, prefix);
-  return {
-    type: body.type,
-    ...splitFormats(body.formats, prefix, extraction),
-    includeTags: body.includeTags,
-    excludeTags: body.excludeTags,
-    includeComments: body.includeComments,
-    onlyMainContent: body.onlyMainContent,
-    extractMetadata: body.extractMetadata,
-    pdfStrategy: body.pdfStrategy,
-    ...(body.method ? { methods: methodsFor(body.method) } : {}),
-    maxAge: body.maxAge,
-    storeInCache: body.storeInCache,
-  };
-}
-
-export async function batchInput(
-  body: ScrapeBatchBody,
-  config: Config,
-  limit: { max: number; what: string },
-): Promise<BatchInput> {
-  if (body.urls.length > limit.max)
-    throw badRequest(
-      'urls',
-      `at most ${limit.max} URLs per ${limit.what} (got ${body.urls.length})`,
-    );
-  checkSummary(body.summary, 'summary');
-  const extraction = body.extract !== undefined;
-  const options = pageScrapeOptions(body, '', extraction);
-  const proxy = requireProxy(config, body.proxy);
-  // One by one: the first bad item is the one named, as when they were checked in line.
-  const urls: BatchInput['urls'] = [];
-  for (const [i, item] of body.urls.entries()) {
-    if (typeof item === 'string') {
-      urls.push({ url: requireHttpUrl(item, `urls[${i}]`) });
-      continue;
-    }
-    const input = await scrapeInput(
-      item,
-      config,
-      `urls[${i}].`,
-      extraction || item.extract !== undefined,
-    );
-    // The batch's method applies to an item that names none: its actions must be runnable there.
-    if (!input.methods) checkMethodActions(options.methods, input.actions, 'method');
-    urls.push(input);
-  }
-  return {
-    ...options,
-    urls,
-    summary: body.summary,
-    extract: await extractRequest(body.extract, config, 'extract'),
-    proxy,
-  };
-}
 
 export async function sequenceInput(
   body: Static<typeof SequenceBody>,

@@ -8,12 +8,40 @@ export {
   crawlPoliteness,
 } from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
+export {
+  ExtractObject,
+  extractRequest,
+  MAX_SELECTOR_FIELDS,
+  usableSchema,
+} from './extract-input.ts';
 export { openArtifact } from './files.ts';
 export { InputError } from './input-error.ts';
+export {
+  checkSteps,
+  checkSummary,
+  Format,
+  MAX_PROMPT_CHARS,
+  MAX_SELECTOR_CHARS,
+  ProxyObject,
+  requireHttpUrl,
+  requireProxy,
+  SummaryObject,
+} from './input-fields.ts';
 export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';
 export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
+export {
+  batchInput,
+  ChangeTrackingFormat,
+  MAX_AGE_MS,
+  PageScrapeOptions,
+  pageScrapeOptions,
+  ScrapeBatchBody,
+  ScrapeSingleBody,
+  scrapeFields,
+  scrapeInput,
+} from './scrape-input.ts';
 export { scrapeWithScreenshot } from './scrape-screenshot.ts';
 export { screenshot } from './screenshot.ts';
 export {

@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncTypebox, Static, TSchema } from '@fastify/type-provider-typebox';
 import type { CreateOptions, JobType } from '../../jobs/index.ts';
 import {
+  batchInput,
   batchItems,
   normaliseSearchInput,
+  requireProxy,
   type SequenceInput,
+  scrapeInput,
   searchItems,
 } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { batchInput, scrapeInput, sequenceInput, webhookTarget } from '../inputs.ts';
-import { ErrorResponse, requireProxy } from '../schemas/common.ts';
+import { sequenceInput, webhookTarget } from '../inputs.ts';
+import { ErrorResponse } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
   AsyncBatchBody,

@@ -10,11 +10,17 @@ import {
   type MonitorView,
   ScheduleError,
 } from '../../monitors/index.ts';
-import { batchItems, type CrawlPageInput } from '../../ops/index.ts';
+import {
+  batchInput,
+  batchItems,
+  type CrawlPageInput,
+  InputError,
+  pageScrapeOptions,
+} from '../../ops/index.ts';
 import { MONITOR_EVENTS, type WebhookTarget } from '../../webhooks/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { batchInput, crawlSettings, pageScrapeOptions, webhookTarget } from '../inputs.ts';
+import { crawlSettings, webhookTarget } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { intParam } from '../schemas/jobs.ts';
 import {
@@ -76,7 +82,12 @@ async function checkJob(body: MonitorBody, id: string, config: Config): Promise<
     settings = await crawlSettings({ ...crawl!, ...options, limit }, config);
   } catch (err) {
     // The crawl's own fields are named as the caller wrote them: inside `crawl`.
-    const detail = err instanceof ApiError ? err.details?.[0] : undefined;
+    const detail =
+      err instanceof InputError
+        ? { field: err.field, message: err.message }
+        : err instanceof ApiError
+          ? err.details?.[0]
+          : undefined;
     if (detail && detail.field.split(/[.[]/)[0]! in crawl!)
       throw badRequest(`crawl.${detail.field}`, detail.message);
     throw err;

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BatchResult } from '../../contract/index.ts';
-import { scrapeBatch } from '../../ops/index.ts';
+import { batchInput, ScrapeBatchBody, scrapeBatch } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { batchInput } from '../inputs.ts';
 import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { ScrapeBatchBody } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const max = deps.services.config.batchMaxUrls;

@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PdfResult, ScreenshotResult } from '../../contract/index.ts';
-import { pdfFromHtml, pdfFromUrl, screenshot } from '../../ops/index.ts';
+import {
+  checkSteps,
+  pdfFromHtml,
+  pdfFromUrl,
+  requireHttpUrl,
+  requireProxy,
+  screenshot,
+} from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { operationRoute } from '../operations.ts';
-import { checkSteps } from '../schemas/actions.ts';
-import { ErrorResponse, requireHttpUrl, requireProxy } from '../schemas/common.ts';
+import { ErrorResponse } from '../schemas/common.ts';
 import { PdfHtmlBody, PdfUrlBody, ScreenshotBody } from '../schemas/screenshot-pdf.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { scrapeFields } from './scrape.ts';
+import { scrapeFields } from '../../ops/index.ts';
 import { WebhookBody } from './webhooks.ts';
 
 export const CRAWL_MAX_LIMIT = 10_000;

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { Actions, SCREENSHOT_VIEWPORT } from '../../contract/index.ts';
-import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
-import { ProxyObject } from './common.ts';
+import { PDF_TIMEOUT_MS, ProxyObject } from '../../ops/index.ts';
 
 export const ScreenshotBody = Type.Object(
   {

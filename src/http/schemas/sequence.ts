@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { MethodChoice, SequenceStep } from '../../contract/index.ts';
-import { Format, ProxyObject, SummaryObject } from './common.ts';
-import { ExtractObject } from './extract.ts';
+import { ExtractObject, Format, ProxyObject, SummaryObject } from '../../ops/index.ts';
 
 export const SequenceBody = Type.Object(
   {

@@ -4,8 +4,10 @@ import { microsToUsd } from '../../../billing/index.ts';
 import type { FetchResult } from '../../../contract/index.ts';
 import type { JobType } from '../../../jobs/index.ts';
 import {
+  InputError,
   mapSite,
   normaliseSearchInput,
+  requireHttpUrl,
   type ScrapeInput,
   scrape,
   scrapeWithScreenshot,
@@ -16,7 +18,6 @@ import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { mapInput } from '../../inputs.ts';
 import { operationRoute } from '../../operations.ts';
-import { requireHttpUrl } from '../../schemas/common.ts';
 import { startCrawl } from '../crawl.ts';
 import { toDocument } from './document.ts';
 import {
@@ -111,7 +112,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         try {
           requireHttpUrl(url, `urls[${i}]`);
         } catch (err) {
-          if (ignoreInvalidURLs && err instanceof ApiError) {
+          if (ignoreInvalidURLs && err instanceof InputError) {
             invalidURLs.push(url);
             continue;
           }

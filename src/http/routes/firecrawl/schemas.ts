@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from '../../schemas/common.ts';
+import { MAX_AGE_MS, MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from '../../../ops/index.ts';
 import {
   CRAWL_MAX_DELAY_MS,
   CRAWL_MAX_DEPTH,
@@ -7,7 +7,6 @@ import {
   Patterns,
 } from '../../schemas/crawl.ts';
 import { MAP_MAX_SEARCH_CHARS } from '../../schemas/map.ts';
-import { MAX_AGE_MS } from '../../schemas/scrape.ts';
 import { DomainFilter } from '../../schemas/search.ts';
 
 /**

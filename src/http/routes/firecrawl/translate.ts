@@ -2,11 +2,10 @@ import type { Config } from '../../../config.ts';
 import { type AcquireMethod, type Action, SCREENSHOT_VIEWPORT } from '../../../contract/index.ts';
 import type { ExtractRequest } from '../../../extract/index.ts';
 import type { ScrapeInput } from '../../../ops/index.ts';
+import { extractRequest, scrapeInput } from '../../../ops/index.ts';
 import { PAGE_FORMATS, type PageFormat } from '../../../page/index.ts';
 import { badRequest } from '../../errors.ts';
-import { scrapeInput } from '../../inputs.ts';
 import type { CrawlBody } from '../../schemas/crawl.ts';
-import { extractRequest } from '../../schemas/extract.ts';
 import type { ScrapeOptions, V2CrawlBody } from './schemas.ts';
 
 /**
