@@ -1,4 +1,3 @@
-import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
 import {
   crawlStartKey,
@@ -9,7 +8,6 @@ import {
 } from '../discover/index.ts';
 import {
   type CrawlSettings,
-  checkSteps,
   checkSummary,
   type ExtractInput,
   extractRequest,
@@ -17,10 +15,8 @@ import {
   pageScrapeOptions,
   requireHttpUrl,
   requireProxy,
-  type SequenceInput,
   usableSchema,
 } from '../ops/index.ts';
-import { methodsFor } from '../page/index.ts';
 import {
   checkWebhookHost,
   checkWebhookTarget,
@@ -32,35 +28,7 @@ import { badRequest } from './errors.ts';
 import { CRAWL_DEFAULT_DEPTH, CRAWL_DEFAULT_LIMIT, type CrawlBody } from './schemas/crawl.ts';
 import type { ExtractBody } from './schemas/extract.ts';
 import type { MapBody } from './schemas/map.ts';
-import type { SequenceBody } from './schemas/sequence.ts';
 import type { WebhookBody } from './schemas/webhooks.ts';
-
-export async function sequenceInput(
-  body: Static<typeof SequenceBody>,
-  config: Config,
-  prefix = '',
-): Promise<SequenceInput> {
-  checkSteps(body.steps, `${prefix}steps`);
-  checkSummary(body.summary, `${prefix}summary`);
-  if (body.method === 'http')
-    throw badRequest(
-      `${prefix}method`,
-      'a sequence runs its steps in a browser: ask for browser, browser-stealth or auto',
-    );
-  const methods = body.method && methodsFor(body.method);
-  return {
-    ...(methods ? { methods } : {}),
-    startUrl: requireHttpUrl(body.startUrl, `${prefix}startUrl`),
-    steps: body.steps,
-    type: body.type,
-    onlyMainContent: body.onlyMainContent,
-    includeComments: body.includeComments,
-    extractMetadata: body.extractMetadata,
-    summary: body.summary,
-    extract: await extractRequest(body.extract, config, `${prefix}extract`),
-    proxy: requireProxy(config, body.proxy, prefix),
-  };
-}
 
 /**
  * The start URL of a map or crawl. Both report and follow only URLs without credentials in them

@@ -53,3 +53,4 @@ export {
 } from './search.ts';
 export { searchWithPages } from './search-pages.ts';
 export { type SequenceInput, sequence } from './sequence.ts';
+export { SequenceBody, sequenceInput } from './sequence-input.ts';

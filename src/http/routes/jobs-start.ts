@@ -8,9 +8,10 @@ import {
   type SequenceInput,
   scrapeInput,
   searchItems,
+  sequenceInput,
 } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { sequenceInput, webhookTarget } from '../inputs.ts';
+import { webhookTarget } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
