@@ -8,8 +8,9 @@ import {
   MAX_SCHEMA_EXPANDED,
 } from '../extract/index.ts';
 import { llmConfigured } from '../llm/index.ts';
+import type { ExtractInput } from './extract.ts';
 import { InputError } from './input-error.ts';
-import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from './input-fields.ts';
+import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS, requireHttpUrl } from './input-fields.ts';
 
 /** Most fields one selector extraction reads. */
 export const MAX_SELECTOR_FIELDS = 100;
@@ -126,4 +127,41 @@ export async function usableSchema(
       'schema extraction needs an LLM and this server has none configured: set OPENAI_API_KEY (or WEBDATA_LLM_API=ollama), or use `selectors`',
     );
   return schema as object;
+}
+
+/** The fields of POST /v1/extract; the async start adds a webhook. The URL limit is the async batch's: the work runs as a job. */
+export const ExtractFields = Type.Object(
+  {
+    urls: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      description: 'Pages to read together; one object is drawn from all of them',
+    }),
+    schema: Type.Unknown({
+      description: `JSON Schema of the object to return (top-level "type": "object", at most ${MAX_SCHEMA_BYTES} bytes and ${MAX_SCHEMA_EXPANDED} subschemas with its $refs followed; $ref only inside the schema, no $async)`,
+    }),
+    prompt: Type.Optional(
+      Type.String({
+        maxLength: MAX_PROMPT_CHARS,
+        description: 'Instruction for the LLM beside the schema',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExtractFields = Static<typeof ExtractFields>;
+
+/** A POST /v1/extract body: absolute URLs within the limit, a usable schema, a configured LLM. */
+export async function extractInput(
+  body: ExtractFields,
+  config: Config,
+  maxUrls: number,
+): Promise<ExtractInput> {
+  if (body.urls.length > maxUrls)
+    throw new InputError(
+      'urls',
+      `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`,
+    );
+  const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
+  const schema = await usableSchema(body.schema, config, 'schema');
+  return { urls, schema, ...(body.prompt?.trim() ? { prompt: body.prompt } : {}) };
 }

@@ -9,7 +9,9 @@ export {
 } from './crawl.ts';
 export { type ExtractInput, extractAcross } from './extract.ts';
 export {
+  ExtractFields,
   ExtractObject,
+  extractInput,
   extractRequest,
   MAX_SELECTOR_FIELDS,
   usableSchema,
@@ -54,3 +56,14 @@ export {
 export { searchWithPages } from './search-pages.ts';
 export { type SequenceInput, sequence } from './sequence.ts';
 export { SequenceBody, sequenceInput } from './sequence-input.ts';
+export {
+  CRAWL_MAX_DELAY_MS,
+  CRAWL_MAX_DEPTH,
+  CRAWL_MAX_LIMIT,
+  CrawlFields,
+  crawlSettings,
+  MAP_MAX_SEARCH_CHARS,
+  MapBody,
+  mapInput,
+  Patterns,
+} from './site-input.ts';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AcquireMethod } from '../../contract/index.ts';
 import type { CrawlPageInput } from '../../ops/index.ts';
+import { CRAWL_MAX_LIMIT, crawlSettings } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { crawlSettings } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { CRAWL_MAX_LIMIT, CrawlBody } from '../schemas/crawl.ts';
+import { CrawlBody } from '../schemas/crawl.ts';
 import { JobCreated } from '../schemas/jobs.ts';
 import type { WebhookBody } from '../schemas/webhooks.ts';
 import { startJob } from './jobs-start.ts';

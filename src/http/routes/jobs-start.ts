@@ -11,7 +11,6 @@ import {
   sequenceInput,
 } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { webhookTarget } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
@@ -23,6 +22,7 @@ import {
   JobCreated,
 } from '../schemas/jobs.ts';
 import type { WebhookBody } from '../schemas/webhooks.ts';
+import { webhookTarget } from '../webhook-target.ts';
 
 const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse };
 

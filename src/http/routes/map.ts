@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MapResult } from '../../contract/index.ts';
-import { mapSite } from '../../ops/index.ts';
+import { MapBody, mapInput, mapSite } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { mapInput } from '../inputs.ts';
 import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { MapBody } from '../schemas/map.ts';
 
 export const mapRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   operationRoute(app, deps, {

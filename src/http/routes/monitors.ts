@@ -14,13 +14,13 @@ import {
   batchInput,
   batchItems,
   type CrawlPageInput,
+  crawlSettings,
   InputError,
   pageScrapeOptions,
 } from '../../ops/index.ts';
 import { MONITOR_EVENTS, type WebhookTarget } from '../../webhooks/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { crawlSettings, webhookTarget } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { intParam } from '../schemas/jobs.ts';
 import {
@@ -34,6 +34,7 @@ import {
   MonitorPageQuery,
   MonitorPatchBody,
 } from '../schemas/monitors.ts';
+import { webhookTarget } from '../webhook-target.ts';
 import { jobUrl } from './jobs-start.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -82,14 +83,8 @@ async function checkJob(body: MonitorBody, id: string, config: Config): Promise<
     settings = await crawlSettings({ ...crawl!, ...options, limit }, config);
   } catch (err) {
     // The crawl's own fields are named as the caller wrote them: inside `crawl`.
-    const detail =
-      err instanceof InputError
-        ? { field: err.field, message: err.message }
-        : err instanceof ApiError
-          ? err.details?.[0]
-          : undefined;
-    if (detail && detail.field.split(/[.[]/)[0]! in crawl!)
-      throw badRequest(`crawl.${detail.field}`, detail.message);
+    if (err instanceof InputError && err.field.split(/[.[]/)[0]! in crawl!)
+      throw badRequest(`crawl.${err.field}`, err.message);
     throw err;
   }
   const start: CrawlPageInput = {

@@ -5,6 +5,7 @@ import type { FetchResult } from '../../../contract/index.ts';
 import type { JobType } from '../../../jobs/index.ts';
 import {
   InputError,
+  mapInput,
   mapSite,
   normaliseSearchInput,
   requireHttpUrl,
@@ -16,7 +17,6 @@ import {
 } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { mapInput } from '../../inputs.ts';
 import { operationRoute } from '../../operations.ts';
 import { startCrawl } from '../crawl.ts';
 import { toDocument } from './document.ts';

@@ -1,12 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { MAX_AGE_MS, MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from '../../../ops/index.ts';
 import {
   CRAWL_MAX_DELAY_MS,
   CRAWL_MAX_DEPTH,
   CRAWL_MAX_LIMIT,
+  MAP_MAX_SEARCH_CHARS,
+  MAX_AGE_MS,
+  MAX_PROMPT_CHARS,
+  MAX_SELECTOR_CHARS,
   Patterns,
-} from '../../schemas/crawl.ts';
-import { MAP_MAX_SEARCH_CHARS } from '../../schemas/map.ts';
+} from '../../../ops/index.ts';
 import { DomainFilter } from '../../schemas/search.ts';
 
 /**
