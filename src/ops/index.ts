@@ -32,6 +32,13 @@ export {
 export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
 export { type ProxyRequest, proxyRefusal } from './proxy.ts';
+export {
+  PdfHtmlBody,
+  PdfUrlBody,
+  pdfUrlInput,
+  ScreenshotBody,
+  screenshotInput,
+} from './render-input.ts';
 export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
 export {
   batchInput,

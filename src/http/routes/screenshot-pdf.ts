@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PdfResult, ScreenshotResult } from '../../contract/index.ts';
 import {
-  checkSteps,
+  PdfHtmlBody,
+  PdfUrlBody,
   pdfFromHtml,
   pdfFromUrl,
-  requireHttpUrl,
-  requireProxy,
+  pdfUrlInput,
+  ScreenshotBody,
   screenshot,
+  screenshotInput,
 } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { PdfHtmlBody, PdfUrlBody, ScreenshotBody } from '../schemas/screenshot-pdf.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
 
@@ -26,12 +27,8 @@ export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       response: { 200: ScreenshotResult, ...errors },
     },
     prepare: (body) => {
-      const url = requireHttpUrl(body.url, 'url');
-      checkSteps(body.actions, 'actions');
-      const proxy = requireProxy(deps.services.config, body.proxy);
-      const { fullPage, selector, width, height, waitFor, actions } = body;
-      return (ctx) =>
-        screenshot({ url, fullPage, selector, width, height, waitFor, actions, proxy }, ctx);
+      const input = screenshotInput(body, deps.services.config);
+      return (ctx) => screenshot(input, ctx);
     },
   });
   operationRoute(app, deps, {
@@ -53,8 +50,8 @@ export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       response: { 200: PdfResult, ...errors },
     },
     prepare: (body) => {
-      const url = requireHttpUrl(body.url, 'url');
-      return (ctx) => pdfFromUrl({ ...body, url }, ctx);
+      const input = pdfUrlInput(body);
+      return (ctx) => pdfFromUrl(input, ctx);
     },
   });
 };
