@@ -67,8 +67,11 @@ export interface JobStartRoute<B extends TSchema> {
   tags?: string[];
   body: B;
   type: JobType;
-  items(body: Omit<Static<B>, 'webhook'>): unknown[] | Promise<unknown[]>;
+  items(body: Omit<Static<B>, 'webhook'>): JobItems | Promise<JobItems>;
 }
+
+/** A job's items, with the options some starts add (a crawl's dedupe keys and page limit). */
+export type JobItems = unknown[] | { inputs: unknown[]; opts: Omit<CreateOptions, 'webhook'> };
 
 export function jobStartRoute<B extends TSchema>(
   app: Parameters<FastifyPluginAsyncTypebox<RouteDeps>>[0],
@@ -88,9 +91,10 @@ export function jobStartRoute<B extends TSchema>(
     async (request, reply) => {
       const { webhook, ...body } = request.body as Static<B> & { webhook?: WebhookBody };
       const items = await route.items(body as Omit<Static<B>, 'webhook'>);
+      const { inputs, opts } = Array.isArray(items) ? { inputs: items, opts: {} } : items;
       return reply
         .code(202)
-        .send(await startJob(deps, request.user.userId, route.type, items, webhook));
+        .send(await startJob(deps, request.user.userId, route.type, inputs, webhook, opts));
     },
   );
 }

@@ -18,7 +18,8 @@ import {
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { operationRoute } from '../../operations.ts';
-import { startCrawl } from '../crawl.ts';
+import { crawlItems } from '../crawl.ts';
+import { startJob } from '../jobs-start.ts';
 import { toDocument } from './document.ts';
 import {
   JobPageQuery,
@@ -231,7 +232,8 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     },
     async (request) => {
       const { body, methods } = await compatCrawl(request.body, config);
-      const { id } = await startCrawl(deps, request.user.userId, body, undefined, methods);
+      const { inputs, opts } = await crawlItems(body, config, methods);
+      const { id } = await startJob(deps, request.user.userId, 'crawl', inputs, undefined, opts);
       return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
     },
   );
