@@ -10,24 +10,18 @@ export {
 export { type ExtractInput, extractAcross } from './extract.ts';
 export {
   ExtractFields,
-  ExtractObject,
   extractInput,
   extractRequest,
-  MAX_SELECTOR_FIELDS,
-  usableSchema,
 } from './extract-input.ts';
 export { openArtifact } from './files.ts';
 export { InputError } from './input-error.ts';
 export {
-  checkSteps,
-  checkSummary,
   Format,
   MAX_PROMPT_CHARS,
   MAX_SELECTOR_CHARS,
   ProxyObject,
   requireHttpUrl,
   requireProxy,
-  SummaryObject,
 } from './input-fields.ts';
 export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';
@@ -42,7 +36,6 @@ export {
 export { type ScrapeInput, type ScrapeOptions, scrape } from './scrape.ts';
 export {
   batchInput,
-  ChangeTrackingFormat,
   MAX_AGE_MS,
   PageScrapeOptions,
   pageScrapeOptions,

@@ -11,7 +11,7 @@ import {
   screenshotInput,
 } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { operationRoute } from '../operations.ts';
+import { operationRoute, parsed } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
@@ -26,10 +26,7 @@ export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       body: ScreenshotBody,
       response: { 200: ScreenshotResult, ...errors },
     },
-    prepare: (body) => {
-      const input = screenshotInput(body, deps.services.config);
-      return (ctx) => screenshot(input, ctx);
-    },
+    prepare: parsed((body) => screenshotInput(body, deps.services.config), screenshot),
   });
   operationRoute(app, deps, {
     url: '/v1/pdf/html',
@@ -49,9 +46,6 @@ export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       body: PdfUrlBody,
       response: { 200: PdfResult, ...errors },
     },
-    prepare: (body) => {
-      const input = pdfUrlInput(body);
-      return (ctx) => pdfFromUrl(input, ctx);
-    },
+    prepare: parsed(pdfUrlInput, pdfFromUrl),
   });
 };
