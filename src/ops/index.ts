@@ -22,6 +22,7 @@ export {
   ProxyObject,
   requireHttpUrl,
   requireProxy,
+  urlBody,
 } from './input-fields.ts';
 export { type MapInput, mapSite } from './map.ts';
 export { PDF_TIMEOUT_MS, pdfFromHtml, pdfFromUrl } from './pdf.ts';

@@ -2,10 +2,18 @@
  * The request fields several operations share (format, summary, proxy, target URL, steps): their
  * shapes and the checks a schema cannot express, each failing with an InputError naming the field.
  */
-import { Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { InputError } from './input-error.ts';
 import { type ProxyRequest, proxyRefusal } from './proxy.ts';
+
+/** A body that names one target page by `url`, beside the operation's own fields. */
+export function urlBody<P extends TProperties>(fields: P) {
+  return Type.Object(
+    { url: Type.String({ minLength: 1 }), ...fields },
+    { additionalProperties: false },
+  );
+}
 
 export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')], {
   description: 'Output format; default markdown',

@@ -5,7 +5,7 @@
 import { type Static, Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { Actions, SCREENSHOT_VIEWPORT } from '../contract/index.ts';
-import { checkSteps, ProxyObject, requireHttpUrl, requireProxy } from './input-fields.ts';
+import { checkSteps, ProxyObject, requireHttpUrl, requireProxy, urlBody } from './input-fields.ts';
 import { PDF_TIMEOUT_MS, type PdfOptions } from './pdf.ts';
 import type { ScreenshotInput } from './screenshot.ts';
 
@@ -88,10 +88,7 @@ export const PdfHtmlBody = Type.Object(
   { html: Type.String({ minLength: 1 }), ...pdfFields },
   { additionalProperties: false },
 );
-export const PdfUrlBody = Type.Object(
-  { url: Type.String({ minLength: 1 }), ...pdfFields },
-  { additionalProperties: false },
-);
+export const PdfUrlBody = urlBody(pdfFields);
 
 export function screenshotInput(
   body: Static<typeof ScreenshotBody>,

@@ -16,6 +16,7 @@ import {
   requireHttpUrl,
   requireProxy,
   SummaryObject,
+  urlBody,
 } from './input-fields.ts';
 import type { ScrapeInput, ScrapeOptions } from './scrape.ts';
 
@@ -124,10 +125,7 @@ export const PageScrapeOptions = Type.Object(
 );
 export type PageScrapeOptions = Static<typeof PageScrapeOptions>;
 
-export const ScrapeSingleBody = Type.Object(
-  { url: Type.String({ minLength: 1 }), ...scrapeFields },
-  { additionalProperties: false },
-);
+export const ScrapeSingleBody = urlBody(scrapeFields);
 export type ScrapeSingleBody = Static<typeof ScrapeSingleBody>;
 
 export const ScrapeBatchBody = Type.Object(

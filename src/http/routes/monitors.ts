@@ -114,6 +114,12 @@ async function monitorWebhook(
   return target && { ...target, events: [...MONITOR_EVENTS] };
 }
 
+/** One monitor's answer, or a 404 when the caller has none by that id. */
+function oneMonitor(m: MonitorView | undefined) {
+  if (!m) throw notFound('monitor');
+  return { success: true as const, monitor: monitorAnswer(m) };
+}
+
 function monitorAnswer(m: MonitorView) {
   return {
     id: m.id,
@@ -240,9 +246,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
       },
     },
     async (request) => {
-      const monitor = await deps.monitors.store.get(request.user.userId, request.params.id);
-      if (!monitor) throw notFound('monitor');
-      return { success: true as const, monitor: monitorAnswer(monitor) };
+      return oneMonitor(await deps.monitors.store.get(request.user.userId, request.params.id));
     },
   );
 
@@ -268,8 +272,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
             ? { webhook: await monitorWebhook(webhook, config) }
             : {}),
       });
-      if (!monitor) throw notFound('monitor');
-      return { success: true as const, monitor: monitorAnswer(monitor) };
+      return oneMonitor(monitor);
     },
   );
 

@@ -8,6 +8,7 @@ import {
   MAX_PROMPT_CHARS,
   MAX_SELECTOR_CHARS,
   Patterns,
+  urlBody,
 } from '../../../ops/index.ts';
 import { DomainFilter } from '../../schemas/search.ts';
 
@@ -77,10 +78,7 @@ export const scrapeOptionFields = {
 export const ScrapeOptions = Type.Object(scrapeOptionFields, { additionalProperties: false });
 export type ScrapeOptions = Static<typeof ScrapeOptions>;
 
-export const V2ScrapeBody = Type.Object(
-  { url: Type.String({ minLength: 1 }), ...scrapeOptionFields },
-  { additionalProperties: false },
-);
+export const V2ScrapeBody = urlBody(scrapeOptionFields);
 export type V2ScrapeBody = Static<typeof V2ScrapeBody>;
 
 export const V2BatchBody = Type.Object(
