@@ -30,6 +30,20 @@ export interface OperationRoute<B extends TSchema> {
 /** An operation's work on an input already read and checked. */
 type Prepared = (ctx: OpContext) => Promise<unknown>;
 
+/**
+ * The usual core: the body read into the operation's input by the operation's own parser (which
+ * throws an InputError naming the field), then the operation on it.
+ */
+export function parsed<B, I>(
+  parse: (body: B) => I | Promise<I>,
+  op: (input: I, ctx: OpContext) => Promise<unknown>,
+): (body: B) => Promise<Prepared> {
+  return async (body) => {
+    const input = await parse(body);
+    return (ctx) => op(input, ctx);
+  };
+}
+
 /** Schemas as Fastify's compilers take them: plain JSON Schema objects. */
 type JsonSchema = Record<string, unknown>;
 

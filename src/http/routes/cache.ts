@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CacheMatch } from '../../cache/index.ts';
 import { normalizeUrl } from '../../discover/index.ts';
+import { requireHttpUrl } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { CacheDeleteQuery, CacheDeleteResponse } from '../schemas/cache.ts';
-import { ErrorResponse, requireHttpUrl } from '../schemas/common.ts';
+import { ErrorResponse } from '../schemas/common.ts';
 
 /** The query as what to delete, in the spelling entries are stored under; a 400 naming the field otherwise. */
 function matchOf(query: { url?: string; prefix?: string }): CacheMatch {

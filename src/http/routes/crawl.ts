@@ -1,49 +1,38 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.ts';
 import type { AcquireMethod } from '../../contract/index.ts';
-import type { CrawlPageInput } from '../../ops/index.ts';
+import {
+  CRAWL_MAX_LIMIT,
+  type CrawlFields,
+  type CrawlPageInput,
+  crawlSettings,
+} from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { crawlSettings } from '../inputs.ts';
-import { ErrorResponse } from '../schemas/common.ts';
-import { CRAWL_MAX_LIMIT, CrawlBody } from '../schemas/crawl.ts';
-import { JobCreated } from '../schemas/jobs.ts';
-import type { WebhookBody } from '../schemas/webhooks.ts';
-import { startJob } from './jobs-start.ts';
+import { CrawlBody } from '../schemas/crawl.ts';
+import { type JobItems, jobStartRoute } from './jobs-start.ts';
 
-/** Stores and queues a crawl: its start page is the job's first item. Shared with Firecrawl's /v2/crawl. */
-export async function startCrawl(
-  deps: RouteDeps,
-  userId: string,
-  body: Omit<CrawlBody, 'webhook'>,
-  webhook?: WebhookBody,
+/** A crawl's job items: its start page, deduped by its key. Shared with Firecrawl's /v2/crawl. */
+export async function crawlItems(
+  body: CrawlFields,
+  config: Config,
   /** Engines the pages may use when the caller chose them beyond the native `method` (Firecrawl's basic). */
   methods?: AcquireMethod[],
-) {
-  const crawl = await crawlSettings(body, deps.services.config);
+): Promise<Exclude<JobItems, unknown[]>> {
+  const crawl = await crawlSettings(body, config);
   const settings = methods
     ? { ...crawl.settings, scrape: { ...crawl.settings.scrape, methods } }
     : crawl.settings;
-  const { startKey } = crawl;
   const start: CrawlPageInput = { url: settings.url, depth: 0, foundOn: null, crawl: settings };
-  return startJob(deps, userId, 'crawl', [start], webhook, {
-    keys: [startKey],
-    maxItems: settings.limit,
-  });
+  return { inputs: [start], opts: { keys: [crawl.startKey], maxItems: settings.limit } };
 }
 
 export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
-  app.post(
-    '/v1/crawl',
-    {
-      schema: {
-        tags: ['crawl'],
-        summary: `Crawl a site in the background, up to ${CRAWL_MAX_LIMIT} pages; results through the job endpoints`,
-        body: CrawlBody,
-        response: { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse },
-      },
-    },
-    async (request, reply) => {
-      const { webhook, ...body } = request.body;
-      return reply.code(202).send(await startCrawl(deps, request.user.userId, body, webhook));
-    },
-  );
+  jobStartRoute(app, deps, {
+    url: '/v1/crawl',
+    tags: ['crawl'],
+    summary: `Crawl a site in the background, up to ${CRAWL_MAX_LIMIT} pages; results through the job endpoints`,
+    body: CrawlBody,
+    type: 'crawl',
+    items: (body) => crawlItems(body, deps.services.config),
+  });
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { extractInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { extractInput } from '../inputs.ts';
 import { ExtractBody } from '../schemas/extract.ts';
 import { ASYNC_BATCH_MAX_URLS } from '../schemas/jobs.ts';
 import { jobStartRoute } from './jobs-start.ts';

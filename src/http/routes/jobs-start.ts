@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncTypebox, Static, TSchema } from '@fastify/type-provider-typebox';
 import type { CreateOptions, JobType } from '../../jobs/index.ts';
 import {
+  batchInput,
   batchItems,
   normaliseSearchInput,
+  requireProxy,
   type SequenceInput,
+  scrapeInput,
   searchItems,
+  sequenceInput,
 } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { batchInput, scrapeInput, sequenceInput, webhookTarget } from '../inputs.ts';
-import { ErrorResponse, requireProxy } from '../schemas/common.ts';
+import { ErrorResponse } from '../schemas/common.ts';
 import {
   ASYNC_BATCH_MAX_URLS,
   AsyncBatchBody,
@@ -19,6 +22,7 @@ import {
   JobCreated,
 } from '../schemas/jobs.ts';
 import type { WebhookBody } from '../schemas/webhooks.ts';
+import { webhookTarget } from '../webhook-target.ts';
 
 const responses = { 202: JobCreated, 400: ErrorResponse, 401: ErrorResponse };
 
@@ -63,8 +67,11 @@ export interface JobStartRoute<B extends TSchema> {
   tags?: string[];
   body: B;
   type: JobType;
-  items(body: Omit<Static<B>, 'webhook'>): unknown[] | Promise<unknown[]>;
+  items(body: Omit<Static<B>, 'webhook'>): JobItems | Promise<JobItems>;
 }
+
+/** A job's items, with the options some starts add (a crawl's dedupe keys and page limit). */
+export type JobItems = unknown[] | { inputs: unknown[]; opts: Omit<CreateOptions, 'webhook'> };
 
 export function jobStartRoute<B extends TSchema>(
   app: Parameters<FastifyPluginAsyncTypebox<RouteDeps>>[0],
@@ -84,9 +91,10 @@ export function jobStartRoute<B extends TSchema>(
     async (request, reply) => {
       const { webhook, ...body } = request.body as Static<B> & { webhook?: WebhookBody };
       const items = await route.items(body as Omit<Static<B>, 'webhook'>);
+      const { inputs, opts } = Array.isArray(items) ? { inputs: items, opts: {} } : items;
       return reply
         .code(202)
-        .send(await startJob(deps, request.user.userId, route.type, items, webhook));
+        .send(await startJob(deps, request.user.userId, route.type, inputs, webhook, opts));
     },
   );
 }

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MapResult } from '../../contract/index.ts';
-import { mapSite } from '../../ops/index.ts';
+import { MapBody, mapInput, mapSite } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { mapInput } from '../inputs.ts';
-import { operationRoute } from '../operations.ts';
+import { operationRoute, parsed } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { MapBody } from '../schemas/map.ts';
 
 export const mapRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   operationRoute(app, deps, {
@@ -16,9 +14,6 @@ export const mapRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps)
       body: MapBody,
       response: { 200: MapResult, 400: ErrorResponse, 401: ErrorResponse },
     },
-    prepare: (body) => {
-      const input = mapInput(body);
-      return (ctx) => mapSite(input, ctx);
-    },
+    prepare: parsed(mapInput, mapSite),
   });
 };

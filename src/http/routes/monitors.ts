@@ -10,11 +10,17 @@ import {
   type MonitorView,
   ScheduleError,
 } from '../../monitors/index.ts';
-import { batchItems, type CrawlPageInput } from '../../ops/index.ts';
+import {
+  batchInput,
+  batchItems,
+  type CrawlPageInput,
+  crawlSettings,
+  InputError,
+  pageScrapeOptions,
+} from '../../ops/index.ts';
 import { MONITOR_EVENTS, type WebhookTarget } from '../../webhooks/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { batchInput, crawlSettings, pageScrapeOptions, webhookTarget } from '../inputs.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { intParam } from '../schemas/jobs.ts';
 import {
@@ -28,6 +34,7 @@ import {
   MonitorPageQuery,
   MonitorPatchBody,
 } from '../schemas/monitors.ts';
+import { webhookTarget } from '../webhook-target.ts';
 import { jobUrl } from './jobs-start.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -76,9 +83,8 @@ async function checkJob(body: MonitorBody, id: string, config: Config): Promise<
     settings = await crawlSettings({ ...crawl!, ...options, limit }, config);
   } catch (err) {
     // The crawl's own fields are named as the caller wrote them: inside `crawl`.
-    const detail = err instanceof ApiError ? err.details?.[0] : undefined;
-    if (detail && detail.field.split(/[.[]/)[0]! in crawl!)
-      throw badRequest(`crawl.${detail.field}`, detail.message);
+    if (err instanceof InputError && err.field.split(/[.[]/)[0]! in crawl!)
+      throw badRequest(`crawl.${err.field}`, err.message);
     throw err;
   }
   const start: CrawlPageInput = {
@@ -106,6 +112,12 @@ async function monitorWebhook(
 ): Promise<WebhookTarget | undefined> {
   const target = await webhookTarget(given, config);
   return target && { ...target, events: [...MONITOR_EVENTS] };
+}
+
+/** One monitor's answer, or a 404 when the caller has none by that id. */
+function oneMonitor(m: MonitorView | undefined) {
+  if (!m) throw notFound('monitor');
+  return { success: true as const, monitor: monitorAnswer(m) };
 }
 
 function monitorAnswer(m: MonitorView) {
@@ -234,9 +246,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
       },
     },
     async (request) => {
-      const monitor = await deps.monitors.store.get(request.user.userId, request.params.id);
-      if (!monitor) throw notFound('monitor');
-      return { success: true as const, monitor: monitorAnswer(monitor) };
+      return oneMonitor(await deps.monitors.store.get(request.user.userId, request.params.id));
     },
   );
 
@@ -262,8 +272,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
             ? { webhook: await monitorWebhook(webhook, config) }
             : {}),
       });
-      if (!monitor) throw notFound('monitor');
-      return { success: true as const, monitor: monitorAnswer(monitor) };
+      return oneMonitor(monitor);
     },
   );
 

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BatchResult } from '../../contract/index.ts';
-import { scrapeBatch } from '../../ops/index.ts';
+import { batchInput, ScrapeBatchBody, scrapeBatch } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { batchInput } from '../inputs.ts';
-import { operationRoute } from '../operations.ts';
+import { operationRoute, parsed } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { ScrapeBatchBody } from '../schemas/scrape.ts';
 
 export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const max = deps.services.config.batchMaxUrls;
@@ -17,12 +15,13 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       body: ScrapeBatchBody,
       response: { 200: BatchResult, 400: ErrorResponse, 401: ErrorResponse },
     },
-    prepare: async (body) => {
-      const input = await batchInput(body, deps.services.config, {
-        max,
-        what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs',
-      });
-      return (ctx) => scrapeBatch(input, ctx);
-    },
+    prepare: parsed(
+      (body) =>
+        batchInput(body, deps.services.config, {
+          max,
+          what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs',
+        }),
+      scrapeBatch,
+    ),
   });
 };

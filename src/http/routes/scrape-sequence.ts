@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SequenceResult } from '../../contract/index.ts';
-import { sequence } from '../../ops/index.ts';
+import { SequenceBody, sequence, sequenceInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { sequenceInput } from '../inputs.ts';
-import { operationRoute } from '../operations.ts';
+import { operationRoute, parsed } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { SequenceBody } from '../schemas/sequence.ts';
 
 export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   operationRoute(app, deps, {
@@ -16,9 +14,6 @@ export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
       body: SequenceBody,
       response: { 200: SequenceResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    prepare: async (body) => {
-      const input = await sequenceInput(body, deps.services.config);
-      return (ctx) => sequence(input, ctx);
-    },
+    prepare: parsed((body) => sequenceInput(body, deps.services.config), sequence),
   });
 };

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FetchResult } from '../../contract/index.ts';
-import { scrape } from '../../ops/index.ts';
+import { ScrapeSingleBody, scrape, scrapeInput } from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { scrapeInput } from '../inputs.ts';
-import { operationRoute } from '../operations.ts';
+import { operationRoute, parsed } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
-import { ScrapeSingleBody } from '../schemas/scrape.ts';
 
 export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   operationRoute(app, deps, {
@@ -16,9 +14,6 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       body: ScrapeSingleBody,
       response: { 200: FetchResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    prepare: async (body) => {
-      const input = await scrapeInput(body, deps.services.config);
-      return (ctx) => scrape(input, ctx);
-    },
+    prepare: parsed((body) => scrapeInput(body, deps.services.config), scrape),
   });
 };

@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PdfResult, ScreenshotResult } from '../../contract/index.ts';
-import { pdfFromHtml, pdfFromUrl, screenshot } from '../../ops/index.ts';
+import {
+  PdfHtmlBody,
+  PdfUrlBody,
+  pdfFromHtml,
+  pdfFromUrl,
+  pdfUrlInput,
+  ScreenshotBody,
+  screenshot,
+  screenshotInput,
+} from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { operationRoute } from '../operations.ts';
-import { checkSteps } from '../schemas/actions.ts';
-import { ErrorResponse, requireHttpUrl, requireProxy } from '../schemas/common.ts';
-import { PdfHtmlBody, PdfUrlBody, ScreenshotBody } from '../schemas/screenshot-pdf.ts';
+import { operationRoute, parsed } from '../operations.ts';
+import { ErrorResponse } from '../schemas/common.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
 
@@ -19,14 +26,7 @@ export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       body: ScreenshotBody,
       response: { 200: ScreenshotResult, ...errors },
     },
-    prepare: (body) => {
-      const url = requireHttpUrl(body.url, 'url');
-      checkSteps(body.actions, 'actions');
-      const proxy = requireProxy(deps.services.config, body.proxy);
-      const { fullPage, selector, width, height, waitFor, actions } = body;
-      return (ctx) =>
-        screenshot({ url, fullPage, selector, width, height, waitFor, actions, proxy }, ctx);
-    },
+    prepare: parsed((body) => screenshotInput(body, deps.services.config), screenshot),
   });
   operationRoute(app, deps, {
     url: '/v1/pdf/html',
@@ -46,9 +46,6 @@ export const screenshotPdfRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       body: PdfUrlBody,
       response: { 200: PdfResult, ...errors },
     },
-    prepare: (body) => {
-      const url = requireHttpUrl(body.url, 'url');
-      return (ctx) => pdfFromUrl({ ...body, url }, ctx);
-    },
+    prepare: parsed(pdfUrlInput, pdfFromUrl),
   });
 };

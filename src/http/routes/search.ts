@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SearchResult } from '../../contract/index.ts';
-import { normaliseSearchInput, search, searchWithPages } from '../../ops/index.ts';
+import {
+  normaliseSearchInput,
+  pageScrapeOptions,
+  search,
+  searchWithPages,
+} from '../../ops/index.ts';
 import type { RouteDeps } from '../deps.ts';
-import { pageScrapeOptions } from '../inputs.ts';
 import { operationRoute } from '../operations.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { SearchBody } from '../schemas/search.ts';

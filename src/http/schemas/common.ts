@@ -1,76 +1,7 @@
 import { Type } from 'typebox';
-import type { Config } from '../../config.ts';
-import { type ProxyRequest, proxyRefusal } from '../../ops/index.ts';
-import { badRequest } from '../errors.ts';
-
-export const Format = Type.Union([Type.Literal('markdown'), Type.Literal('html')], {
-  description: 'Output format; default markdown',
-});
 
 export const ErrorResponse = Type.Object({
   success: Type.Literal(false),
   error: Type.String(),
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
-
-/**
- * Longest CSS selector a caller may give (includeTags, excludeTags, extract.selectors); each also
- * runs on a content worker under the conversion deadline, as length alone bounds no selector's work.
- */
-export const MAX_SELECTOR_CHARS = 500;
-
-/** Longest instruction to the LLM (extraction prompt, summary query), on every door. */
-export const MAX_PROMPT_CHARS = 10_000;
-
-export const SummaryObject = Type.Object(
-  { query: Type.String({ minLength: 1, maxLength: MAX_PROMPT_CHARS }) },
-  {
-    additionalProperties: false,
-    description:
-      "Adds `content`: the LLM's answer, or without an LLM configured the passages most relevant to the query; `summarizer` says which",
-  },
-);
-export const ProxyObject = Type.Object(
-  {
-    country: Type.String({
-      minLength: 2,
-      maxLength: 2,
-      description:
-        'ISO 3166-1 alpha-2 code, any case; must have a proxy configured (WEBDATA_PROXY_URLS)',
-    }),
-  },
-  {
-    additionalProperties: false,
-    description: 'Geo-targeted request through an upstream proxy of that country',
-  },
-);
-
-/** A proxy object this server can serve, or a 400 naming `<prefix>proxy.country` and what is configured. */
-export function requireProxy(
-  config: Config,
-  proxy: ProxyRequest | undefined,
-  prefix = '',
-): ProxyRequest | undefined {
-  const refusal = proxyRefusal(config, proxy);
-  if (refusal) throw badRequest(`${prefix}proxy.country`, refusal);
-  return proxy;
-}
-
-/** A target URL must be absolute http(s); anything else is the caller's mistake, named by field. */
-export function requireHttpUrl(value: string, field: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw badRequest(field, `"${value}" is not an absolute URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw badRequest(field, `scheme ${url.protocol} is not supported; use http or https`);
-  return url.href;
-}
-
-/** A summary works with or without an LLM (extractive without one); only a blank instruction is refused. */
-export function checkSummary(summary: { query: string } | undefined, field: string): void {
-  if (summary === undefined) return;
-  if (!summary.query.trim()) throw badRequest(`${field}.query`, 'must not be blank');
-}

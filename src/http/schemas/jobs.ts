@@ -1,11 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { Cost, Timestamp } from '../../contract/index.ts';
 import { JOB_STATUSES, JOB_TYPES } from '../../jobs/index.ts';
+import {
+  Format,
+  ProxyObject,
+  ScrapeBatchBody,
+  ScrapeSingleBody,
+  SequenceBody,
+} from '../../ops/index.ts';
 import { badRequest } from '../errors.ts';
-import { Format, ProxyObject } from './common.ts';
-import { ScrapeBatchBody, ScrapeSingleBody } from './scrape.ts';
 import { searchBody } from './search.ts';
-import { SequenceBody } from './sequence.ts';
 import { withWebhook } from './webhooks.ts';
 
 /** Spec limits of the async start endpoints. */

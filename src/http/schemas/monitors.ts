@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Cost, Timestamp } from '../../contract/index.ts';
+import { scrapeFields } from '../../ops/index.ts';
 import { CrawlBody } from './crawl.ts';
-import { scrapeFields } from './scrape.ts';
 import { WebhookBody } from './webhooks.ts';
 
 /** Longest cron expression read: five or six fields with lists fit well inside it. */

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { PageScrapeOptions } from '../../ops/index.ts';
 import { ENGINE_NAMES } from '../../settings/index.ts';
-import { PageScrapeOptions } from './scrape.ts';
 
 /** A domain filter entry: a host name (at most 253) or a URL that names one. */
 export const DomainFilter = Type.String({ minLength: 1, maxLength: 2048 });

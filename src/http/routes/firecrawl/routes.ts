@@ -4,8 +4,11 @@ import { microsToUsd } from '../../../billing/index.ts';
 import type { FetchResult } from '../../../contract/index.ts';
 import type { JobType } from '../../../jobs/index.ts';
 import {
+  InputError,
+  mapInput,
   mapSite,
   normaliseSearchInput,
+  requireHttpUrl,
   type ScrapeInput,
   scrape,
   scrapeWithScreenshot,
@@ -14,10 +17,9 @@ import {
 } from '../../../ops/index.ts';
 import type { RouteDeps } from '../../deps.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { mapInput } from '../../inputs.ts';
 import { operationRoute } from '../../operations.ts';
-import { requireHttpUrl } from '../../schemas/common.ts';
-import { startCrawl } from '../crawl.ts';
+import { crawlItems } from '../crawl.ts';
+import { startJob } from '../jobs-start.ts';
 import { toDocument } from './document.ts';
 import {
   JobPageQuery,
@@ -111,7 +113,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         try {
           requireHttpUrl(url, `urls[${i}]`);
         } catch (err) {
-          if (ignoreInvalidURLs && err instanceof ApiError) {
+          if (ignoreInvalidURLs && err instanceof InputError) {
             invalidURLs.push(url);
             continue;
           }
@@ -230,7 +232,8 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     },
     async (request) => {
       const { body, methods } = await compatCrawl(request.body, config);
-      const { id } = await startCrawl(deps, request.user.userId, body, undefined, methods);
+      const { inputs, opts } = await crawlItems(body, config, methods);
+      const { id } = await startJob(deps, request.user.userId, 'crawl', inputs, undefined, opts);
       return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
     },
   );

@@ -1,13 +1,15 @@
 import { type Static, Type } from 'typebox';
-import { MAX_PROMPT_CHARS, MAX_SELECTOR_CHARS } from '../../schemas/common.ts';
 import {
   CRAWL_MAX_DELAY_MS,
   CRAWL_MAX_DEPTH,
   CRAWL_MAX_LIMIT,
+  MAP_MAX_SEARCH_CHARS,
+  MAX_AGE_MS,
+  MAX_PROMPT_CHARS,
+  MAX_SELECTOR_CHARS,
   Patterns,
-} from '../../schemas/crawl.ts';
-import { MAP_MAX_SEARCH_CHARS } from '../../schemas/map.ts';
-import { MAX_AGE_MS } from '../../schemas/scrape.ts';
+  urlBody,
+} from '../../../ops/index.ts';
 import { DomainFilter } from '../../schemas/search.ts';
 
 /**
@@ -76,10 +78,7 @@ export const scrapeOptionFields = {
 export const ScrapeOptions = Type.Object(scrapeOptionFields, { additionalProperties: false });
 export type ScrapeOptions = Static<typeof ScrapeOptions>;
 
-export const V2ScrapeBody = Type.Object(
-  { url: Type.String({ minLength: 1 }), ...scrapeOptionFields },
-  { additionalProperties: false },
-);
+export const V2ScrapeBody = urlBody(scrapeOptionFields);
 export type V2ScrapeBody = Static<typeof V2ScrapeBody>;
 
 export const V2BatchBody = Type.Object(

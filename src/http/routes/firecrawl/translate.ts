@@ -1,12 +1,10 @@
 import type { Config } from '../../../config.ts';
 import { type AcquireMethod, type Action, SCREENSHOT_VIEWPORT } from '../../../contract/index.ts';
 import type { ExtractRequest } from '../../../extract/index.ts';
-import type { ScrapeInput } from '../../../ops/index.ts';
+import type { CrawlFields, ScrapeInput } from '../../../ops/index.ts';
+import { extractRequest, scrapeInput } from '../../../ops/index.ts';
 import { PAGE_FORMATS, type PageFormat } from '../../../page/index.ts';
 import { badRequest } from '../../errors.ts';
-import { scrapeInput } from '../../inputs.ts';
-import type { CrawlBody } from '../../schemas/crawl.ts';
-import { extractRequest } from '../../schemas/extract.ts';
 import type { ScrapeOptions, V2CrawlBody } from './schemas.ts';
 
 /**
@@ -292,7 +290,7 @@ export async function compatScrape(
 export async function compatCrawl(
   body: V2CrawlBody,
   config: Config,
-): Promise<{ body: Omit<CrawlBody, 'webhook'>; methods?: AcquireMethod[] }> {
+): Promise<{ body: CrawlFields; methods?: AcquireMethod[] }> {
   const prefix = 'scrapeOptions.';
   const c = await compatScrape(
     'https://example.invalid/',
@@ -325,7 +323,7 @@ export async function compatCrawl(
     storeInCache,
     changeTracking,
   } = c.input;
-  const crawl: Omit<CrawlBody, 'webhook'> = {
+  const crawl: CrawlFields = {
     url: body.url,
     ...(body.limit !== undefined ? { limit: body.limit } : {}),
     ...(body.maxDiscoveryDepth !== undefined ? { maxDepth: body.maxDiscoveryDepth } : {}),

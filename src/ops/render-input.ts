@@ -1,7 +1,13 @@
-import { Type } from 'typebox';
-import { Actions, SCREENSHOT_VIEWPORT } from '../../contract/index.ts';
-import { PDF_TIMEOUT_MS } from '../../ops/index.ts';
-import { ProxyObject } from './common.ts';
+/**
+ * The inputs of the operations that render a page in the browser (screenshot, PDF): their shapes
+ * and the checks a schema cannot express, each an InputError naming the field.
+ */
+import { type Static, Type } from 'typebox';
+import type { Config } from '../config.ts';
+import { Actions, SCREENSHOT_VIEWPORT } from '../contract/index.ts';
+import { checkSteps, ProxyObject, requireHttpUrl, requireProxy, urlBody } from './input-fields.ts';
+import { PDF_TIMEOUT_MS, type PdfOptions } from './pdf.ts';
+import type { ScreenshotInput } from './screenshot.ts';
 
 export const ScreenshotBody = Type.Object(
   {
@@ -82,7 +88,19 @@ export const PdfHtmlBody = Type.Object(
   { html: Type.String({ minLength: 1 }), ...pdfFields },
   { additionalProperties: false },
 );
-export const PdfUrlBody = Type.Object(
-  { url: Type.String({ minLength: 1 }), ...pdfFields },
-  { additionalProperties: false },
-);
+export const PdfUrlBody = urlBody(pdfFields);
+
+export function screenshotInput(
+  body: Static<typeof ScreenshotBody>,
+  config: Config,
+): ScreenshotInput {
+  const url = requireHttpUrl(body.url, 'url');
+  checkSteps(body.actions, 'actions');
+  const proxy = requireProxy(config, body.proxy);
+  const { fullPage, selector, width, height, waitFor, actions } = body;
+  return { url, fullPage, selector, width, height, waitFor, actions, proxy };
+}
+
+export function pdfUrlInput(body: Static<typeof PdfUrlBody>): PdfOptions & { url: string } {
+  return { ...body, url: requireHttpUrl(body.url, 'url') };
+}
