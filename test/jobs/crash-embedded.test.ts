@@ -12,7 +12,7 @@ const running = useCliProcesses();
 it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', {
   timeout: 150_000,
 }, async () => {
-  const { serve, client } = await embeddedServe(running, {
+  const { serve, crashAt, client } = await embeddedServe(running, {
     WEBDATA_DATA_DIR: data.path,
     WEBDATA_JOB_CONCURRENCY: '2',
   });
@@ -23,13 +23,11 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
   expect(created.status).toBe(202);
   // Some items done, two more in flight: the worst moment to lose the process.
   const inFlight = () => site.hits.filter((h) => h.startsWith('/slow')).length;
-  await waitForJob(client, created.json.url, {
-    until: (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2,
-  });
-  await first.kill9();
-  expect(first.proc.signalCode).toBe('SIGKILL');
-
-  const second = await serve();
+  const second = await crashAt(
+    first,
+    created.json.url,
+    (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2,
+  );
   const job = await waitForJob(client, created.json.url, { timeoutMs: 30_000 });
   expect(job).toMatchObject({ status: 'completed', total: 6, completed: 6, cost: 0.012 });
   expect(job.data.map((d: any) => [d.url, d.success])).toEqual(urls.map((u) => [u, true]));

@@ -43,7 +43,7 @@ describe('crawl durability', () => {
   }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
-      const { serve, client } = await embeddedServe(running, {
+      const { serve, crashAt, client } = await embeddedServe(running, {
         WEBDATA_DATA_DIR: dataDir,
         WEBDATA_TEST_RESOLVE: toLoopback(site.hosts),
         WEBDATA_JOB_CONCURRENCY: '4',
@@ -57,13 +57,11 @@ describe('crawl durability', () => {
       expect(created.status).toBe(202);
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
       const hits = () => pageHits('embedded.test').length;
-      await waitForJob(client, created.json.url, {
-        until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
-      });
-      await first.kill9();
-      expect(first.proc.signalCode).toBe('SIGKILL');
-
-      const second = await serve();
+      const second = await crashAt(
+        first,
+        created.json.url,
+        (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
+      );
       const job = await waitForJob(client, created.json.url, { timeoutMs: 60_000 });
       const { data } = await allPages(client, created.json.url, 100);
       await second.kill9();

@@ -193,7 +193,11 @@ export async function spawnWorker(
 export async function embeddedServe(
   running: CliProcess[],
   env: Record<string, string>,
-): Promise<{ serve(): Promise<CliProcess>; client: Pick<TestServer, 'api'> }> {
+): Promise<{
+  serve(): Promise<CliProcess>;
+  crashAt(process: CliProcess, jobUrl: string, worst: (job: any) => boolean): Promise<CliProcess>;
+  client: Pick<TestServer, 'api'>;
+}> {
   const port = await freePort();
   const settings = {
     PORT: String(port),
@@ -209,5 +213,16 @@ export async function embeddedServe(
     await p.waitFor(/webdata listening/);
     return p;
   };
-  return { serve, client: { api: apiAt(`http://127.0.0.1:${port}`) } };
+  const client = { api: apiAt(`http://127.0.0.1:${port}`) };
+  /**
+   * Lets the job at `jobUrl` run until `worst` holds, kills `process` there with -9 as a crash
+   * would, and starts the service again on the same data.
+   */
+  const crashAt = async (process: CliProcess, jobUrl: string, worst: (job: any) => boolean) => {
+    await waitForJob(client, jobUrl, { until: worst });
+    await process.kill9();
+    expect(process.proc.signalCode).toBe('SIGKILL');
+    return serve();
+  };
+  return { serve, crashAt, client };
 }
