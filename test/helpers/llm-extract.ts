@@ -24,10 +24,11 @@ export const WINDOW = 1000;
 /** Settings for a server extracting through the fixture model `model` speaks for. */
 export const llm =
   (model: EngineServer, more: Record<string, string> = {}) =>
-  () => ({
-    OPENAI_BASE_URL: `${model.origin}/v1`,
-    OPENAI_API_KEY: OPENAI_TEST_KEY,
-    WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-    ...more,
-  });
+  () => ({ ...extractModelAt(model), WEBDATA_BROWSER_POOL_SIZE: '1', ...more });
+
+/** The settings that send the service's extraction to the fixture model `model` speaks for. */
+export const extractModelAt = (model: { origin: string }) => ({
+  OPENAI_BASE_URL: `${model.origin}/v1`,
+  OPENAI_API_KEY: OPENAI_TEST_KEY,
+  WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+});
