@@ -3,7 +3,7 @@ import { openDatabase } from '../../src/store/index.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { embeddedServe, useCliProcesses, waitForJob } from './helpers.ts';
+import { chargesOf, embeddedServe, useCliProcesses, waitForJob } from './helpers.ts';
 
 const data = useFixture(() => tempDir('webdata-crash-'));
 const site = useFixture(() => startFixtureSite());
@@ -37,11 +37,7 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
 
   const database = await openDatabase({ databaseUrl: '', dataDir: data.path });
   try {
-    const charges = await database.db
-      .selectFrom('usage_ledger')
-      .selectAll()
-      .where('ref', '=', job.id)
-      .execute();
+    const charges = await chargesOf(database, job.id);
     expect(charges.length).toBe(6);
     const items = await database.db
       .selectFrom('job_items')

@@ -6,7 +6,14 @@ import { openDatabase } from '../../src/store/index.ts';
 import { startCrawlSite } from '../fixtures/crawl-site.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { toLoopback, useServer } from '../helpers/server.ts';
-import { allPages, embeddedServe, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
+import {
+  allPages,
+  chargesOf,
+  embeddedServe,
+  spawnWorker,
+  useCliProcesses,
+  waitForJob,
+} from './helpers.ts';
 
 const LIMIT = 30;
 
@@ -68,11 +75,7 @@ describe('crawl durability', () => {
 
       const database = await openDatabase({ databaseUrl: '', dataDir });
       try {
-        const charges = await database.db
-          .selectFrom('usage_ledger')
-          .selectAll()
-          .where('ref', '=', job.id)
-          .execute();
+        const charges = await chargesOf(database, job.id);
         expectExactlyOnce(job, data, charges.length);
         const items = await database.db
           .selectFrom('job_items')
@@ -125,11 +128,7 @@ describe('crawl durability', () => {
       await doomed.kill9();
       const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
       const { data } = await allPages(t, created.json.url, 100);
-      const charges = await t.server.database.db
-        .selectFrom('usage_ledger')
-        .selectAll()
-        .where('ref', '=', job.id)
-        .execute();
+      const charges = await chargesOf(t.server.database, job.id);
       expectExactlyOnce(job, data, charges.length);
       const fetched = pageHits('workers.test').map((h) => h.path);
       expect(new Set(fetched).size).toBe(LIMIT);

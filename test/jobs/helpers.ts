@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
+import type { Database } from '../../src/store/index.ts';
 import { waitFor } from '../helpers/poll.ts';
 import {
   type ApiAnswer,
@@ -10,6 +11,10 @@ import {
   TEST_KEY,
   type TestServer,
 } from '../helpers/server.ts';
+
+/** The usage ledger's rows charged against a job, read from the database itself. */
+export const chargesOf = (database: Database, jobId: string) =>
+  database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', jobId).execute();
 
 /** Polls a job until it reaches a terminal status (or the deadline), returning the last answer. */
 export async function waitForJob(
@@ -68,11 +73,7 @@ export async function expectGivenUpMiddleItem(
   expect(data[1]).toMatchObject({ success: false, cost: 0 });
   expect(data[1].error).toMatch(/job queue gave up on this item after 11 attempts \(last: .*JSON/);
   expect(job.cost).toBeCloseTo(data[0].cost + data[2].cost, 6);
-  const charges = await t.server.database.db
-    .selectFrom('usage_ledger')
-    .selectAll()
-    .where('ref', '=', job.id)
-    .execute();
+  const charges = await chargesOf(t.server.database, job.id);
   expect(charges.length).toBe(2);
 }
 
