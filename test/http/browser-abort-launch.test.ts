@@ -2,6 +2,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
+import { browserCapacity } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { leavingScrape } from '../helpers/leaving-client.ts';
 import { timed, waitFor } from '../helpers/poll.ts';
@@ -25,9 +26,7 @@ const site = useFixture(() => startFixtureSite());
 const t = useServer({
   settings: () => ({
     WEBDATA_CHROMIUM_HEADLESS: slowBrowser.path,
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-    WEBDATA_BROWSER_MAX_PAGES: '1',
-    WEBDATA_BROWSER_QUEUE_WAIT_MS: '500',
+    ...browserCapacity({ browsers: 1, pages: 1, queueWaitMs: 500 }),
   }),
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
+import { browserCapacity } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { leavingScrape } from '../helpers/leaving-client.ts';
 import { timed, waitFor } from '../helpers/poll.ts';
@@ -8,11 +9,7 @@ import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 const site = useFixture(() => startFixtureSite());
 // One page for everyone: a page kept after its client left would lock every other user out.
 const t = useServer({
-  settings: {
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-    WEBDATA_BROWSER_MAX_PAGES: '1',
-    WEBDATA_BROWSER_QUEUE_WAIT_MS: '500',
-  },
+  settings: browserCapacity({ browsers: 1, pages: 1, queueWaitMs: 500 }),
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { JOB_TEXT_LIMITS } from '../../src/mcp/render.ts';
-import { startCrawlSite } from '../fixtures/crawl-site.ts';
+import { startCrawlSite, TREE_SITE } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
@@ -16,9 +16,7 @@ const site = useFixture(() => startFixtureSite());
 const searx = useFixture(() =>
   startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]),
 );
-const web = useFixture(() =>
-  startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }),
-);
+const web = useFixture(() => startCrawlSite({ generated: [TREE_SITE] }));
 const t = useServer({
   settings: () => ({
     SEARXNG_URL: searx.origin,
