@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { DOMParser } from 'linkedom';
 import { parseBingSerp, parseGoogleSerp } from '../../src/search/index.ts';
 
@@ -39,8 +40,9 @@ let totalOurs = 0;
 let pages = 0;
 let results = 0;
 for (const engine of ['google', 'bing'] as const) {
-  for (const file of readdirSync(resolve(SERP, engine)).filter((f) => f.endsWith('.html'))) {
-    const html = readFileSync(resolve(SERP, engine, file), 'utf8');
+  for (const gz of readdirSync(resolve(SERP, engine)).filter((f) => f.endsWith('.html.gz'))) {
+    const file = gz.slice(0, -'.gz'.length);
+    const html = gunzipSync(readFileSync(resolve(SERP, engine, gz))).toString('utf8');
     const pageUrl = `https://www.${engine}.com/search?q=x`;
     const parse = engine === 'google' ? parseGoogleSerp : parseBingSerp;
     const { base, ours } = measure(

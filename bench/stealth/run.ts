@@ -1,5 +1,5 @@
 /**
- * Stealth bench: the open-source bot detectors of test/fixtures/bot-detectors, served from
+ * Stealth bench: the open-source bot detectors of test/fixtures/vendor/bot-detectors, served from
  * loopback, against each browser rung of the service (a scrape through POST /api/v1/scrape/single
  * with the rung forced) and, in the same run, against bare playwright-core and patchright-core
  * driving the same Chromium through the same egress proxy.

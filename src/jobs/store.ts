@@ -196,14 +196,7 @@ export class JobStore {
 
   /** Whether the job's items may still run (not cancelled, failed, finished, expired or deleted). */
   async isActive(id: string): Promise<boolean> {
-    const row = await this.#db
-      .selectFrom('jobs')
-      .select('id')
-      .where('id', '=', id)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .where('expires_at', '>', Date.now())
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.activeOf([id])).has(id);
   }
 
   /** Items of active jobs waiting to run and running: the queue depth operators watch. */

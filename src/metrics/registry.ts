@@ -9,12 +9,15 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'webdata_' });
 
-const requests = new Counter({
-  name: 'webdata_http_requests_total',
-  help: 'HTTP requests answered, by method, route template and status code',
-  labelNames: ['method', 'route', 'status'] as const,
-  registers: [registry],
-});
+function counter<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
+
+const requests = counter(
+  'webdata_http_requests_total',
+  'HTTP requests answered, by method, route template and status code',
+  ['method', 'route', 'status'],
+);
 
 const latency = new Histogram({
   name: 'webdata_http_request_duration_seconds',
@@ -25,33 +28,29 @@ const latency = new Histogram({
   registers: [registry],
 });
 
-const shed = new Counter({
-  name: 'webdata_shed_requests_total',
-  help: 'Requests refused with 503 because the process was over a load bound, by bound',
-  labelNames: ['reason'] as const,
-  registers: [registry],
-});
+const shed = counter(
+  'webdata_shed_requests_total',
+  'Requests refused with 503 because the process was over a load bound, by bound',
+  ['reason'],
+);
 
-const chargesUsd = new Counter({
-  name: 'webdata_charges_usd_total',
-  help: 'Money charged to users (written to the usage ledger), by operation',
-  labelNames: ['operation'] as const,
-  registers: [registry],
-});
+const chargesUsd = counter(
+  'webdata_charges_usd_total',
+  'Money charged to users (written to the usage ledger), by operation',
+  ['operation'],
+);
 
-const chargeUnits = new Counter({
-  name: 'webdata_charge_units_total',
-  help: 'Units charged (pages, queries, breakpoints, session seconds), by operation',
-  labelNames: ['operation'] as const,
-  registers: [registry],
-});
+const chargeUnits = counter(
+  'webdata_charge_units_total',
+  'Units charged (pages, queries, breakpoints, session seconds), by operation',
+  ['operation'],
+);
 
-const blockVerdicts = new Counter({
-  name: 'webdata_block_verdicts_total',
-  help: 'Pages judged an anti-bot challenge or block, by the method that fetched them, kind and reason',
-  labelNames: ['method', 'kind', 'reason'] as const,
-  registers: [registry],
-});
+const blockVerdicts = counter(
+  'webdata_block_verdicts_total',
+  'Pages judged an anti-bot challenge or block, by the method that fetched them, kind and reason',
+  ['method', 'kind', 'reason'],
+);
 
 /** What the gauges read at scrape time; the composition root hands these in (see watch()). */
 export interface GaugeSources {

@@ -1,37 +1,27 @@
 import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
-import { engineFailed, refused, unreadable } from './errors.ts';
 import { googleNoResults, googleRefusal, parseGoogleSerp } from './google-serp.ts';
-import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
+import { serpEngine } from './serp-engine.ts';
+import type { SerpFetchers } from './serp-fetch.ts';
 import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
 
 const PAGE_SIZE = 10;
 
 /** Google's results page, `gl` for the country and `start` to page. */
 export function googleSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers }): SearchEngine {
-  return {
-    name: 'google',
-    async *pages(q: EngineQuery, signal: AbortSignal) {
-      for (let start = 0; ; start += PAGE_SIZE) {
-        const url = new URL('/search', opts.baseUrl);
-        url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));
-        if (start > 0) url.searchParams.set('start', String(start));
-        if (q.location) url.searchParams.set('gl', q.location.toLowerCase());
-        const { page, hits, refusal } = await fetchSerp(opts.fetchers, url.href, signal, (p) => {
-          const parsed = parseGoogleSerp(p.html, p.url);
-          return { hits: parsed, refusal: googleRefusal(p, parsed) };
-        });
-        if (refusal) throw refused('google', refusal);
-        if (page.statusCode >= 400)
-          throw engineFailed('google', `the results page answered HTTP ${page.statusCode}`);
-        // Only the first page can be misread silently: an empty page after results is the end of them.
-        if (hits.length === 0 && start === 0 && !googleNoResults(page.html, page.url))
-          throw unreadable('google');
-        yield hits;
-        if (hits.length === 0) return;
-      }
+  return serpEngine(
+    {
+      name: 'google',
+      params: (offset, location) => ({
+        start: offset > 0 ? String(offset) : undefined,
+        gl: location?.toLowerCase(),
+      }),
+      parse: parseGoogleSerp,
+      refusal: googleRefusal,
+      noResults: googleNoResults,
     },
-  };
+    opts,
+  );
 }
 
 interface CseAnswer {

@@ -105,14 +105,19 @@ export function bool(variable: string, o: About & { default: boolean }): Setting
   };
 }
 
+/** A text default as the docs show it: in code, or (none) for one that is empty or computed as such. */
+function shownText(o: About & { default: Fallback<string> }): string {
+  const shown = fallback(o.default, () => undefined);
+  return o.shownDefault ?? (shown ? code(shown) : '(none)');
+}
+
 /** Free text; `secret` ones (keys, tokens) default to empty and are never shown. */
 export function text(variable: string, o: About & { default: Fallback<string> }): Setting<string> {
-  const shown = fallback(o.default, () => undefined);
   return {
     ...o,
     variable,
     kind: 'text',
-    shownDefault: o.shownDefault ?? (shown ? code(shown) : '(none)'),
+    shownDefault: shownText(o),
     read: (raw, earlier) => given(raw) ?? fallback(o.default, earlier),
   };
 }
@@ -129,12 +134,11 @@ export function path(variable: string, o: About & { default: string }): Setting<
 
 /** An http(s) URL without trailing slashes; an empty default leaves it unset (''). */
 export function url(variable: string, o: About & { default: Fallback<string> }): Setting<string> {
-  const shown = fallback(o.default, () => undefined);
   return {
     ...o,
     variable,
     kind: 'http(s) URL',
-    shownDefault: o.shownDefault ?? (shown ? code(shown) : '(none)'),
+    shownDefault: shownText(o),
     read(raw, earlier) {
       const value = given(raw) ?? fallback(o.default, earlier);
       if (value === '') return '';

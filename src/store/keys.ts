@@ -62,24 +62,24 @@ export class KeyStore {
    * start-up can call it; a key revoked through the CLI stays revoked.
    */
   async ensure(key: string, name: string): Promise<KeyInfo> {
-    const existing = await this.#db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('hash', '=', hashKey(key))
-      .executeTakeFirst();
+    const existing = await this.#rowOf(key);
     if (existing) return toInfo(existing);
     try {
       return await this.#insert(key, name);
     } catch (err) {
       // Another process started at the same moment and inserted it first.
-      const raced = await this.#db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('hash', '=', hashKey(key))
-        .executeTakeFirst();
+      const raced = await this.#rowOf(key);
       if (raced) return toInfo(raced);
       throw err;
     }
+  }
+
+  #rowOf(key: string) {
+    return this.#db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('hash', '=', hashKey(key))
+      .executeTakeFirst();
   }
 
   async #insert(key: string, name: string): Promise<KeyInfo> {

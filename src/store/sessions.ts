@@ -33,23 +33,27 @@ export class SessionStore {
    * Moves a session from active to closed only if it is still active, so two closers (a time-out
    * racing a DELETE) cannot both bill it. Returns whether this call closed it.
    */
-  async closeIfActive(id: string, patch: SessionPatch): Promise<boolean> {
-    const result = await this.#db
-      .updateTable('browser_sessions')
-      .set({ ...patch, status: 'closed' })
-      .where('id', '=', id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  closeIfActive(id: string, patch: SessionPatch): Promise<boolean> {
+    return this.#move(id, 'active', 'closed', patch);
   }
 
   /** The resume counterpart of closeIfActive: only one resume of a closed session wins. */
-  async reopenIfClosed(id: string, patch: SessionPatch): Promise<boolean> {
+  reopenIfClosed(id: string, patch: SessionPatch): Promise<boolean> {
+    return this.#move(id, 'closed', 'active', patch);
+  }
+
+  /** One conditional update, so of two racing moves out of the same status only one wins. */
+  async #move(
+    id: string,
+    from: 'active' | 'closed',
+    to: 'active' | 'closed',
+    patch: SessionPatch,
+  ): Promise<boolean> {
     const result = await this.#db
       .updateTable('browser_sessions')
-      .set({ ...patch, status: 'active' })
+      .set({ ...patch, status: to })
       .where('id', '=', id)
-      .where('status', '=', 'closed')
+      .where('status', '=', from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

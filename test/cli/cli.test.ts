@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { startCrawlSite } from '../fixtures/crawl-site.ts';
+import { startCrawlSite, TREE_SITE } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -16,9 +16,7 @@ const NODE = join(ROOT, 'node_modules/.bin/node');
 const scratch = useFixture(() => tempDir('webdata-cli-'));
 const site = useFixture(() => startFixtureSite());
 const searx = useFixture(() => startSearxngServer([`${site.origin}/article.html`]));
-const web = useFixture(() =>
-  startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }),
-);
+const web = useFixture(() => startCrawlSite({ generated: [TREE_SITE] }));
 const t = useServer({
   settings: () => ({
     SEARXNG_URL: searx.origin,

@@ -1,12 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  OPENAI_TEST_KEY,
-  startOpenAiResponsesServer,
-} from '../fixtures/openai-responses-server.ts';
+import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { extractModelAt } from '../helpers/llm-extract.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { apiAt, freePort, TEST_KEY } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -32,9 +30,7 @@ const served = useFixture(async () => {
       WEBDATA_CONTENT_WORKERS: '1',
       WEBDATA_SESSION_WARM_SPARES: '0',
       WEBDATA_BROWSER_POOL_SIZE: '1',
-      OPENAI_BASE_URL: `${responses.origin}/v1`,
-      OPENAI_API_KEY: OPENAI_TEST_KEY,
-      WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+      ...extractModelAt(responses),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,12 +1,10 @@
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineServer } from '../fixtures/engine-server.ts';
-import {
-  OPENAI_TEST_KEY,
-  startOpenAiResponsesServer,
-} from '../fixtures/openai-responses-server.ts';
+import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
+import { extractModelAt } from '../helpers/llm-extract.ts';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
 
 const SCHEMA = {
@@ -33,9 +31,7 @@ beforeAll(async () => {
   t = await startTestServer({
     SEARXNG_URL: searx.origin,
     WEBDATA_FIRECRAWL_SEARCH_ENGINE: 'searxng',
-    OPENAI_BASE_URL: `${model.origin}/v1`,
-    OPENAI_API_KEY: OPENAI_TEST_KEY,
-    WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+    ...extractModelAt(model),
     WEBDATA_BROWSER_POOL_SIZE: '1',
   });
   fc = new Firecrawl({ apiKey: TEST_KEY, apiUrl: t.base });

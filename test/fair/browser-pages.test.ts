@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
-import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { browserCapacity, expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
@@ -8,12 +8,7 @@ import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
 const t = useServer({
-  settings: {
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-    WEBDATA_BROWSER_MAX_PAGES: '4',
-    WEBDATA_BROWSER_PAGES_PER_KEY: '2',
-    WEBDATA_BROWSER_QUEUE_WAIT_MS: '1000',
-  },
+  settings: browserCapacity({ browsers: 1, pages: 4, perKey: 2, queueWaitMs: 1000 }),
 });
 
 describe('browser pages shared between keys (issue 51, row 10)', () => {

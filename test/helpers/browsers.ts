@@ -25,3 +25,21 @@ export function expectNoBrowsersLeft(): void {
     expect(leftoverBrowserProcesses()).toEqual([]);
   });
 }
+
+/**
+ * The browser pool's bounds as settings: how many browsers, pages across them, pages one key may
+ * hold (the service's default share unless said), and how long a request waits for a page.
+ */
+export function browserCapacity(c: {
+  browsers: number;
+  pages: number;
+  perKey?: number;
+  queueWaitMs: number;
+}): Record<string, string> {
+  return {
+    WEBDATA_BROWSER_POOL_SIZE: String(c.browsers),
+    WEBDATA_BROWSER_MAX_PAGES: String(c.pages),
+    WEBDATA_BROWSER_QUEUE_WAIT_MS: String(c.queueWaitMs),
+    ...(c.perKey === undefined ? {} : { WEBDATA_BROWSER_PAGES_PER_KEY: String(c.perKey) }),
+  };
+}

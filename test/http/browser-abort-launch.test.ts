@@ -2,9 +2,11 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
+import { browserCapacity } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { leavingScrape } from '../helpers/leaving-client.ts';
 import { timed, waitFor } from '../helpers/poll.ts';
-import { TEST_KEY, useServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const LAUNCH_DELAY_S = 6;
@@ -24,9 +26,7 @@ const site = useFixture(() => startFixtureSite());
 const t = useServer({
   settings: () => ({
     WEBDATA_CHROMIUM_HEADLESS: slowBrowser.path,
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-    WEBDATA_BROWSER_MAX_PAGES: '1',
-    WEBDATA_BROWSER_QUEUE_WAIT_MS: '500',
+    ...browserCapacity({ browsers: 1, pages: 1, queueWaitMs: 500 }),
   }),
 });
 
@@ -34,18 +34,12 @@ const activePages = () => t.server.services.browser.stats().browser.activePages;
 
 describe('a client that leaves while the browser is starting', () => {
   it('gives its page back at once, not when the browser is up', async () => {
-    const client = new AbortController();
-    const scrape = fetch(`${t.base}/api/v1/scrape/single`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        url: `${site.origin}/article.html`,
-        actions: [{ type: 'wait', milliseconds: 10 }],
-      }),
-      signal: client.signal,
-    }).catch((err: Error) => err);
+    const { answer: scrape, leave } = leavingScrape(t, {
+      url: `${site.origin}/article.html`,
+      actions: [{ type: 'wait', milliseconds: 10 }],
+    });
     await waitFor(() => activePages() === 1, { timeoutMs: 5_000 });
-    client.abort();
+    leave();
     expect(await scrape).toBeInstanceOf(Error);
     const freed = await timed(
       waitFor(() => activePages() === 0, { timeoutMs: 10_000, everyMs: 10 }),

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
+import { browserCapacity } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { leavingScrape } from '../helpers/leaving-client.ts';
 import { timed, waitFor } from '../helpers/poll.ts';
-import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { TEST_KEY_2, useServer } from '../helpers/server.ts';
 
 const site = useFixture(() => startFixtureSite());
 // One page for everyone: a page kept after its client left would lock every other user out.
 const t = useServer({
-  settings: {
-    WEBDATA_BROWSER_POOL_SIZE: '1',
-    WEBDATA_BROWSER_MAX_PAGES: '1',
-    WEBDATA_BROWSER_QUEUE_WAIT_MS: '500',
-  },
+  settings: browserCapacity({ browsers: 1, pages: 1, queueWaitMs: 500 }),
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,25 +20,19 @@ const freed = async () =>
 
 describe('aborted browser requests', () => {
   it('frees the page within a second when the client leaves during long waits, and the next user is served', async () => {
-    const client = new AbortController();
-    const scrape = fetch(`${t.base}/api/v1/scrape/single`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        url: `${site.origin}/article.html`,
-        actions: [
-          { type: 'wait', milliseconds: 30_000 },
-          { type: 'wait', milliseconds: 30_000 },
-          { type: 'wait', milliseconds: 30_000 },
-        ],
-      }),
-      signal: client.signal,
-    }).catch((err: Error) => err);
+    const { answer: scrape, leave } = leavingScrape(t, {
+      url: `${site.origin}/article.html`,
+      actions: [
+        { type: 'wait', milliseconds: 30_000 },
+        { type: 'wait', milliseconds: 30_000 },
+        { type: 'wait', milliseconds: 30_000 },
+      ],
+    });
     await waitFor(() => activePages() === 1, { timeoutMs: 30_000 });
     // Well into the first wait.
     await sleep(1500);
     expect(activePages()).toBe(1);
-    client.abort();
+    leave();
     expect(await scrape).toBeInstanceOf(Error);
     const freedAfterMs = await freed();
     expect(freedAfterMs).toBeLessThan(1000);

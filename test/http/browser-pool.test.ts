@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
-import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
+import { browserCapacity, expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { useServer } from '../helpers/server.ts';
@@ -17,13 +17,8 @@ afterAll(() => {
 });
 const site = useFixture(() => startFixtureSite());
 const t = useServer({
-  settings: {
-    WEBDATA_BROWSER_POOL_SIZE: '2',
-    WEBDATA_BROWSER_MAX_PAGES: '4',
-    WEBDATA_BROWSER_QUEUE_WAIT_MS: '400',
-    // One key may take every page here: the bounded wait is what is tested.
-    WEBDATA_BROWSER_PAGES_PER_KEY: '4',
-  },
+  // One key may take every page here: the bounded wait is what is tested.
+  settings: browserCapacity({ browsers: 2, pages: 4, perKey: 4, queueWaitMs: 400 }),
 });
 
 const engine = () => t.server.services.browser;

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OPENAI_TEST_KEY,
-  startOpenAiResponsesServer,
-} from '../fixtures/openai-responses-server.ts';
+import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import type { FixtureHandler } from '../fixtures/site/server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { extractModelAt } from '../helpers/llm-extract.ts';
 import { useServer } from '../helpers/server.ts';
 
 /** What the fixture model fills from a page: its first heading, and every heading. */
@@ -34,9 +32,7 @@ describe.each(['sqlite', 'postgres'] as const)('change tracking json mode on %s'
   const t = useServer({
     backend,
     settings: () => ({
-      OPENAI_BASE_URL: `${model.origin}/v1`,
-      OPENAI_API_KEY: OPENAI_TEST_KEY,
-      WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+      ...extractModelAt(model),
     }),
   });
 

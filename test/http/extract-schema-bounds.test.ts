@@ -2,12 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { NEST_DEEPLY } from '../fixtures/llm-extraction.ts';
-import {
-  OPENAI_TEST_KEY,
-  startOpenAiResponsesServer,
-} from '../fixtures/openai-responses-server.ts';
+import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { extractModelAt } from '../helpers/llm-extract.ts';
 import { timed } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 
@@ -25,9 +23,7 @@ const site = useFixture(() => startFixtureSite());
 const responses = useFixture(startOpenAiResponsesServer);
 const t = useServer({
   settings: () => ({
-    OPENAI_BASE_URL: `${responses.origin}/v1`,
-    OPENAI_API_KEY: OPENAI_TEST_KEY,
-    WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+    ...extractModelAt(responses),
     WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS: String(SCHEMA_DEADLINE_MS),
   }),
 });

@@ -2,12 +2,10 @@ import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NEST_DEEPLY } from '../fixtures/llm-extraction.ts';
-import {
-  OPENAI_TEST_KEY,
-  startOpenAiResponsesServer,
-} from '../fixtures/openai-responses-server.ts';
+import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { extractModelAt } from '../helpers/llm-extract.ts';
 import { timed } from '../helpers/poll.ts';
 import {
   hostileSchemaArbitrary,
@@ -219,9 +217,7 @@ describe('caller JSON Schemas, deep and branching', () => {
   const llm = useFixture(startOpenAiResponsesServer);
   const s = useServer({
     settings: () => ({
-      OPENAI_BASE_URL: `${llm.origin}/v1`,
-      OPENAI_API_KEY: OPENAI_TEST_KEY,
-      WEBDATA_EXTRACT_MODEL: 'gpt-5-nano',
+      ...extractModelAt(llm),
       WEBDATA_EXTRACT_SCHEMA_TIMEOUT_MS: '1000',
     }),
   });

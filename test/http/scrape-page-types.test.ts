@@ -28,6 +28,10 @@ const routes = Object.fromEntries(
 );
 const site = useFixture(() => startFixtureSite(routes));
 const t = useServer();
+/** The markdown a scrape answers for the page-type fixture `type`. */
+const markdownOf = async (type: string): Promise<string> =>
+  (await t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/types/${type}.html` })).json
+    .markdown;
 
 describe('POST /v1/scrape/single main content by page type', () => {
   for (const [type, html] of Object.entries(PAGE_TYPES)) {
@@ -43,19 +47,15 @@ describe('POST /v1/scrape/single main content by page type', () => {
   }
 
   it("returns an article's title heading once, on top", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/article.html`,
-    });
-    expect(json.markdown.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
-    expect(json.markdown.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
+    const markdown = await markdownOf('article');
+    expect(markdown.startsWith('# Harbour bridge reopens after repairs\n')).toBe(true);
+    expect(markdown.match(/Harbour bridge reopens after repairs/g)).toHaveLength(1);
   });
 
   it('returns a title printed twice (a bar above the thread, then the thread) once', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/forumTitleTwice.html`,
-    });
-    expect(json.markdown.match(/Sourdough starter smells of acetone/g)).toHaveLength(1);
-    for (const m of markers(FORUM_TITLE_TWICE).keep) expect(json.markdown, m).toContain(m);
+    const markdown = await markdownOf('forumTitleTwice');
+    expect(markdown.match(/Sourdough starter smells of acetone/g)).toHaveLength(1);
+    for (const m of markers(FORUM_TITLE_TWICE).keep) expect(markdown, m).toContain(m);
   });
 
   it('returns the thread a script-driven forum prints in <noscript>, on the whole page and as main content', async () => {
@@ -73,11 +73,9 @@ describe('POST /v1/scrape/single main content by page type', () => {
   });
 
   it("returns a thread without a reply's quote of a post it already holds", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/forumQuotingReplies.html`,
-    });
-    expect(json.markdown.split('KEEP-QUOTED-POST')).toHaveLength(2);
-    for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(json.markdown, m).toContain(m);
+    const markdown = await markdownOf('forumQuotingReplies');
+    expect(markdown.split('KEEP-QUOTED-POST')).toHaveLength(2);
+    for (const m of markers(FORUM_QUOTING_REPLIES).keep) expect(markdown, m).toContain(m);
   });
 
   it("returns a thread without a reply's preview or boxed quote of a post it already holds", async () => {
@@ -90,42 +88,32 @@ describe('POST /v1/scrape/single main content by page type', () => {
   });
 
   it('returns a description printed for phones and again for desktops once', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/productResponsiveCopies.html`,
-    });
-    expect(json.markdown.split('KEEP-RESPONSIVE-DESCRIPTION')).toHaveLength(2);
-    expect(json.markdown).toContain('# Harbour tent, two person');
+    const markdown = await markdownOf('productResponsiveCopies');
+    expect(markdown.split('KEEP-RESPONSIVE-DESCRIPTION')).toHaveLength(2);
+    expect(markdown).toContain('# Harbour tent, two person');
   });
 
   it("returns a product's JSON-LD description under its title when the page does not show it", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/productJsonLd.html`,
-    });
-    expect(json.markdown).toMatch(
-      /^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle/,
-    );
-    expect(json.markdown.match(/KEEP-LD-DESCRIPTION/g)).toHaveLength(1);
+    const markdown = await markdownOf('productJsonLd');
+    expect(markdown).toMatch(/^# Harbour kettle, 1\.5 litre\n\nKEEP-LD-DESCRIPTION A steel kettle/);
+    expect(markdown.match(/KEEP-LD-DESCRIPTION/g)).toHaveLength(1);
   });
 
   it("returns an accordion's questions as the headings they sit in and its closed answers, without the page's other buttons", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/serviceFaq.html`,
-    });
-    expect(json.markdown).toMatch(
+    const markdown = await markdownOf('serviceFaq');
+    expect(markdown).toMatch(
       /### KEEP-QUESTION-ONE How often should windows be cleaned\?\n\nKEEP-ANSWER-ONE Twice a year/,
     );
-    expect(json.markdown).toMatch(
+    expect(markdown).toMatch(
       /### KEEP-QUESTION-TWO Do you clean the frames as well\?\n\nKEEP-ANSWER-TWO Frames and sills/,
     );
-    expect(json.markdown).not.toContain('DROP-CONTROL');
+    expect(markdown).not.toContain('DROP-CONTROL');
   });
 
   it("keeps an identifier in a doc page's prose whole, its underscore unescaped", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/doc.html`,
-    });
-    expect(json.markdown).toContain('KEEP-DOC-TWO Eviction past max_size is explained');
-    expect(json.markdown).not.toContain('max\\_size');
+    const markdown = await markdownOf('doc');
+    expect(markdown).toContain('KEEP-DOC-TWO Eviction past max_size is explained');
+    expect(markdown).not.toContain('max\\_size');
   });
 
   it("returns a doc page's headings without their permalinks, its footnotes without their way back, its emphasis as CommonMark reads it", async () => {
@@ -152,52 +140,38 @@ describe('POST /v1/scrape/single main content by page type', () => {
   });
 
   it("returns a product's JSON-LD specs as a list when the page does not show them", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/productSpecsJsonLd.html`,
-    });
-    expect(json.markdown).toContain(
+    const markdown = await markdownOf('productSpecsJsonLd');
+    expect(markdown).toContain(
       '- Volume: 20 KEEP-LD-SPEC-LITRES\n- Fabric: KEEP-LD-SPEC-NYLON ripstop',
     );
-    expect(json.markdown.match(/KEEP-LD-SPEC-NYLON/g)).toHaveLength(1);
+    expect(markdown.match(/KEEP-LD-SPEC-NYLON/g)).toHaveLength(1);
   });
 
   it("returns a spec table's rows whole, without the same specs again from JSON-LD", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/productSpecsShown.html`,
-    });
-    expect(json.markdown).toContain('| Fabric | KEEP-LD-SPEC-NYLON ripstop |');
-    expect(json.markdown).toContain('| Volume | 20 KEEP-LD-SPEC-LITRES |');
-    expect(json.markdown).not.toContain('- Fabric:');
+    const markdown = await markdownOf('productSpecsShown');
+    expect(markdown).toContain('| Fabric | KEEP-LD-SPEC-NYLON ripstop |');
+    expect(markdown).toContain('| Volume | 20 KEEP-LD-SPEC-LITRES |');
+    expect(markdown).not.toContain('- Fabric:');
   });
 
   it("names a listing card's picture, which has no alt text, by the link it sits in", async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/listing.html`,
-    });
-    expect(json.markdown).toContain(
+    const markdown = await markdownOf('listing');
+    expect(markdown).toContain(
       `[![KEEP-TILE-3 chair 3](${site.origin}/img/chair-3.jpg)](${site.origin}/chair/3)`,
     );
   });
 
   it('returns a lazy figure by its real source and a script link as its words', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/declaredArticle.html`,
-    });
-    expect(json.markdown).toContain(
-      `![KEEP-DECLARED-FIGURE The new gates](${site.origin}/gates.jpg)`,
-    );
-    expect(json.markdown).not.toContain('data:image');
-    expect(json.markdown).toContain('explains them: KEEP-PLANS see the gate plans before');
-    expect(json.markdown).not.toContain('javascript:');
+    const markdown = await markdownOf('declaredArticle');
+    expect(markdown).toContain(`![KEEP-DECLARED-FIGURE The new gates](${site.origin}/gates.jpg)`);
+    expect(markdown).not.toContain('data:image');
+    expect(markdown).toContain('explains them: KEEP-PLANS see the gate plans before');
+    expect(markdown).not.toContain('javascript:');
   });
 
   it('returns prose without unfilled template placeholders or runs of spaces', async () => {
-    const { json } = await t.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/types/service.html`,
-    });
-    expect(json.markdown).toContain(
-      'Call for a free inspection of your roof, KEEP-CALL any weekday',
-    );
-    expect(json.markdown).not.toContain('{{');
+    const markdown = await markdownOf('service');
+    expect(markdown).toContain('Call for a free inspection of your roof, KEEP-CALL any weekday');
+    expect(markdown).not.toContain('{{');
   });
 });

@@ -3,7 +3,7 @@ import { openDatabase } from '../../src/store/index.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { embeddedServe, useCliProcesses, waitForJob } from './helpers.ts';
+import { chargesOf, embeddedServe, useCliProcesses, waitForJob } from './helpers.ts';
 
 const data = useFixture(() => tempDir('webdata-crash-'));
 const site = useFixture(() => startFixtureSite());
@@ -12,7 +12,7 @@ const running = useCliProcesses();
 it('resumes a job after kill -9 of the embedded server: every item recorded and charged exactly once', {
   timeout: 150_000,
 }, async () => {
-  const { serve, client } = await embeddedServe(running, {
+  const { serve, crashAt, client } = await embeddedServe(running, {
     WEBDATA_DATA_DIR: data.path,
     WEBDATA_JOB_CONCURRENCY: '2',
   });
@@ -23,13 +23,11 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
   expect(created.status).toBe(202);
   // Some items done, two more in flight: the worst moment to lose the process.
   const inFlight = () => site.hits.filter((h) => h.startsWith('/slow')).length;
-  await waitForJob(client, created.json.url, {
-    until: (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2,
-  });
-  await first.kill9();
-  expect(first.proc.signalCode).toBe('SIGKILL');
-
-  const second = await serve();
+  const second = await crashAt(
+    first,
+    created.json.url,
+    (j) => j.completed >= 2 && j.completed <= 4 && inFlight() >= j.completed + 2,
+  );
   const job = await waitForJob(client, created.json.url, { timeoutMs: 30_000 });
   expect(job).toMatchObject({ status: 'completed', total: 6, completed: 6, cost: 0.012 });
   expect(job.data.map((d: any) => [d.url, d.success])).toEqual(urls.map((u) => [u, true]));
@@ -39,11 +37,7 @@ it('resumes a job after kill -9 of the embedded server: every item recorded and 
 
   const database = await openDatabase({ databaseUrl: '', dataDir: data.path });
   try {
-    const charges = await database.db
-      .selectFrom('usage_ledger')
-      .selectAll()
-      .where('ref', '=', job.id)
-      .execute();
+    const charges = await chargesOf(database, job.id);
     expect(charges.length).toBe(6);
     const items = await database.db
       .selectFrom('job_items')

@@ -6,7 +6,14 @@ import { openDatabase } from '../../src/store/index.ts';
 import { startCrawlSite } from '../fixtures/crawl-site.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { toLoopback, useServer } from '../helpers/server.ts';
-import { allPages, embeddedServe, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
+import {
+  allPages,
+  chargesOf,
+  embeddedServe,
+  spawnWorker,
+  useCliProcesses,
+  waitForJob,
+} from './helpers.ts';
 
 const LIMIT = 30;
 
@@ -43,7 +50,7 @@ describe('crawl durability', () => {
   }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'webdata-crawl-crash-'));
     try {
-      const { serve, client } = await embeddedServe(running, {
+      const { serve, crashAt, client } = await embeddedServe(running, {
         WEBDATA_DATA_DIR: dataDir,
         WEBDATA_TEST_RESOLVE: toLoopback(site.hosts),
         WEBDATA_JOB_CONCURRENCY: '4',
@@ -57,24 +64,18 @@ describe('crawl durability', () => {
       expect(created.status).toBe(202);
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
       const hits = () => pageHits('embedded.test').length;
-      await waitForJob(client, created.json.url, {
-        until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
-      });
-      await first.kill9();
-      expect(first.proc.signalCode).toBe('SIGKILL');
-
-      const second = await serve();
+      const second = await crashAt(
+        first,
+        created.json.url,
+        (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
+      );
       const job = await waitForJob(client, created.json.url, { timeoutMs: 60_000 });
       const { data } = await allPages(client, created.json.url, 100);
       await second.kill9();
 
       const database = await openDatabase({ databaseUrl: '', dataDir });
       try {
-        const charges = await database.db
-          .selectFrom('usage_ledger')
-          .selectAll()
-          .where('ref', '=', job.id)
-          .execute();
+        const charges = await chargesOf(database, job.id);
         expectExactlyOnce(job, data, charges.length);
         const items = await database.db
           .selectFrom('job_items')
@@ -127,11 +128,7 @@ describe('crawl durability', () => {
       await doomed.kill9();
       const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
       const { data } = await allPages(t, created.json.url, 100);
-      const charges = await t.server.database.db
-        .selectFrom('usage_ledger')
-        .selectAll()
-        .where('ref', '=', job.id)
-        .execute();
+      const charges = await chargesOf(t.server.database, job.id);
       expectExactlyOnce(job, data, charges.length);
       const fetched = pageHits('workers.test').map((h) => h.path);
       expect(new Set(fetched).size).toBe(LIMIT);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
+import type { Database } from '../../src/store/index.ts';
 import { waitFor } from '../helpers/poll.ts';
 import {
   type ApiAnswer,
@@ -10,6 +11,10 @@ import {
   TEST_KEY,
   type TestServer,
 } from '../helpers/server.ts';
+
+/** The usage ledger's rows charged against a job, read from the database itself. */
+export const chargesOf = (database: Database, jobId: string) =>
+  database.db.selectFrom('usage_ledger').selectAll().where('ref', '=', jobId).execute();
 
 /** Polls a job until it reaches a terminal status (or the deadline), returning the last answer. */
 export async function waitForJob(
@@ -68,11 +73,7 @@ export async function expectGivenUpMiddleItem(
   expect(data[1]).toMatchObject({ success: false, cost: 0 });
   expect(data[1].error).toMatch(/job queue gave up on this item after 11 attempts \(last: .*JSON/);
   expect(job.cost).toBeCloseTo(data[0].cost + data[2].cost, 6);
-  const charges = await t.server.database.db
-    .selectFrom('usage_ledger')
-    .selectAll()
-    .where('ref', '=', job.id)
-    .execute();
+  const charges = await chargesOf(t.server.database, job.id);
   expect(charges.length).toBe(2);
 }
 
@@ -193,7 +194,11 @@ export async function spawnWorker(
 export async function embeddedServe(
   running: CliProcess[],
   env: Record<string, string>,
-): Promise<{ serve(): Promise<CliProcess>; client: Pick<TestServer, 'api'> }> {
+): Promise<{
+  serve(): Promise<CliProcess>;
+  crashAt(process: CliProcess, jobUrl: string, worst: (job: any) => boolean): Promise<CliProcess>;
+  client: Pick<TestServer, 'api'>;
+}> {
   const port = await freePort();
   const settings = {
     PORT: String(port),
@@ -209,5 +214,16 @@ export async function embeddedServe(
     await p.waitFor(/webdata listening/);
     return p;
   };
-  return { serve, client: { api: apiAt(`http://127.0.0.1:${port}`) } };
+  const client = { api: apiAt(`http://127.0.0.1:${port}`) };
+  /**
+   * Lets the job at `jobUrl` run until `worst` holds, kills `process` there with -9 as a crash
+   * would, and starts the service again on the same data.
+   */
+  const crashAt = async (process: CliProcess, jobUrl: string, worst: (job: any) => boolean) => {
+    await waitForJob(client, jobUrl, { until: worst });
+    await process.kill9();
+    expect(process.proc.signalCode).toBe('SIGKILL');
+    return serve();
+  };
+  return { serve, crashAt, client };
 }

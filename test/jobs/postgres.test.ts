@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { allPages, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
+import { allPages, chargesOf, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
 
 const site = useFixture(() => startFixtureSite());
 
@@ -116,11 +116,7 @@ describe('scale-out: serve without a worker, two `webdata worker` processes', ()
     expect(data.map((d: any) => [d.url, d.success])).toEqual(urls.map((u) => [u, true]));
     // The killed worker's two items were fetched again by the survivor, and recorded once.
     expect(hits()).toBe(6);
-    const charges = await t.server.database.db
-      .selectFrom('usage_ledger')
-      .selectAll()
-      .where('ref', '=', job.id)
-      .execute();
+    const charges = await chargesOf(t.server.database, job.id);
     expect(charges.length).toBe(4);
   });
 

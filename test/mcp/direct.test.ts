@@ -1,38 +1,15 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { call, textOf, useMcpClients } from '../helpers/mcp.ts';
 import { TEST_KEY, useServer } from '../helpers/server.ts';
 
 // The tool calls run the routes' operations in-process, not through HTTP: these pin that what an
 // agent gets is what the route answers, body for body and error for error.
 const site = useFixture(() => startFixtureSite());
 const t = useServer({ settings: { WEBDATA_MAX_INFLIGHT_PER_USER: '1' } });
-const clients: Client[] = [];
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-});
-
-async function mcpClient(): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TEST_KEY}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-}
-
-type ToolResult = {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-};
-const call = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as ToolResult;
-const textOf = (r: ToolResult) => r.content.map((c) => c.text).join('\n');
+const clients = useMcpClients(t);
+const mcpClient = () => clients.http(TEST_KEY);
 /** The same answer at another moment: only the times it was made (at any depth) differ. */
 const timeless = (body: unknown) =>
   JSON.parse(JSON.stringify(body), (key, value) =>

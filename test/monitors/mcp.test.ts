@@ -1,35 +1,18 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { call, useMcpClients } from '../helpers/mcp.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
 import { checksAtLeast, FAST_MONITORS } from './helpers.ts';
 
 const site = useFixture(() => startFixtureSite());
 const t = useServer({ settings: FAST_MONITORS });
-const clients: Client[] = [];
-afterAll(() => Promise.allSettled(clients.map((c) => c.close())));
-
-async function client(key: string): Promise<Client> {
-  const c = new Client({ name: 'test', version: '1' });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  );
-  clients.push(c);
-  return c;
-}
-
-type ToolResult = { isError?: boolean; content: Array<{ text?: string }>; structuredContent?: any };
-const call = async (c: Client, name: string, args: Record<string, unknown>) =>
-  (await c.callTool({ name, arguments: args })) as ToolResult;
+const clients = useMcpClients(t);
 
 it('MCP monitor tools create, pause, read checks of and delete a monitor, scoped to the key', {
   timeout: 60_000,
 }, async () => {
-  const mine = await client(TEST_KEY);
+  const mine = await clients.http(TEST_KEY);
   const { tools } = await mine.listTools();
   const names = tools.map((tool) => tool.name);
   for (const name of [
@@ -58,7 +41,7 @@ it('MCP monitor tools create, pause, read checks of and delete a monitor, scoped
   expect(bad.isError).toBe(true);
   expect(bad.content[0]!.text).toContain('schedule.intervalSeconds');
 
-  const theirs = await client(TEST_KEY_2);
+  const theirs = await clients.http(TEST_KEY_2);
   expect((await call(theirs, 'monitor_get', { id })).isError).toBe(true);
   expect((await call(theirs, 'monitor_list', {})).structuredContent.monitors).toEqual([]);
   expect((await call(mine, 'monitor_delete', { id })).structuredContent).toEqual({

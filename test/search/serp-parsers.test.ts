@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   bingNoResults,
@@ -12,10 +10,8 @@ import {
 } from '../../src/search/index.ts';
 import { BING_NO_RESULTS } from '../fixtures/bing-serp-server.ts';
 import { GOOGLE_NO_RESULTS } from '../fixtures/google-serp-server.ts';
+import { savedSerp as page } from '../fixtures/saved-serp.ts';
 
-/** Real saved results pages (sources and licences in SOURCES.md there). */
-const SERP = resolve(import.meta.dirname, '../fixtures/serp');
-const page = (path: string) => readFileSync(resolve(SERP, path), 'utf8');
 const GOOGLE = 'https://www.google.com/search?q=x';
 const BING = 'https://www.bing.com/search?q=x';
 

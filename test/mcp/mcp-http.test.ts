@@ -1,31 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PNG } from 'pngjs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOB_TEXT_LIMITS } from '../../src/mcp/render.ts';
-import { startCrawlSite } from '../fixtures/crawl-site.ts';
+import { startCrawlSite, TREE_SITE } from '../fixtures/crawl-site.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
+import { call, type ToolResult, textOf, useMcpClients } from '../helpers/mcp.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const NODE = join(ROOT, 'node_modules/.bin/node');
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
 const searx = useFixture(() =>
   startSearxngServer([`${site.origin}/article.html`, `${site.origin}/browser/second`]),
 );
-const web = useFixture(() =>
-  startCrawlSite({ generated: [{ host: 'tree.test', pages: 30, fanout: 3, sitemap: false }] }),
-);
+const web = useFixture(() => startCrawlSite({ generated: [TREE_SITE] }));
 const t = useServer({
   settings: () => ({
     SEARXNG_URL: searx.origin,
@@ -33,47 +24,8 @@ const t = useServer({
     WEBDATA_TEST_RESOLVE: `tree.test=127.0.0.1`,
   }),
 });
-const clients: Client[] = [];
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-});
+const clients = useMcpClients(t);
 
-async function httpClient(key: string): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-}
-
-async function stdioClient(env: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1' });
-  const transport = new StdioClientTransport({
-    command: NODE,
-    args: [join(ROOT, 'src/cli/main.ts'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stderr: 'ignore',
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-type ToolResult = {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-  structuredContent?: any;
-};
-const call = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as ToolResult;
-const textOf = (r: ToolResult) =>
-  r.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
 /** The job_status answer once the job completed. */
 const completedJob = (client: Client, args: Record<string, unknown>) =>
   waitFor(
@@ -86,7 +38,7 @@ const completedJob = (client: Client, args: Record<string, unknown>) =>
 
 describe('MCP over Streamable HTTP at /mcp', () => {
   it('lists one tool per route, with the route schema as its input schema', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(
@@ -136,7 +88,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('scrapes a page: markdown as text, the API result as structuredContent, charged to the key', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const user = (await t.server.keys.authenticate(TEST_KEY))!;
     const before = (await t.server.ledger.forUser(user.userId)).length;
     const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
@@ -151,7 +103,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('serves a scrape with maxAge from the cache, and cache_delete forgets it', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const url = `${site.origin}/article.html?mcp=cache`;
     const first = await call(client, 'scrape', { url, maxAge: 60_000 });
     expect(first.structuredContent.cacheState).toBe('miss');
@@ -164,7 +116,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('answers a bad argument with a tool error naming the field, and a failed page as an error too', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const bad = await call(client, 'scrape', { url: `${site.origin}/article.html`, type: 'pdf' });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^HTTP 400: type: /);
@@ -185,7 +137,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('runs search, batch, map, sequence and PDF tools against the fixture web', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const search = await call(client, 'search', { queries: ['tide pools'], engine: 'searxng' });
     expect(search.structuredContent.results[0].results[0].url).toBe(`${site.origin}/article.html`);
     expect(textOf(search)).toContain(`- [Result 0](${site.origin}/article.html)`);
@@ -228,7 +180,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('returns a screenshot as an image content block', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const shot = await call(client, 'screenshot', {
       url: `${site.origin}/browser/tall`,
       fullPage: false,
@@ -249,8 +201,8 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('starts a job and shows it to its owner only: another key can neither read nor cancel it', async () => {
-    const mine = await httpClient(TEST_KEY);
-    const theirs = await httpClient(TEST_KEY_2);
+    const mine = await clients.http(TEST_KEY);
+    const theirs = await clients.http(TEST_KEY_2);
     const started = await call(mine, 'start_batch_scrape', {
       urls: [`${site.origin}/article.html`],
     });
@@ -273,7 +225,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('bounds the text of job_status: each page its opening, then URLs only; structuredContent keeps every page whole', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const { pageChars, totalChars } = JOB_TEXT_LIMITS;
     const shownPages = Math.ceil(totalChars / pageChars);
     const urls = Array.from(
@@ -303,8 +255,8 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('crawls a site as a job whose pages job_status reads, to its owner only', async () => {
-    const mine = await httpClient(TEST_KEY);
-    const theirs = await httpClient(TEST_KEY_2);
+    const mine = await clients.http(TEST_KEY);
+    const theirs = await clients.http(TEST_KEY_2);
     const started = await call(mine, 'crawl', {
       url: web.url('tree.test', '/'),
       limit: 5,
@@ -348,7 +300,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('creates and closes a browser session', async () => {
-    const client = await httpClient(TEST_KEY);
+    const client = await clients.http(TEST_KEY);
     const created = await call(client, 'session_create', { width: 800, height: 600 });
     expect(created.isError).toBeFalsy();
     const id = created.structuredContent.sessionId as string;
@@ -374,7 +326,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it('refuses a wrong key, and a GET stream it does not offer', async () => {
-    await expect(httpClient('wd_not_a_real_key_000000000000')).rejects.toMatchObject({
+    await expect(clients.http('wd_not_a_real_key_000000000000')).rejects.toMatchObject({
       code: 401,
       message: expect.stringContaining('invalid or revoked API key'),
     });
@@ -386,48 +338,3 @@ describe('MCP over Streamable HTTP at /mcp', () => {
 });
 
 // Each client starts a Node process (and the embedded one a whole service): seconds on a loaded machine.
-describe('MCP over stdio (webdata mcp)', { timeout: 120_000 }, () => {
-  it('talks to a running server with WEBDATA_URL and WEBDATA_API_KEY', async () => {
-    const client = await stdioClient({ WEBDATA_URL: t.base, WEBDATA_API_KEY: TEST_KEY });
-    const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toContain('scrape');
-    const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
-    expect(res.structuredContent).toMatchObject({ success: true, cost: 0.002 });
-    const shot = await call(client, 'screenshot', {
-      url: `${site.origin}/browser/tall`,
-      fullPage: false,
-      width: 640,
-      height: 480,
-    });
-    expect(shot.content.some((c) => c.type === 'image')).toBe(true);
-  });
-
-  it('refuses a wrong key over stdio as a tool error', async () => {
-    const client = await stdioClient({
-      WEBDATA_URL: t.base,
-      WEBDATA_API_KEY: 'wd_wrong_key_0000000000000000',
-    });
-    const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
-    expect(res.isError).toBe(true);
-    expect(textOf(res)).toContain('HTTP 401');
-  });
-
-  it('runs an embedded server when neither is set', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'webdata-mcp-embedded-'));
-    try {
-      const client = await stdioClient({
-        WEBDATA_DATA_DIR: dataDir,
-        WEBDATA_ALLOW_PRIVATE_NETWORK: 'true',
-        WEBDATA_BROWSER_POOL_SIZE: '1',
-        WEBDATA_SESSION_WARM_SPARES: '0',
-        PORT: '1',
-      });
-      const res = await call(client, 'scrape', { url: `${site.origin}/article.html` });
-      expect(res.structuredContent).toMatchObject({ success: true, cost: 0.002 });
-      expect(textOf(res)).toContain('Twice a day the ocean pulls back');
-      await client.close();
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-});
