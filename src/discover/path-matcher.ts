@@ -1,4 +1,4 @@
-import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
+import { DeadlinePool, SharedPool, TaskDeadlineError } from '../workers/index.ts';
 import type { PathFilter } from './path-worker.ts';
 
 /**
@@ -54,31 +54,14 @@ class PathMatcher {
   }
 }
 
-let shared: PathMatcher | undefined;
-/** Services holding the matcher open (see holdPathMatcher). */
-let holders = 0;
+const shared = new SharedPool(() => new PathMatcher());
 
 /** The process's one path matcher. */
 export function pathMatcher(): PathMatcher {
-  shared ??= new PathMatcher();
-  return shared;
+  return shared.get();
 }
 
-/**
- * Holds the path matcher for one service, until the returned release: the last release ends its
- * thread (an idle timeout alone would keep a stopped service's thread for 30 s, and a task
- * running past its service's end), and the next use starts a fresh one. Counted, as for the
- * schema workers: services run side by side in one process.
- */
+/** Holds the path matcher for one service, until the returned release (SharedPool). */
 export function holdPathMatcher(): () => Promise<void> {
-  holders++;
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    if (--holders > 0 || !shared) return;
-    const ending = shared;
-    shared = undefined;
-    await ending.close();
-  };
+  return shared.hold();
 }

@@ -1,4 +1,4 @@
-import { DeadlinePool, TaskDeadlineError } from '../workers/index.ts';
+import { DeadlinePool, SharedPool, TaskDeadlineError } from '../workers/index.ts';
 import { type SchemaViolation, shapeProblem } from './schema.ts';
 
 /**
@@ -17,40 +17,22 @@ export class SchemaTaskError extends Error {}
 const checked = new Map<string, string | undefined>();
 const CHECKED_KEPT = 100;
 
-let pool: DeadlinePool | undefined;
-/** Services holding the pool open (see holdSchemaWorkers). */
-let holders = 0;
-
-/**
- * Holds the schema workers for one service, until the returned release: the last release ends
- * the threads, so a stopped service leaves none behind, and one started after it starts them
- * again. A count rather than one owner, because tests and an embedded client run services side
- * by side in one process, and the checks deeper in the rooms reach the pool without a handle.
- */
-export function holdSchemaWorkers(): () => Promise<void> {
-  holders++;
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    if (--holders > 0 || !pool) return;
-    const ending = pool;
-    pool = undefined;
-    await ending.close();
-  };
-}
-
 /** The pool, started with the first schema: a server that never extracts never pays for it. */
-function workers(): DeadlinePool {
-  pool ??= new DeadlinePool({
-    filename: new URL('./schema-worker.ts', import.meta.url).href,
-    minThreads: 1,
-    maxThreads: THREADS,
-    idleTimeout: 60_000,
-    atomics: 'disabled',
-    resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 16 },
-  });
-  return pool;
+const pool = new SharedPool(
+  () =>
+    new DeadlinePool({
+      filename: new URL('./schema-worker.ts', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: THREADS,
+      idleTimeout: 60_000,
+      atomics: 'disabled',
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 16 },
+    }),
+);
+
+/** Holds the schema workers for one service, until the returned release (SharedPool). */
+export function holdSchemaWorkers(): () => Promise<void> {
+  return pool.hold();
 }
 
 async function run<T>(
@@ -60,7 +42,7 @@ async function run<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   try {
-    return await workers().run<T>(name, task, { timeoutMs, signal });
+    return await pool.get().run<T>(name, task, { timeoutMs, signal });
   } catch (err) {
     if (signal?.aborted) throw err;
     if (err instanceof TaskDeadlineError)

@@ -1,1 +1,2 @@
 export { DeadlinePool, type DeadlineRun, TaskDeadlineError, taskStarted } from './deadline-pool.ts';
+export { SharedPool } from './shared-pool.ts';
