@@ -48,7 +48,7 @@ function siteKeys(input: CrawlScopeInput): (raw: string, base?: string) => URL |
 export async function crawlKeys(
   input: CrawlScopeInput,
   found: ReadonlyArray<{ url: string; base: string }>,
-  signal?: AbortSignal,
+  run: { key: string; signal?: AbortSignal },
 ): Promise<Array<string | undefined>> {
   const inScope = siteKeys(input);
   const urls = found.map((f) => inScope(f.url, f.base));
@@ -57,7 +57,8 @@ export async function crawlKeys(
   const paths = [...new Set(urls.flatMap((u) => (u ? [u.pathname] : [])))];
   const verdicts = await pathMatcher().filter(
     { include: input.includePaths, exclude: input.excludePaths, paths },
-    signal,
+    run.key,
+    run.signal,
   );
   const passes = new Map(paths.map((p, i) => [p, verdicts[i]]));
   return urls.map((u) => (u && passes.get(u.pathname) ? u.href : undefined));

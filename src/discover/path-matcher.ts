@@ -1,3 +1,4 @@
+import { FairLane } from '../fair/index.ts';
 import { DeadlinePool, SharedPool, TaskDeadlineError } from '../workers/index.ts';
 import type { PathFilter } from './path-worker.ts';
 
@@ -30,27 +31,38 @@ class PathMatcher {
     idleTimeout: 30_000,
   });
 
-  async #run<T>(name: string, task: object, signal?: AbortSignal): Promise<T> {
+  /**
+   * The thread taken by keys in turn: one key's crawls matching pages of links held another key's
+   * batches behind them in arrival order, each up to the deadline.
+   */
+  readonly #lane = new FairLane({ capacity: 1, perKey: 1 });
+
+  async #run<T>(name: string, task: object, key: string, signal?: AbortSignal): Promise<T> {
+    const release = await this.#lane.acquire(key, { signal });
     try {
       return await this.#pool.run<T>(name, task, { timeoutMs: PATH_MATCH_DEADLINE_MS, signal });
     } catch (err) {
       if (err instanceof TaskDeadlineError) throw new PathMatchDeadlineError();
       throw err;
+    } finally {
+      release();
     }
   }
 
   /** Why each pattern cannot be used, or null: checked at the request, off the event loop too (compiling is the same work). */
   problems(patterns: string[]): Promise<Array<string | null>> {
-    return this.#run('problems', { patterns });
+    // At request time, before a key reaches the parsers: such checks share one turn, bounded by
+    // each key's requests in flight.
+    return this.#run('problems', { patterns }, 'request-pattern-checks');
   }
 
   close(): Promise<void> {
     return this.#pool.close();
   }
 
-  /** Whether each path passes the patterns. Throws PathMatchDeadlineError past the deadline. */
-  filter(filter: PathFilter, signal?: AbortSignal): Promise<boolean[]> {
-    return this.#run('filter', filter, signal);
+  /** Whether each path passes the patterns, in `key`'s turn. Throws PathMatchDeadlineError past the deadline. */
+  filter(filter: PathFilter, key: string, signal?: AbortSignal): Promise<boolean[]> {
+    return this.#run('filter', filter, key, signal);
   }
 }
 

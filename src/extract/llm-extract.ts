@@ -126,8 +126,9 @@ function stoppedEarly(reason: FinishReason): ExtractError {
 export async function extractJson(
   settings: { llm: LlmSettings; extract: ExtractSettings },
   request: { schema: object; prompt?: string; pages: PageText[] },
-  signal: AbortSignal,
+  run: { key: string; signal: AbortSignal },
 ): Promise<JsonExtraction> {
+  const { signal } = run;
   const fitted = fitToWindow(request.pages, settings.extract.maxInputChars);
   const inPrompt = settings.llm.structuredOutput ? undefined : request.schema;
   const messages: LlmMessage[] = [
@@ -149,12 +150,7 @@ export async function extractJson(
 
   const check = async (value: unknown) => {
     try {
-      return await answerViolations(
-        request.schema,
-        value,
-        settings.extract.schemaTimeoutMs,
-        signal,
-      );
+      return await answerViolations(request.schema, value, settings.extract.schemaTimeoutMs, run);
     } catch (err) {
       if (!(err instanceof SchemaTaskError)) throw err;
       throw new ExtractError(

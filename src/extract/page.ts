@@ -48,7 +48,6 @@ export async function extractPage(
   page: { url: string; markdown: string; html?: string },
   run: ContentRun & { signal: AbortSignal },
 ): Promise<PageExtraction> {
-  const { signal } = run;
   if (request.selectors) {
     if (page.html === undefined)
       return {
@@ -76,7 +75,7 @@ export async function extractPage(
         prompt: request.prompt,
         pages: [{ url: page.url, markdown: page.markdown }],
       },
-      signal,
+      run,
     );
     return { ...out, llmUsed: true };
   } catch (err) {

@@ -1,3 +1,4 @@
+import { FairLane } from '../fair/index.ts';
 import { DeadlinePool, SharedPool, TaskDeadlineError } from '../workers/index.ts';
 import { type SchemaViolation, shapeProblem } from './schema.ts';
 
@@ -30,17 +31,32 @@ const pool = new SharedPool(
     }),
 );
 
+/**
+ * The threads taken by keys in turn: piscina's own queue serves in arrival order, so one key's
+ * batch of answers to check held every other key's behind it, each up to its deadline.
+ */
+const lane = new FairLane({ capacity: THREADS, perKey: THREADS });
+
+/**
+ * Whose a schema check is at request time, before a key reaches the parsers: such checks share
+ * one turn, apart from the checks of answers, which go by the key that asked. A request's checks
+ * are bounded by its key's requests in flight (WEBDATA_MAX_INFLIGHT_PER_USER).
+ */
+const REQUEST_CHECKS = 'request-schema-checks';
+
 /** Holds the schema workers for one service, until the returned release (SharedPool). */
 export function holdSchemaWorkers(): () => Promise<void> {
   return pool.hold();
 }
 
-async function run<T>(
+async function runTask<T>(
   name: 'check' | 'validate',
   task: Record<string, unknown>,
   timeoutMs: number,
+  key: string,
   signal?: AbortSignal,
 ): Promise<T> {
+  const release = await lane.acquire(key, { signal });
   try {
     return await pool.get().run<T>(name, task, { timeoutMs, signal });
   } catch (err) {
@@ -54,6 +70,8 @@ async function run<T>(
     // The task's only inputs are the caller's schema and the model's answer: whatever it threw
     // (a stack overflow on a reference loop, say) is theirs to hear about, not a server error.
     throw new SchemaTaskError(`failed: ${(err as Error).message}`);
+  } finally {
+    release();
   }
 }
 
@@ -69,7 +87,8 @@ export async function checkSchema(schema: unknown, timeoutMs: number): Promise<s
   if (checked.has(key)) return checked.get(key);
   let problem: string | undefined;
   try {
-    problem = (await run<string | null>('check', { schema }, timeoutMs)) ?? undefined;
+    problem =
+      (await runTask<string | null>('check', { schema }, timeoutMs, REQUEST_CHECKS)) ?? undefined;
   } catch (err) {
     if (!(err instanceof SchemaTaskError)) throw err;
     // Not kept: a deadline missed on a loaded machine says little about the next try.
@@ -82,13 +101,13 @@ export async function checkSchema(schema: unknown, timeoutMs: number): Promise<s
 
 /**
  * The ways `value` misses a schema that passed checkSchema, checked on a schema worker within
- * `timeoutMs`; throws SchemaTaskError past it.
+ * `timeoutMs` in `run.key`'s turn; throws SchemaTaskError past it.
  */
 export function answerViolations(
   schema: object,
   value: unknown,
   timeoutMs: number,
-  signal?: AbortSignal,
+  run: { key: string; signal?: AbortSignal },
 ): Promise<SchemaViolation[]> {
-  return run<SchemaViolation[]>('validate', { schema, value }, timeoutMs, signal);
+  return runTask<SchemaViolation[]>('validate', { schema, value }, timeoutMs, run.key, run.signal);
 }

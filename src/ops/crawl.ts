@@ -145,7 +145,7 @@ export async function crawlPage(input: CrawlPageInput, ctx: OpContext): Promise<
   let keys: Array<string | undefined>;
   let warning: string | undefined;
   try {
-    keys = await crawlKeys(crawl, found, ctx.signal);
+    keys = await crawlKeys(crawl, found, { key: ctx.userId, signal: ctx.signal });
   } catch (err) {
     if (!(err instanceof PathMatchDeadlineError)) throw err;
     keys = [];

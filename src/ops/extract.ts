@@ -83,7 +83,7 @@ export async function extractAcross(input: ExtractInput, ctx: OpContext): Promis
     const out = await extractJson(
       ctx.services.config,
       { schema: input.schema, prompt: input.prompt, pages },
-      ctx.signal,
+      { key: ctx.userId, signal: ctx.signal },
     );
     const micros =
       fetchMicros + ctx.meter.charge('extract', pages.length, extractCost(pages.length));
