@@ -16,6 +16,9 @@ describe('the embedded queue runs the oldest job first', () => {
   }, async () => {
     const store = new JobStore(database.db);
     const older = await storeJob(store, 2);
+    // Jobs made in the same millisecond have no order but their random ids': the newer one is
+    // made a millisecond later at least.
+    await new Promise((r) => setTimeout(r, 2));
     await storeJob(store, 30);
     const runs: string[] = [];
     let failedOnce = false;
