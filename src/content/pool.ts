@@ -126,19 +126,21 @@ export class ContentPool {
     what: string,
   ): Promise<T> {
     const { signal } = run;
-    const release = await this.#lane.acquire(run.key, { signal });
     try {
-      return await this.#pool!.run<T>(name, task, {
-        timeoutMs: this.#convertTimeoutMs,
-        signal,
-        transferList,
-      });
+      return await this.#lane.run(
+        run.key,
+        () =>
+          this.#pool!.run<T>(name, task, {
+            timeoutMs: this.#convertTimeoutMs,
+            signal,
+            transferList,
+          }),
+        { signal },
+      );
     } catch (err) {
       if (err instanceof TaskDeadlineError)
         throw new ContentDeadlineError(`${what} took longer than ${this.#convertTimeoutMs} ms`);
       throw err;
-    } finally {
-      release();
     }
   }
 
@@ -150,17 +152,16 @@ export class ContentPool {
     const { key, signal } = options;
     const pool = this.#pool;
     const text = pool
-      ? async (data: Uint8Array, maxPages: number) => {
-          const release = await this.#lane.acquire(key, { signal });
-          try {
-            return await pool.piscina.run(
-              { bytes: data, maxPages },
-              { name: 'pdfText', signal: signal ?? null },
-            );
-          } finally {
-            release();
-          }
-        }
+      ? (data: Uint8Array, maxPages: number) =>
+          this.#lane.run(
+            key,
+            () =>
+              pool.piscina.run(
+                { bytes: data, maxPages },
+                { name: 'pdfText', signal: signal ?? null },
+              ),
+            { signal },
+          )
       : readPdfText;
     return convertPdf(bytes, options, { text, ocr: this.#ocr });
   }

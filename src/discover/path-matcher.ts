@@ -38,14 +38,15 @@ class PathMatcher {
   readonly #lane = new FairLane({ capacity: 1, perKey: 1 });
 
   async #run<T>(name: string, task: object, key: string, signal?: AbortSignal): Promise<T> {
-    const release = await this.#lane.acquire(key, { signal });
     try {
-      return await this.#pool.run<T>(name, task, { timeoutMs: PATH_MATCH_DEADLINE_MS, signal });
+      return await this.#lane.run(
+        key,
+        () => this.#pool.run<T>(name, task, { timeoutMs: PATH_MATCH_DEADLINE_MS, signal }),
+        { signal },
+      );
     } catch (err) {
       if (err instanceof TaskDeadlineError) throw new PathMatchDeadlineError();
       throw err;
-    } finally {
-      release();
     }
   }
 

@@ -56,9 +56,10 @@ async function runTask<T>(
   key: string,
   signal?: AbortSignal,
 ): Promise<T> {
-  const release = await lane.acquire(key, { signal });
   try {
-    return await pool.get().run<T>(name, task, { timeoutMs, signal });
+    return await lane.run(key, () => pool.get().run<T>(name, task, { timeoutMs, signal }), {
+      signal,
+    });
   } catch (err) {
     if (signal?.aborted) throw err;
     if (err instanceof TaskDeadlineError)
@@ -70,8 +71,6 @@ async function runTask<T>(
     // The task's only inputs are the caller's schema and the model's answer: whatever it threw
     // (a stack overflow on a reference loop, say) is theirs to hear about, not a server error.
     throw new SchemaTaskError(`failed: ${(err as Error).message}`);
-  } finally {
-    release();
   }
 }
 

@@ -104,6 +104,16 @@ export class FairLane {
     });
   }
 
+  /** `work` run holding a place of `key`'s, handed back however it ends. */
+  async run<T>(key: string, work: () => Promise<T>, wait: LaneWait = {}): Promise<T> {
+    const release = await this.acquire(key, wait);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
   #take(key: string): Release {
     this.#used++;
     this.#held.set(key, this.heldBy(key) + 1);

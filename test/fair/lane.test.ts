@@ -74,4 +74,18 @@ describe('FairLane', () => {
     await expect(gone).rejects.toThrow('left');
     expect(lane.waiting).toBe(0);
   });
+
+  it('runs work holding a place and hands it back whether the work ends or throws', async () => {
+    const lane = new FairLane({ capacity: 1, perKey: 1 });
+    const seen = await lane.run('a', async () => lane.used);
+    expect(seen).toBe(1);
+    expect(lane.used).toBe(0);
+    await expect(
+      lane.run('a', async () => {
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(lane.used).toBe(0);
+    expect(lane.free('b')).toBe(true);
+  });
 });
