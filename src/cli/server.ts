@@ -100,6 +100,7 @@ export async function createServices(
     new SessionManager({
       config: config.sessions,
       chromium: config.chromium,
+      firefox: config.firefox,
       publicUrl: config.publicUrl,
       dataDir: config.dataDir,
       store: new SessionStore(database.db),

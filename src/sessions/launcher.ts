@@ -1,13 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChromiumPaths, SessionConfig } from '../config.ts';
-import { launchChromium, type RunningBrowser } from './chromium.ts';
+import type { SessionConfig } from '../config.ts';
+import type { RunnableBrowser } from './browsers.ts';
+import { type ChromiumBrowser, launchChromium } from './chromium.ts';
+import { type FirefoxBrowser, launchFirefox } from './firefox.ts';
 import { RUNTIME_MARKER } from './reap.ts';
 import { SessionError } from './types.ts';
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
 
+/** A session's browser, of either family. */
+export type RunningBrowser = ChromiumBrowser | FirefoxBrowser;
+
 export interface LaunchRequest {
+  engine: RunnableBrowser;
   headless: boolean;
   width: number;
   height: number;
@@ -19,7 +25,8 @@ export interface LaunchRequest {
 
 export interface LauncherOptions {
   config: SessionConfig;
-  chromium: ChromiumPaths;
+  /** The engine spares are launched with: Chromium, which most sessions ask for. */
+  spareEngine: RunnableBrowser;
   /** Folder of this instance's profiles; its path also marks the processes for reaping. */
   root: string;
   proxyUrl: string;
@@ -58,6 +65,7 @@ export class SessionLauncher {
   async launch(req: LaunchRequest): Promise<RunningBrowser> {
     // Spares are launched for the default request (`proxy` is true when an upstream exists).
     if (
+      req.engine.name === this.#o.spareEngine.name &&
       !req.profileFrom &&
       req.headless &&
       req.width === DEFAULT_WIDTH &&
@@ -79,6 +87,7 @@ export class SessionLauncher {
       this.#spares.length + this.#inflight.size < this.#o.config.warmSpares
     ) {
       const launch = this.#launchFresh({
+        engine: this.#o.spareEngine,
         headless: true,
         width: DEFAULT_WIDTH,
         height: DEFAULT_HEIGHT,
@@ -111,9 +120,10 @@ export class SessionLauncher {
   }
 
   async #launchFresh(req: LaunchRequest): Promise<RunningBrowser> {
+    const launch = req.engine.family === 'firefox' ? launchFirefox : launchChromium;
     try {
-      return await launchChromium({
-        executable: req.headless ? this.#o.chromium.headless : this.#o.chromium.visible,
+      return await launch({
+        executable: req.engine.executable(req.headless),
         headless: req.headless,
         width: req.width,
         height: req.height,

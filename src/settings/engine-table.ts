@@ -171,7 +171,7 @@ export const ENGINE_SETTINGS = {
       group: 'Remote browser sessions',
       options: SESSION_BROWSERS,
       default: 'chromium',
-      doc: 'session engine when a create names none (only `chromium` runs in this build; `camoufox` and `lightpanda` are refused per request)',
+      doc: 'session engine when a create names none (`chromium` and `firefox` run in this build; `camoufox` runs when `WEBDATA_CAMOUFOX` names its binary; `lightpanda` is refused per request)',
     }),
     idleTimeoutMs: int('WEBDATA_SESSION_IDLE_TIMEOUT_MS', {
       group: 'Remote browser sessions',
@@ -262,6 +262,19 @@ export const ENGINE_SETTINGS = {
       group: 'Browsers',
       default: '/usr/bin/chromium',
       doc: 'full browser binary: visible sessions and the `browser-stealth` pool (each run headful under its own Xvfb)',
+    }),
+  },
+  /** Firefox-family binaries for sessions (driven over WebDriver BiDi). */
+  firefox: {
+    firefox: text('WEBDATA_FIREFOX', {
+      group: 'Browsers',
+      default: '/usr/bin/firefox-esr',
+      doc: 'Firefox binary: sessions with `browser: "firefox"` (Debian\'s `firefox-esr`)',
+    }),
+    camoufox: text('WEBDATA_CAMOUFOX', {
+      group: 'Browsers',
+      default: '',
+      doc: 'a Camoufox binary; when set, sessions with `browser: "camoufox"` run it as they run Firefox (its own sandbox, policy and egress proxy, WebDriver BiDi); unset, `camoufox` is refused with a 400',
     }),
   },
   browser: {
