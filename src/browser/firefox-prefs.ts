@@ -42,7 +42,16 @@ export function firefoxPrefs(proxyUrl: string): Record<string, string | number |
     'geo.provider.network.url': '',
     'identity.fxaccounts.enabled': false,
     'browser.aboutHomeSnippets.updateUrl': '',
+    // Remote settings (blocklists, experiments, suggestions) from a data: URL: nothing to fetch.
+    // Release builds ignore this unless FIREFOX_ENV is set.
+    'services.settings.server': 'data:,#remote-settings-dummy/v1',
     // createProfile's default opens every local file to every other; a session keeps them apart.
     'security.fileuri.strict_origin_policy': true,
   };
 }
+
+/**
+ * The environment every Firefox this service runs gets: release builds let the remote settings
+ * server be replaced (firefoxPrefs) only with this set; otherwise they sync with Mozilla's at start.
+ */
+export const FIREFOX_ENV: Record<string, string> = { MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' };

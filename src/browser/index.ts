@@ -3,7 +3,7 @@ export { type DownloadedFile, readDownload } from './download.ts';
 export { BrowserEngine, type BrowserMethod, type PageEnv } from './engine.ts';
 export { BrowserBusyError, callerText, DownloadError, NavigationError } from './errors.ts';
 export { desktopChrome } from './fingerprint.ts';
-export { firefoxPrefs } from './firefox-prefs.ts';
+export { FIREFOX_ENV, firefoxPrefs } from './firefox-prefs.ts';
 export { PRESENTATION_FLAGS, QUIET_FEATURES, sharedFlags } from './flags.ts';
 export { openUrl, setHtml } from './navigate.ts';
 export {

@@ -112,6 +112,7 @@ export async function createServices(
   const browser = await BrowserEngine.start({
     ...config.browser,
     chromium: config.chromium,
+    firefox: config.firefox,
     policy: config.network,
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,

@@ -1,5 +1,5 @@
 import { createProfile } from '@puppeteer/browsers';
-import { firefoxPrefs } from '../browser/index.ts';
+import { FIREFOX_ENV, firefoxPrefs } from '../browser/index.ts';
 import { BidiConnection } from './bidi.ts';
 import { firefoxPolicyFolder, writeFirefoxPolicy } from './firefox-policy.ts';
 import { SANDBOX_PROXY_URL } from './sandbox.ts';
@@ -94,7 +94,7 @@ function firefox(o: LaunchOptions, policyAt: string): BrowserFamily<BidiConnecti
       ...(o.headless ? ['--headless', `--window-size=${o.width},${o.height}`] : ['--kiosk']),
       'about:blank',
     ],
-    env: NO_NESTED_SANDBOX,
+    env: { ...FIREFOX_ENV, ...NO_NESTED_SANDBOX },
     inboundPort: BIDI_PORT,
     stdio: ['ignore', 'ignore', 'pipe'],
     connect: connectBidi,

@@ -285,6 +285,13 @@ export const ENGINE_SETTINGS = {
       max: 32,
       doc: 'headless browsers kept running',
     }),
+    firefoxPoolSize: int('WEBDATA_FIREFOX_POOL_SIZE', {
+      group: 'Browsers',
+      default: 1,
+      min: 1,
+      max: 8,
+      doc: 'Firefox browsers (`WEBDATA_FIREFOX`) kept running for the `browser-firefox` rung once the first is needed',
+    }),
     stealthPoolSize: int('WEBDATA_STEALTH_POOL_SIZE', {
       group: 'Browsers',
       default: 1,
