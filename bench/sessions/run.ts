@@ -1,8 +1,9 @@
 /**
  * Remote browser sessions: create and full-lifecycle latency through the service, against
  * launching chromium-headless-shell and connecting over CDP directly in the same run, the
- * proportional memory (PSS) one idle session costs, and a 50 MB file uploaded into a session and
- * downloaded back through the files API, against a plain copy of the same file on this machine.
+ * proportional memory (PSS) one idle session costs, a Firefox session's create and PSS against
+ * Chromium's in the same run, and a 50 MB file uploaded into a session and downloaded back through
+ * the files API, against a plain copy of the same file on this machine.
  *
  *   node bench/sessions/run.ts [iterations]
  */
@@ -113,7 +114,12 @@ const spareReady = async () => {
 const page = `${site.origin}/session/app`;
 
 const direct = { create: [] as number[], lifecycle: [] as number[] };
-const service = { create: [] as number[], coldCreate: [] as number[], lifecycle: [] as number[] };
+const service = {
+  create: [] as number[],
+  coldCreate: [] as number[],
+  firefoxCreate: [] as number[],
+  lifecycle: [] as number[],
+};
 
 // The first session starts the warm spares (none are launched at start-up).
 const first = await api('POST', '/v1/browser-sandbox/session', {});
@@ -149,6 +155,13 @@ for (let i = 0; i < N; i++) {
   service.coldCreate.push(performance.now() - t0);
   await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
 
+  // Firefox has no spare: every create is a launch, so its baseline is Chromium's cold create.
+  t0 = performance.now();
+  s = await api('POST', '/v1/browser-sandbox/session', { browser: 'firefox' });
+  if (!s.sessionId) throw new Error(`firefox create failed: ${JSON.stringify(s)}`);
+  service.firefoxCreate.push(performance.now() - t0);
+  await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
+
   // Service lifecycle: create, connect, goto, close (close saves cookies and localStorage).
   await spareReady();
   t0 = performance.now();
@@ -162,16 +175,17 @@ for (let i = 0; i < N; i++) {
 }
 
 // PSS per idle session: a few idle sessions of each kind, each measured over its own processes.
-const idle: Record<string, number[]> = { headless: [], visible: [] };
-for (const headless of [true, false]) {
+const idle: Record<string, number[]> = { headless: [], visible: [], firefox: [] };
+for (const [kind, body] of [
+  ['headless', { headless: true }],
+  ['visible', { headless: false }],
+  ['firefox', { headless: true, browser: 'firefox' }],
+] as const) {
   const ids: string[] = [];
   for (let i = 0; i < 3; i++)
-    ids.push((await api('POST', '/v1/browser-sandbox/session', { headless })).sessionId);
+    ids.push((await api('POST', '/v1/browser-sandbox/session', body)).sessionId);
   await sleep(1500);
-  for (const id of ids)
-    idle[headless ? 'headless' : 'visible']!.push(
-      pss(await server.services.sessions.processIds(id)),
-    );
+  for (const id of ids) idle[kind]!.push(pss(await server.services.sessions.processIds(id)));
   for (const id of ids) await api('DELETE', `/v1/browser-sandbox/session/${id}`);
 }
 const directIdle = [await launchDirect(), await launchDirect(), await launchDirect()];
@@ -240,6 +254,9 @@ console.log(
   `  service create, no spare (non-default size)            ${fmt(p50(service.coldCreate))}  ratio ${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)}x of direct`,
 );
 console.log(
+  `  service create, firefox (always a launch)              ${fmt(p50(service.firefoxCreate))}  ratio ${(p50(service.firefoxCreate) / p50(service.coldCreate)).toFixed(2)}x of chromium's launch`,
+);
+console.log(
   `  direct lifecycle (launch, connectOverCDP, goto, close)  ${fmt(p50(direct.lifecycle))}`,
 );
 console.log(
@@ -253,6 +270,9 @@ console.log(
 console.log(
   `  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`,
 );
+console.log(
+  `  service headless firefox                               ${avg(idle.firefox!).toFixed(1)} MiB  ratio ${(avg(idle.firefox!) / avg(idle.headless!)).toFixed(2)}x of chromium's`,
+);
 console.log(`Files, 50 MB, p50 of ${files.copy.length}`);
 console.log(`  plain file copy (copyFile)                             ${fmt(p50(files.copy))}`);
 console.log(
@@ -262,5 +282,5 @@ console.log(
   `  download through the API                               ${fmt(p50(files.download))}  ratio ${(p50(files.download) / p50(files.copy)).toFixed(2)}x of copy`,
 );
 console.log(
-  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)} upload_ratio=${(p50(files.upload) / p50(files.copy)).toFixed(2)} download_ratio=${(p50(files.download) / p50(files.copy)).toFixed(2)}`,
+  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)} firefox_create_ms=${p50(service.firefoxCreate).toFixed(0)} firefox_create_vs_chromium_launch=${(p50(service.firefoxCreate) / p50(service.coldCreate)).toFixed(2)} firefox_pss_mib=${avg(idle.firefox!).toFixed(1)} firefox_pss_vs_chromium=${(avg(idle.firefox!) / avg(idle.headless!)).toFixed(2)} upload_ratio=${(p50(files.upload) / p50(files.copy)).toFixed(2)} download_ratio=${(p50(files.download) / p50(files.copy)).toFixed(2)}`,
 );

@@ -45,6 +45,10 @@ export function firefoxPrefs(proxyUrl: string): Record<string, string | number |
     // Remote settings (blocklists, experiments, suggestions) from a data: URL: nothing to fetch.
     // Release builds ignore this unless FIREFOX_ENV is set.
     'services.settings.server': 'data:,#remote-settings-dummy/v1',
+    // No content process started ahead of need, nor kept once its pages are gone: a session or a
+    // pool page opens a few, and each spare one holds 15-20 MiB.
+    'dom.ipc.processPrelaunch.enabled': false,
+    'dom.ipc.keepProcessesAlive.web': 0,
     // createProfile's default opens every local file to every other; a session keeps them apart.
     'security.fileuri.strict_origin_policy': true,
   };
