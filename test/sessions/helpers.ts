@@ -57,7 +57,7 @@ export function upgradeStatus(url: string): Promise<number> {
   });
 }
 
-/** Descendants of this process whose command is a browser, X server or VNC server. */
+/** Descendants of this process whose command is a browser (Chromium or Firefox), X server or VNC server. */
 async function sessionDescendants(): Promise<string[]> {
   const parent = new Map<number, number>();
   const comm = new Map<number, string>();
@@ -72,7 +72,7 @@ async function sessionDescendants(): Promise<string[]> {
   }
   const found: string[] = [];
   for (const [pid, c] of comm) {
-    if (!/chrom|Xvfb|x11vnc/i.test(c)) continue;
+    if (!/chrom|firefox|Xvfb|x11vnc/i.test(c)) continue;
     for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) {
       if (p === process.pid) {
         found.push(`${pid} ${c}`);
