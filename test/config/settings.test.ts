@@ -112,8 +112,8 @@ describe('loadConfig', () => {
     expect(refusal({ SEARXNG_URL: 'not a url' })).toBe(
       'SEARXNG_URL must be a URL, got "not a url"',
     );
-    expect(refusal({ WEBDATA_DEFAULT_BROWSER: 'firefox' })).toBe(
-      'WEBDATA_DEFAULT_BROWSER must be one of chromium, camoufox, lightpanda, got "firefox"',
+    expect(refusal({ WEBDATA_DEFAULT_BROWSER: 'netscape' })).toBe(
+      'WEBDATA_DEFAULT_BROWSER must be one of chromium, firefox, camoufox, lightpanda, got "netscape"',
     );
     expect(refusal({ WEBDATA_FIRECRAWL_SEARCH_ENGINE: 'yahoo' })).toMatch(
       /^WEBDATA_FIRECRAWL_SEARCH_ENGINE must be one of google, bing,/,
@@ -153,7 +153,7 @@ describe('loadConfig', () => {
 
 it('webdata serve stops at start-up with exit code 2 and names the variable it refused', async () => {
   const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
-    const env = { PATH: process.env.PATH ?? '', WEBDATA_DEFAULT_BROWSER: 'firefox' };
+    const env = { PATH: process.env.PATH ?? '', WEBDATA_DEFAULT_BROWSER: 'netscape' };
     execFile(
       join(ROOT, 'node_modules/.bin/node'),
       [join(ROOT, 'src/cli/main.ts'), 'serve'],
@@ -163,6 +163,6 @@ it('webdata serve stops at start-up with exit code 2 and names the variable it r
   });
   expect(run.code).toBe(2);
   expect(run.stderr).toContain(
-    'configuration error: WEBDATA_DEFAULT_BROWSER must be one of chromium, camoufox, lightpanda',
+    'configuration error: WEBDATA_DEFAULT_BROWSER must be one of chromium, firefox, camoufox, lightpanda',
   );
 });
