@@ -33,23 +33,16 @@ it('headless pool and session browsers, Chromium and Firefox, ask the egress pro
   const { browser, chromium, firefox } = loadConfig({});
   // Only the headless shell is held to this: Debian's full Chromium (visible sessions, the stealth
   // pool) still asks update.googleapis.com and accounts.google.com despite every flag and policy here.
+  const session = { headless: true, width: 1280, height: 720, root, env: {} };
   const sessionHeadless = await launchChromium({
+    ...session,
     executable: chromium.headless,
-    headless: true,
-    width: 1280,
-    height: 720,
     proxyUrl: proxies['session-headless']!.url,
-    root,
-    env: {},
   });
   const sessionFirefox = await launchFirefox({
+    ...session,
     executable: firefox.firefox,
-    headless: true,
-    width: 1280,
-    height: 720,
     proxyUrl: proxies['session-firefox']!.url,
-    root,
-    env: {},
   });
   const pools = proxies.pools!;
   const engine = await BrowserEngine.start({

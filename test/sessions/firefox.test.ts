@@ -9,7 +9,7 @@ import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { expectNoSessionProcessesLeft } from './helpers.ts';
+import { expectNoSessionProcessesLeft, liveViewPixel } from './helpers.ts';
 
 expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
@@ -112,7 +112,11 @@ describe('Firefox sessions over WebDriver BiDi', () => {
       await page.click('#d');
       const listed = await waitFor(async () => {
         const res = await t.api('GET', `${SESSIONS}/${created.sessionId}/files`);
-        return res.json.files.find((f: { name: string }) => f.name === 'report.bin');
+        // Firefox puts the file's name down when the download starts and fills it at the end.
+        return res.json.files.find(
+          (f: { name: string; size: number }) =>
+            f.name === 'report.bin' && f.size === downloadBytes().length,
+        );
       });
       const res = await fetch(`${t.base}${SESSIONS}/${created.sessionId}/files/${listed.name}`, {
         headers: { authorization: `Bearer ${TEST_KEY}` },
@@ -169,19 +173,7 @@ describe('Firefox sessions over WebDriver BiDi', () => {
       const page = (await remote.pages())[0] ?? (await remote.newPage());
       await page.goto(`${site.origin}/session/color`);
       const view = await viewer.newPage();
-      await view.goto(created.liveViewUrl.replace('localhost', '127.0.0.1'));
-      await view.waitForSelector('body[data-state="connected"]');
-      const pixel = await waitFor(async () => {
-        const rgba = await view.evaluate(() => {
-          const canvas = document.querySelector('#screen canvas') as HTMLCanvasElement | null;
-          if (!canvas?.width) return null;
-          return Array.from(
-            canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data,
-          );
-        });
-        return rgba && rgba[0] === 255 && rgba[1] === 0 && rgba[2] === 170 && rgba;
-      });
-      expect(pixel!.slice(0, 3)).toEqual([255, 0, 170]);
+      expect(await liveViewPixel(view, created.liveViewUrl)).toEqual([255, 0, 170]);
     } finally {
       await viewer.close();
       await remote.disconnect();

@@ -1,8 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import { markedGroups } from '../../src/sessions/index.ts';
+import { waitFor } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 export interface SessionBrowser {
@@ -100,4 +102,24 @@ export function expectNoSessionProcessesLeft(server: () => TestServer): void {
       [],
     );
   });
+}
+
+/**
+ * Opens a session's live view in `view` and waits until the centre of noVNC's canvas shows the
+ * colour of the fixture's `/session/color` page; returns that pixel.
+ */
+export async function liveViewPixel(view: Page, liveViewUrl: string): Promise<number[]> {
+  await view.goto(liveViewUrl.replace('localhost', '127.0.0.1'));
+  await view.waitForSelector('body[data-state="connected"]');
+  const pixel = await waitFor(async () => {
+    const rgba = await view.evaluate(() => {
+      const canvas = document.querySelector('#screen canvas') as HTMLCanvasElement | null;
+      if (!canvas?.width) return null;
+      return Array.from(
+        canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data,
+      );
+    });
+    return rgba && rgba[0] === 255 && rgba[1] === 0 && rgba[2] === 170 && rgba;
+  });
+  return pixel!.slice(0, 3);
 }
