@@ -103,7 +103,6 @@ export class SessionManager {
     this.recordings = new SessionRecordings(o.dataDir, o.config, o.publicUrl, this.#ownership);
     this.#launcher = new SessionLauncher({
       config: o.config,
-      spareEngine: this.#engine('chromium'),
       root: this.#root,
       proxyUrl: o.proxyUrl,
       upstreamProxyUrl: o.upstreamProxyUrl,

@@ -206,7 +206,7 @@ export const ENGINE_SETTINGS = {
       default: 1,
       min: 0,
       max: 8,
-      doc: 'headless browsers kept launched, once a first session was made, so a create need not wait for one',
+      doc: 'headless browsers of each engine kept launched, once a first session of that engine was made, so a create need not wait for one',
     }),
     fileMaxBytes: int('WEBDATA_SESSION_FILE_MAX_BYTES', {
       group: 'Remote browser sessions',
