@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { type BidiConnection, BidiError } from './bidi.ts';
 import { type BidiCommand, checkBidiCommand } from './bidi-policy.ts';
+import { RECORDING_CHANNEL } from './bidi-recording.ts';
 import type { SessionManager } from './manager.ts';
 import type { LiveSession } from './types.ts';
 
@@ -91,7 +92,9 @@ function attach(
   const send = (message: object) => {
     if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify(message));
   };
-  const onEvent = (text: string) => {
+  const onEvent = (text: string, method: string, params: { channel?: unknown }) => {
+    // The recorder's messages are the service's (bidi-recording.ts); the client never asked for them.
+    if (method === 'script.message' && params.channel === RECORDING_CHANNEL) return;
     manager.touch(live);
     if (client.readyState === WebSocket.OPEN) client.send(text);
   };

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SessionConfig } from '../config.ts';
+import { BidiRecorder } from './bidi-recording.ts';
 import type { SessionOwnership } from './ownership.ts';
 import { Recorder } from './recording.ts';
 import { Recordings } from './recordings.ts';
@@ -80,10 +81,12 @@ export class SessionRecordings {
    * display as video.
    */
   async record(live: LiveSession, videoEnv?: NodeJS.ProcessEnv): Promise<void> {
-    // A create refuses recording on other families (create-checks.ts), so none has a recording to resume.
-    if (live.running.family !== 'chromium') return;
     const sink = await this.#store.open(live.userId, live.id);
-    live.recorder = new Recorder(live.running.control, live.running.pages, sink);
+    if (live.running.family === 'firefox') {
+      const recorder = new BidiRecorder(live.running.control, sink);
+      await recorder.start();
+      live.recorder = recorder;
+    } else live.recorder = new Recorder(live.running.control, live.running.pages, sink);
     const display = live.running.display;
     if (videoEnv && display)
       live.video = new VideoCapture({

@@ -125,8 +125,8 @@ export interface LiveSession {
   /** Ends the client connections proxied to this session. */
   readonly connections: Set<() => void>;
   vnc: VncPipeline | undefined;
-  /** Its pages' recorder, when the session is recorded. */
-  recorder: Recorder | undefined;
+  /** Its pages' recorder, when the session is recorded (recording.ts, bidi-recording.ts). */
+  recorder: Pick<Recorder, 'flush' | 'stop'> | undefined;
   /** Its display's video, when a visible session is recorded with `video`. */
   video: VideoCapture | undefined;
   closedAt: number | undefined;

@@ -15,8 +15,43 @@ expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
 const t = useServer();
 
+interface RrwebEvent {
+  type: number;
+  pageId: number;
+  data: { source?: number; text?: string };
+}
+
 const sha = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
 const SESSIONS = '/api/v1/browser-sandbox/session';
+
+/** Runs `work` as a bare WebDriver BiDi client of the session, with every frame it was sent. */
+async function rawClient<T>(
+  wsUrl: string,
+  work: (
+    send: (method: string, params: object) => Promise<any>,
+    received: Array<{ method?: string }>,
+  ) => Promise<T>,
+): Promise<T> {
+  const ws = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const received: Array<{ id?: number; method?: string; result?: unknown }> = [];
+  let id = 0;
+  ws.on('message', (data) => received.push(JSON.parse(String(data))));
+  const send = async (method: string, params: object) => {
+    const mine = ++id;
+    ws.send(JSON.stringify({ id: mine, method, params }));
+    const reply = await waitFor(async () => received.find((m) => m.id === mine));
+    return reply.result;
+  };
+  try {
+    return await work(send, received);
+  } finally {
+    ws.close();
+  }
+}
 
 function connect(wsUrl: string): Promise<Browser> {
   return puppeteer.connect({ browserWSEndpoint: wsUrl, protocol: 'webDriverBiDi' });
@@ -180,10 +215,59 @@ describe('Firefox sessions over WebDriver BiDi', () => {
     }
   });
 
+  it('records the pages a Puppeteer client visits, with typed inputs masked, kept from the client', async () => {
+    const PASSWORD = 'hunter2-Firefox-4k9z';
+    const created = await create({ record: true });
+    const events = async () => {
+      const res = await t.api('GET', `${SESSIONS}/${created.sessionId}/recording`);
+      return { text: JSON.stringify(res.json), events: res.json.events as RrwebEvent[] };
+    };
+    const snapshotWith = (text: string) => async () =>
+      (await events()).events.some((e) => e.type === 2 && JSON.stringify(e.data).includes(text));
+    const browser = await connect(created.wsUrl);
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${site.origin}/session/record-one`);
+      await waitFor(snapshotWith('Alpha sign-in page'), { what: 'the first page recorded' });
+      await page.type('#pw', PASSWORD);
+      await waitFor(
+        async () => (await events()).events.some((e) => e.type === 3 && e.data.source === 5),
+        { what: 'the masked input events' },
+      );
+      await page.goto(`${site.origin}/session/record-two`);
+      await waitFor(snapshotWith('Bravo welcome page'), { what: 'the second page recorded' });
+    } finally {
+      await browser.disconnect();
+    }
+    // A raw BiDi client subscribed to every script message gets none of the recorder's.
+    const messages = await rawClient(created.wsUrl, async (send, received) => {
+      await send('session.new', { capabilities: {} });
+      await send('session.subscribe', { events: ['script.message'] });
+      const { contexts } = await send('browsingContext.getTree', { maxDepth: 0 });
+      const before = (await events()).events.length;
+      await send('browsingContext.navigate', {
+        context: contexts[0].context,
+        url: `${site.origin}/session/record-one`,
+        wait: 'complete',
+      });
+      await waitFor(async () => (await events()).events.length > before, {
+        what: 'the recorder sending while the raw client listens',
+      });
+      return received.filter((m) => m.method === 'script.message');
+    });
+    expect(messages).toEqual([]);
+    await t.api('DELETE', `${SESSIONS}/${created.sessionId}`);
+    const after = await events();
+    expect(after.text).not.toContain(PASSWORD);
+    const inputs = after.events.filter((e) => e.type === 3 && e.data.source === 5);
+    expect(inputs.every((e) => /^\**$/.test(e.data.text ?? ''))).toBe(true);
+    // Both documents of the one tab are the same page of the recording.
+    expect(new Set(after.events.map((e) => e.pageId)).size).toBeGreaterThan(0);
+  });
+
   it('what a Firefox session cannot be asked for is a 400 naming the field', async () => {
     for (const [body, field] of [
       [{ browser: 'firefox', profile: { name: 'work' } }, 'profile'],
-      [{ browser: 'firefox', record: true }, 'record'],
       [{ browser: 'camoufox' }, 'browser'],
     ] as const) {
       const res = await t.api('POST', SESSIONS, body);
