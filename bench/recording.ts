@@ -7,18 +7,23 @@
  * on loopback with a Content-Security-Policy that keeps the browser from fetching their images,
  * scripts and fonts from elsewhere.
  *
- *   node bench/recording.ts [--pages 20] [--rounds 3]
+ * With `--browser firefox` the sessions are Firefox ones, driven by Puppeteer over WebDriver BiDi.
+ *
+ *   node bench/recording.ts [--pages 20] [--rounds 3] [--browser chromium|firefox]
  */
 import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import { freePort } from '../test/helpers/server.ts';
 import { startBenchServer } from './bench-server.ts';
 import { loadArticleExtraction } from './extraction/data.ts';
 
 const { values: args } = parseArgs({
-  options: { pages: { type: 'string' }, rounds: { type: 'string' } },
+  options: { pages: { type: 'string' }, rounds: { type: 'string' }, browser: { type: 'string' } },
 });
+const browserName = args.browser ?? 'chromium';
 const pageCount = Number(args.pages ?? 20);
 const rounds = Number(args.rounds ?? 3);
 const KEY = 'wd_bench_key_recording_0123456789';
@@ -56,22 +61,53 @@ function p50(xs: number[]): number {
   return s[Math.floor((s.length - 1) / 2)]!;
 }
 
-/** One scripted session; its page loads in ms, its length and, when recorded, the recording's bytes. */
-async function session(record: boolean) {
-  const created = await api('POST', '/v1/browser-sandbox/session', { record });
-  const started = performance.now();
-  const browser = await chromium.connectOverCDP(created.wsUrl);
+/** A client's tab: load a URL until its load event, scroll down; then leave. */
+interface Tab {
+  load(url: string): Promise<unknown>;
+  scroll(): Promise<unknown>;
+  leave(): Promise<unknown>;
+}
+
+async function openTab(wsUrl: string): Promise<Tab> {
+  if (browserName === 'firefox') {
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: wsUrl,
+      protocol: 'webDriverBiDi',
+    });
+    const page = await browser.newPage();
+    return {
+      load: (url) => page.goto(url, { waitUntil: 'load' }),
+      scroll: () => page.mouse.wheel({ deltaY: 4000 }),
+      leave: () => browser.disconnect(),
+    };
+  }
+  const browser = await chromium.connectOverCDP(wsUrl);
   const context = browser.contexts()[0]!;
   const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    load: (url) => page.goto(url, { waitUntil: 'load' }),
+    scroll: () => page.mouse.wheel(0, 4000),
+    leave: () => browser.close(),
+  };
+}
+
+/** One scripted session; its page loads in ms, its length and, when recorded, the recording's bytes. */
+async function session(record: boolean) {
+  const created = await api('POST', '/v1/browser-sandbox/session', {
+    record,
+    browser: browserName,
+  });
+  const started = performance.now();
+  const tab = await openTab(created.wsUrl);
   const loads: number[] = [];
   for (let i = 0; i < pages.length; i++) {
     const t0 = performance.now();
-    await page.goto(`${origin}/p/${i}.html`, { waitUntil: 'load' });
+    await tab.load(`${origin}/p/${i}.html`);
     loads.push(performance.now() - t0);
-    await page.mouse.wheel(0, 4000);
-    await page.waitForTimeout(100);
+    await tab.scroll();
+    await sleep(100);
   }
-  await browser.close();
+  await tab.leave();
   const minutes = (performance.now() - started) / 60_000;
   await api('DELETE', `/v1/browser-sandbox/session/${created.sessionId}`);
   const bytes = record
@@ -108,7 +144,7 @@ const perMinute = bytes / minutes;
 const perPage = bytes / (rounds * pages.length);
 const mib = (b: number) => `${(b / (1024 * 1024)).toFixed(2)} MiB`;
 console.log(
-  `pages ${pages.length}, rounds ${rounds} (each a session with and one without recording)`,
+  `${browserName}: pages ${pages.length}, rounds ${rounds} (each a session with and one without recording)`,
 );
 console.log(
   `p50 page load: without recording ${plainP50.toFixed(0)} ms, recorded ${recordedP50.toFixed(0)} ms, ratio ${ratio.toFixed(3)} (goal <= 1.15)`,
@@ -117,5 +153,5 @@ console.log(
   `recording size: ${mib(perMinute)} per minute of session, ${(perPage / 1024).toFixed(0)} KiB per page`,
 );
 console.log(
-  `RESULT recording_load_ratio=${ratio.toFixed(3)} p50_plain_ms=${plainP50.toFixed(0)} p50_recorded_ms=${recordedP50.toFixed(0)} bytes_per_min=${perMinute.toFixed(0)} bytes_per_page=${perPage.toFixed(0)}`,
+  `RESULT browser=${browserName} recording_load_ratio=${ratio.toFixed(3)} p50_plain_ms=${plainP50.toFixed(0)} p50_recorded_ms=${recordedP50.toFixed(0)} bytes_per_min=${perMinute.toFixed(0)} bytes_per_page=${perPage.toFixed(0)}`,
 );
