@@ -10,11 +10,11 @@ import {
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths } from '../config.ts';
 import type { ProxyTable } from '../settings/index.ts';
+import { BrowserPool, type BrowserPoolStats } from './browser-pool.ts';
 import { PageCrashedError } from './errors.ts';
 import { desktopChrome, presentFingerprint } from './fingerprint.ts';
 import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
-import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './processes.ts';
 import { headlessInitScript, stealthInitScript } from './stealth.ts';
 import { executableVersion } from './version.ts';
@@ -242,7 +242,7 @@ export class BrowserEngine {
     );
   }
 
-  stats(): Record<BrowserMethod, PoolStats> {
+  stats(): Record<BrowserMethod, BrowserPoolStats> {
     return { browser: this.#headless.stats(), 'browser-stealth': this.#stealth.stats() };
   }
 
