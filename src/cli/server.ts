@@ -14,7 +14,7 @@ import { watch } from '../metrics/index.ts';
 import { Monitors } from '../monitors/index.ts';
 import { crawlPoliteness, type Services } from '../ops/index.ts';
 import { pageContentThreads, stealthPageFetcher } from '../page/index.ts';
-import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
+import { createSearchProviders, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import {
   type Database,
@@ -117,7 +117,7 @@ export async function createServices(
     upstreams: config.proxyUrls,
     egressLimits,
   });
-  const search = createSearchEngines(config.search, config.llm, {
+  const search = createSearchProviders(config.search, config.llm, {
     fetchers: { plain: httpPageFetcher(httpEngine), stealth: stealthPageFetcher(browser) },
   });
   const artifacts = new LocalArtifactStore({

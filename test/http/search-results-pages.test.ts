@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { seenBy, useSearchEngines } from '../helpers/search-engines.ts';
+import { seenBy, useSearchProviders } from '../helpers/search-providers.ts';
 
-const { google, bing, t, expectEmptyAndUnreadable } = useSearchEngines();
+const { google, bing, t, expectEmptyAndUnreadable } = useSearchProviders();
 
 describe('POST /api/v1/search on google (results pages)', () => {
   it('pages through Google until the limit, decoding results from the real pages, and charges 0.008', async () => {

@@ -19,7 +19,7 @@ import { useServer } from './server.ts';
  * Every search engine's stand-in on loopback and a server pointed at all of them, for the current
  * test file; with the ledger rows of searches and the checks the search tests share.
  */
-export function useSearchEngines() {
+export function useSearchProviders() {
   const google = useFixture(startGoogleSerpServer);
   const bing = useFixture(startBingSerpServer);
   const openai = useFixture(startOpenAiResponsesServer);

@@ -8,10 +8,10 @@ import {
 } from '../fixtures/google-cse-server.ts';
 import { OPENAI_TEST_KEY } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY } from '../fixtures/perplexity-search-server.ts';
-import { seenBy, useSearchEngines } from '../helpers/search-engines.ts';
+import { seenBy, useSearchProviders } from '../helpers/search-providers.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const { openai, perplexity, searxng, brave, t } = useSearchEngines();
+const { openai, perplexity, searxng, brave, t } = useSearchProviders();
 
 describe('POST /api/v1/search on chatgpt (OpenAI Responses API)', () => {
   it('asks the web_search tool with the domain filter and location, and returns the cited sources', async () => {
