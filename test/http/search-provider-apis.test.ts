@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAVE_TEST_KEY } from '../fixtures/brave-search-server.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
 import {
   GOOGLE_CSE_TEST_CX,
   GOOGLE_CSE_TEST_KEY,
@@ -8,6 +7,7 @@ import {
 } from '../fixtures/google-cse-server.ts';
 import { OPENAI_TEST_KEY } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY } from '../fixtures/perplexity-search-server.ts';
+import type { StandInServer } from '../fixtures/stand-in-server.ts';
 import { seenBy, useSearchProviders } from '../helpers/search-providers.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -177,7 +177,7 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
 });
 
 describe('POST /api/v1/search on google through the Custom Search JSON API', () => {
-  let cse: EngineServer;
+  let cse: StandInServer;
   let withCse: TestServer;
   beforeAll(async () => {
     cse = await startGoogleCseServer();
