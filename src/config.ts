@@ -12,8 +12,6 @@ import {
   type Values,
 } from './settings/index.ts';
 
-export { ConfigError };
-
 /**
  * Every setting of the service as one table (src/settings/): the typed config below is derived
  * from it, the loader reads it, and the configuration docs are generated from it.

@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDocs } from '../../scripts/docs-config.ts';
-import { ConfigError, documentedSettings, loadConfig } from '../../src/config.ts';
+import { documentedSettings, loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/settings/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
