@@ -40,6 +40,11 @@ export async function waitForJob(
   );
 }
 
+/** A job that finished with every one of its `items` items completed, at `cost`. */
+export function expectCompleted(job: unknown, type: string, items: number, cost: number): void {
+  expect(job).toMatchObject({ type, status: 'completed', total: items, completed: items, cost });
+}
+
 /** Every page of a job's results, following `next` from the first. */
 export async function allPages(
   t: Pick<TestServer, 'api'>,
