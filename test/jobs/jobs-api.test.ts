@@ -4,7 +4,7 @@ import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { allPages, expectCompleted, waitForJob } from './helpers.ts';
+import { allPages, expectCompleted, runJob, waitForJob } from './helpers.ts';
 
 const site = useFixture(() => startFixtureSite());
 const google = useFixture(startGoogleSerpServer);
@@ -226,12 +226,10 @@ describe('async jobs on the embedded engine', () => {
   });
 
   it('runs a search-batch job: one query result per query, in order, failures free', async () => {
-    const created = await t.api('POST', '/api/v1/scrape/async/search/batch', {
+    const job = await runJob(t, '/api/v1/scrape/async/search/batch', {
       queries: ['react github', 'captcha wall', 'react github'],
       limit: 5,
     });
-    expect(created.status).toBe(202);
-    const job = await waitForJob(t, created.json.url);
     expectCompleted(job, 'search-batch', 3, 0.016);
     expect(job.data.map((q: any) => [q.query, q.success, q.cost])).toEqual([
       ['react github', true, 0.008],
