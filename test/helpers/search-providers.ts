@@ -73,6 +73,10 @@ export function useSearchProviders() {
     expect(rows.map((r) => r.costMicros)).toEqual([8000]);
   }
 
+  /** A search request, with the requests `server` received while it ran. */
+  const searchSeenBy = (server: StandInServer, body: unknown) =>
+    seenBy(server, () => t.api('POST', '/api/v1/search', body));
+
   return {
     google,
     bing,
@@ -82,12 +86,13 @@ export function useSearchProviders() {
     brave,
     t,
     searchLedger,
+    searchSeenBy,
     expectEmptyAndUnreadable,
   };
 }
 
 /** Requests a provider's stand-in received during `fn`. */
-export async function seenBy<T>(
+async function seenBy<T>(
   server: StandInServer,
   fn: () => Promise<T>,
 ): Promise<{ out: T; requests: StandInServer['requests'] }> {
