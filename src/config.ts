@@ -31,6 +31,7 @@ export type SummarySettings = Config['summary'];
 export type ExtractSettings = Config['extract'];
 export type SessionConfig = Config['sessions'];
 export type ChromiumPaths = Config['chromium'];
+export type FirefoxPaths = Config['firefox'];
 export type BrowserConfig = Config['browser'];
 
 /** Rules that span settings; each names the variables it is about. */

@@ -6,13 +6,21 @@
  *
  * - scrape of a page whose article its script writes (HTTP probe, escalation, pool, fresh
  *   context, settle, conversion) through POST /v1/scrape/single vs bare newContext + goto + content;
+ * - the same scrape on the browser-firefox rung (method: browser-firefox) vs bare Playwright on
+ *   the same Firefox over WebDriver BiDi, and against the headless Chromium rung's API time;
  * - screenshot (full page) and PDF through the API vs bare page.screenshot / page.pdf;
  * - 20 such scrapes at once, pages/s, against the bare browser with 20 contexts at once;
  * - pool memory: PSS (/proc/<pid>/smaps_rollup) summed over every browser process, idle and
  *   with 10 requests in flight.
  */
-import { type Browser, chromium } from 'playwright-core';
-import { processTree, pssBytes, sharedFlags } from '../../src/browser/index.ts';
+import { type Browser, chromium, firefox } from 'playwright-core';
+import {
+  FIREFOX_ENV,
+  firefoxPrefs,
+  processTree,
+  pssBytes,
+  sharedFlags,
+} from '../../src/browser/index.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { startTestServer } from '../../test/helpers/server.ts';
 
@@ -28,13 +36,13 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /**
  * Times the API call and its bare baseline alternately, so load from other processes on the
- * machine falls on both alike; prints both medians and returns their ratio.
+ * machine falls on both alike; prints both medians and returns their ratio and the API's median.
  */
 async function pair(
   label: string,
   baseline: () => Promise<unknown>,
   viaApi: () => Promise<unknown>,
-): Promise<number> {
+): Promise<{ ratio: number; apiMs: number }> {
   for (let i = 0; i < warmup; i++) {
     await baseline();
     await viaApi();
@@ -55,7 +63,7 @@ async function pair(
   console.log(
     `${label.padEnd(12)} bare p50 ${p50(bareMs).toFixed(1).padStart(7)} ms   API p50 ${p50(apiMs).toFixed(1).padStart(7)} ms   ratio ${ratio.toFixed(2)}`,
   );
-  return ratio;
+  return { ratio, apiMs: p50(apiMs) };
 }
 
 const site = await startFixtureSite();
@@ -72,6 +80,12 @@ const bare: Browser = await chromium.launch({
   executablePath: t.server.services.config.chromium.headless,
   args: [...sharedFlags(proxy.url), '--disable-dev-shm-usage', '--no-sandbox'],
 });
+const bareFirefox: Browser = await firefox.launch({
+  channel: 'moz-firefox',
+  executablePath: t.server.services.config.firefox.firefox,
+  env: { ...process.env, ...FIREFOX_ENV },
+  firefoxUserPrefs: firefoxPrefs(proxy.url),
+});
 
 const jsPage = `${site.origin}/browser/js-article`;
 const tallPage = `${site.origin}/browser/tall`;
@@ -85,8 +99,9 @@ async function api(path: string, body: unknown): Promise<void> {
 async function barePage<T>(
   viewport: { width: number; height: number },
   fn: (page: import('playwright-core').Page) => Promise<T>,
+  on: Browser = bare,
 ): Promise<T> {
-  const context = await bare.newContext({ viewport });
+  const context = await on.newContext({ viewport });
   try {
     return await fn(await context.newPage());
   } finally {
@@ -94,11 +109,15 @@ async function barePage<T>(
   }
 }
 
-const bareScrape = (url: string) =>
-  barePage({ width: 1280, height: 800 }, async (page) => {
-    await page.goto(url, { waitUntil: 'load' });
-    await page.content();
-  });
+const bareScrape = (url: string, on: Browser = bare) =>
+  barePage(
+    { width: 1280, height: 800 },
+    async (page) => {
+      await page.goto(url, { waitUntil: 'load' });
+      await page.content();
+    },
+    on,
+  );
 
 /** Pages per second of `pages` calls of `fn`, `CONCURRENCY` at a time. */
 async function pagesPerSecond(fn: (n: number) => Promise<unknown>, pages: number): Promise<number> {
@@ -115,10 +134,18 @@ async function pagesPerSecond(fn: (n: number) => Promise<unknown>, pages: number
 console.log(
   `browser bench: ${iterations} iterations after ${warmup} warm-up, bare and API alternating`,
 );
-const scrapeRatio = await pair(
+const { ratio: scrapeRatio, apiMs: chromiumScrapeMs } = await pair(
   'scrape (JS)',
   () => bareScrape(jsPage),
   () => api('/api/v1/scrape/single', { url: jsPage }),
+);
+const { ratio: firefoxRatio, apiMs: firefoxScrapeMs } = await pair(
+  'firefox rung',
+  () => bareScrape(jsPage, bareFirefox),
+  () => api('/api/v1/scrape/single', { url: jsPage, method: 'browser-firefox' }),
+);
+console.log(
+  `firefox rung over the headless rung, API p50: ${(firefoxScrapeMs / chromiumScrapeMs).toFixed(2)}`,
 );
 await pair(
   'screenshot',
@@ -129,7 +156,7 @@ await pair(
     }),
   () => api('/api/v1/screenshot', { url: tallPage }),
 );
-const pdfRatio = await pair(
+const { ratio: pdfRatio } = await pair(
   'pdf (URL)',
   () =>
     barePage({ width: 1280, height: 800 }, async (page) => {
@@ -178,8 +205,9 @@ console.log(
 );
 
 await bare.close();
+await bareFirefox.close();
 await t.close();
 await site.close();
 console.log(
-  `RESULT js_scrape_p50_ratio=${scrapeRatio.toFixed(3)} pdf_p50_ratio=${pdfRatio.toFixed(3)} concurrent20_ratio=${concurrentRatio.toFixed(3)}`,
+  `RESULT js_scrape_p50_ratio=${scrapeRatio.toFixed(3)} firefox_scrape_p50_ratio=${firefoxRatio.toFixed(3)} firefox_vs_headless_api=${(firefoxScrapeMs / chromiumScrapeMs).toFixed(3)} pdf_p50_ratio=${pdfRatio.toFixed(3)} concurrent20_ratio=${concurrentRatio.toFixed(3)}`,
 );

@@ -1,8 +1,9 @@
 /**
  * Remote browser sessions: create and full-lifecycle latency through the service, against
  * launching chromium-headless-shell and connecting over CDP directly in the same run, the
- * proportional memory (PSS) one idle session costs, and a 50 MB file uploaded into a session and
- * downloaded back through the files API, against a plain copy of the same file on this machine.
+ * proportional memory (PSS) one idle session costs, a Firefox session's create and PSS against
+ * Chromium's in the same run, and a 50 MB file uploaded into a session and downloaded back through
+ * the files API, against a plain copy of the same file on this machine.
  *
  *   node bench/sessions/run.ts [iterations]
  */
@@ -101,23 +102,32 @@ const api = async (method: string, path: string, body?: unknown) => {
   });
   return res.json() as Promise<any>;
 };
-const spareReady = async () => {
+/** Waits until every engine used so far has its spare on the shelf (`engines` of them). */
+const spareReady = async (engines = 1) => {
   for (;;) {
     const list = (await (await fetch(`${base}/api/v1/browser-sandbox/sessions`)).json()) as {
       warmSpares: number;
     };
-    if (list.warmSpares > 0) return;
+    if (list.warmSpares >= engines) return;
     await sleep(20);
   }
 };
 const page = `${site.origin}/session/app`;
 
 const direct = { create: [] as number[], lifecycle: [] as number[] };
-const service = { create: [] as number[], coldCreate: [] as number[], lifecycle: [] as number[] };
+const service = {
+  create: [] as number[],
+  coldCreate: [] as number[],
+  firefoxCreate: [] as number[],
+  firefoxColdCreate: [] as number[],
+  lifecycle: [] as number[],
+};
 
 // The first session starts the warm spares (none are launched at start-up).
 const first = await api('POST', '/v1/browser-sandbox/session', {});
 await api('DELETE', `/v1/browser-sandbox/session/${first.sessionId}`);
+const firstFirefox = await api('POST', '/v1/browser-sandbox/session', { browser: 'firefox' });
+await api('DELETE', `/v1/browser-sandbox/session/${firstFirefox.sessionId}`);
 
 for (let i = 0; i < N; i++) {
   // Baseline create: a launched browser with its CDP endpoint known.
@@ -136,8 +146,8 @@ for (let i = 0; i < N; i++) {
   await b.kill();
   direct.lifecycle.push(performance.now() - t0);
 
-  // Service create with the warm spare ready.
-  await spareReady();
+  // Service create with the warm spares ready.
+  await spareReady(2);
   t0 = performance.now();
   let s = await api('POST', '/v1/browser-sandbox/session', {});
   service.create.push(performance.now() - t0);
@@ -149,8 +159,21 @@ for (let i = 0; i < N; i++) {
   service.coldCreate.push(performance.now() - t0);
   await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
 
+  // Firefox: from its spare, and a launch per create (non-default size), against Chromium's launch.
+  await spareReady(2);
+  for (const [into, size] of [
+    [service.firefoxCreate, {}],
+    [service.firefoxColdCreate, { width: 1024, height: 768 }],
+  ] as const) {
+    t0 = performance.now();
+    s = await api('POST', '/v1/browser-sandbox/session', { browser: 'firefox', ...size });
+    if (!s.sessionId) throw new Error(`firefox create failed: ${JSON.stringify(s)}`);
+    into.push(performance.now() - t0);
+    await api('DELETE', `/v1/browser-sandbox/session/${s.sessionId}`);
+  }
+
   // Service lifecycle: create, connect, goto, close (close saves cookies and localStorage).
-  await spareReady();
+  await spareReady(2);
   t0 = performance.now();
   s = await api('POST', '/v1/browser-sandbox/session', {});
   const remote = await chromium.connectOverCDP(s.wsUrl);
@@ -162,16 +185,17 @@ for (let i = 0; i < N; i++) {
 }
 
 // PSS per idle session: a few idle sessions of each kind, each measured over its own processes.
-const idle: Record<string, number[]> = { headless: [], visible: [] };
-for (const headless of [true, false]) {
+const idle: Record<string, number[]> = { headless: [], visible: [], firefox: [] };
+for (const [kind, body] of [
+  ['headless', { headless: true }],
+  ['visible', { headless: false }],
+  ['firefox', { headless: true, browser: 'firefox' }],
+] as const) {
   const ids: string[] = [];
   for (let i = 0; i < 3; i++)
-    ids.push((await api('POST', '/v1/browser-sandbox/session', { headless })).sessionId);
+    ids.push((await api('POST', '/v1/browser-sandbox/session', body)).sessionId);
   await sleep(1500);
-  for (const id of ids)
-    idle[headless ? 'headless' : 'visible']!.push(
-      pss(await server.services.sessions.processIds(id)),
-    );
+  for (const id of ids) idle[kind]!.push(pss(await server.services.sessions.processIds(id)));
   for (const id of ids) await api('DELETE', `/v1/browser-sandbox/session/${id}`);
 }
 const directIdle = [await launchDirect(), await launchDirect(), await launchDirect()];
@@ -240,6 +264,12 @@ console.log(
   `  service create, no spare (non-default size)            ${fmt(p50(service.coldCreate))}  ratio ${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)}x of direct`,
 );
 console.log(
+  `  service create, firefox, warm spare                    ${fmt(p50(service.firefoxCreate))}`,
+);
+console.log(
+  `  service create, firefox, no spare (non-default size)   ${fmt(p50(service.firefoxColdCreate))}  ratio ${(p50(service.firefoxColdCreate) / p50(service.coldCreate)).toFixed(2)}x of chromium's launch`,
+);
+console.log(
   `  direct lifecycle (launch, connectOverCDP, goto, close)  ${fmt(p50(direct.lifecycle))}`,
 );
 console.log(
@@ -253,6 +283,9 @@ console.log(
 console.log(
   `  service visible (Chromium + Xvfb)                      ${avg(idle.visible!).toFixed(1)} MiB`,
 );
+console.log(
+  `  service headless firefox                               ${avg(idle.firefox!).toFixed(1)} MiB  ratio ${(avg(idle.firefox!) / avg(idle.headless!)).toFixed(2)}x of chromium's`,
+);
 console.log(`Files, 50 MB, p50 of ${files.copy.length}`);
 console.log(`  plain file copy (copyFile)                             ${fmt(p50(files.copy))}`);
 console.log(
@@ -262,5 +295,5 @@ console.log(
   `  download through the API                               ${fmt(p50(files.download))}  ratio ${(p50(files.download) / p50(files.copy)).toFixed(2)}x of copy`,
 );
 console.log(
-  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)} upload_ratio=${(p50(files.upload) / p50(files.copy)).toFixed(2)} download_ratio=${(p50(files.download) / p50(files.copy)).toFixed(2)}`,
+  `RESULT sessions create_spare_ratio=${(p50(service.create) / p50(direct.create)).toFixed(2)} create_cold_ratio=${(p50(service.coldCreate) / p50(direct.create)).toFixed(2)} lifecycle_ratio=${(p50(service.lifecycle) / p50(direct.lifecycle)).toFixed(2)} pss_headless_ratio=${(avg(idle.headless!) / directPss).toFixed(2)} pss_visible_mib=${avg(idle.visible!).toFixed(1)} firefox_create_spare_ms=${p50(service.firefoxCreate).toFixed(0)} firefox_create_cold_ms=${p50(service.firefoxColdCreate).toFixed(0)} firefox_cold_vs_chromium_cold=${(p50(service.firefoxColdCreate) / p50(service.coldCreate)).toFixed(2)} firefox_pss_mib=${avg(idle.firefox!).toFixed(1)} firefox_pss_vs_chromium=${(avg(idle.firefox!) / avg(idle.headless!)).toFixed(2)} upload_ratio=${(p50(files.upload) / p50(files.copy)).toFixed(2)} download_ratio=${(p50(files.download) / p50(files.copy)).toFixed(2)}`,
 );

@@ -1,7 +1,7 @@
 /**
  * Stealth bench: the open-source bot detectors of test/fixtures/vendor/bot-detectors, served from
  * loopback, against each browser rung of the service (a scrape through POST /api/v1/scrape/single
- * with the rung forced) and, in the same run, against bare playwright-core and patchright-core
+ * with the rung forced, browser-firefox included) and, in the same run, against bare playwright-core and patchright-core
  * driving the same Chromium through the same egress proxy.
  *
  *   node bench/stealth/run.ts
@@ -37,8 +37,14 @@ import { startTestServer } from '../../test/helpers/server.ts';
 /** Time the detectors get after load before their verdict is read (they write it at 1.5 s). */
 const SETTLE_MS = 2500;
 
-type Runner = 'stealth' | 'headless' | 'playwright' | 'patchright';
-const RUNNERS: Runner[] = ['stealth', 'headless', 'playwright', 'patchright'];
+type Runner = 'stealth' | 'headless' | 'firefox' | 'playwright' | 'patchright';
+const RUNNERS: Runner[] = ['stealth', 'headless', 'firefox', 'playwright', 'patchright'];
+/** The service's rung each API runner forces. */
+const RUNG = {
+  stealth: 'browser-stealth',
+  headless: 'browser',
+  firefox: 'browser-firefox',
+} as const;
 
 const site = await startFixtureSite();
 const provider = await startGeoProxyProvider(['DE']);
@@ -49,7 +55,7 @@ const t = await startTestServer({
 });
 const config = t.server.services.config;
 
-async function viaApi(detector: BotDetector, rung: 'browser' | 'browser-stealth') {
+async function viaApi(detector: BotDetector, rung: (typeof RUNG)[keyof typeof RUNG]) {
   const { json } = await t.api('POST', '/api/v1/scrape/single', {
     url: detectorUrl(site.origin, detector),
     method: rung,
@@ -99,7 +105,7 @@ async function worldsOf(runner: Runner, browser: Browser | undefined) {
   if (!browser) {
     const { json } = await t.api('POST', '/api/v1/scrape/single', {
       url,
-      method: runner === 'stealth' ? 'browser-stealth' : 'browser',
+      method: RUNG[runner as keyof typeof RUNG],
       proxy: { country: 'de' },
       formats: ['rawHtml'],
       actions: [{ type: 'wait', milliseconds: SETTLE_MS }],
@@ -152,7 +158,7 @@ for (const runner of RUNNERS) {
         detector,
         browser
           ? await viaBare(browser, runner, detector)
-          : await viaApi(detector, runner === 'stealth' ? 'browser-stealth' : 'browser'),
+          : await viaApi(detector, RUNG[runner as keyof typeof RUNG]),
       );
     } catch (err) {
       row.set(detector, { error: (err as Error).message.split('\n')[0]! });
@@ -195,5 +201,5 @@ const score = (runner: Runner) =>
   `${BOT_DETECTORS.filter((d) => passed(results.get(runner)!.get(d))).length}/${BOT_DETECTORS.length}`;
 const agreeing = (runner: Runner) => `${worlds.get(runner)!.agree}/${OTHER_WORLDS.length}`;
 console.log(
-  `RESULT stealth_pass=${score('stealth')} headless_pass=${score('headless')} playwright_pass=${score('playwright')} patchright_pass=${score('patchright')} stealth_worlds=${agreeing('stealth')} headless_worlds=${agreeing('headless')} playwright_worlds=${agreeing('playwright')} patchright_worlds=${agreeing('patchright')}`,
+  `RESULT stealth_pass=${score('stealth')} headless_pass=${score('headless')} firefox_pass=${score('firefox')} playwright_pass=${score('playwright')} patchright_pass=${score('patchright')} stealth_worlds=${agreeing('stealth')} headless_worlds=${agreeing('headless')} firefox_worlds=${agreeing('firefox')} playwright_worlds=${agreeing('playwright')} patchright_worlds=${agreeing('patchright')}`,
 );

@@ -8,11 +8,12 @@ import {
   presentedLocale,
   startEgressProxy,
 } from '../acquire/index.ts';
-import type { BrowserConfig, ChromiumPaths } from '../config.ts';
+import type { BrowserConfig, ChromiumPaths, FirefoxPaths } from '../config.ts';
 import type { ProxyTable } from '../settings/index.ts';
 import { BrowserPool, type BrowserPoolStats } from './browser-pool.ts';
 import { PageCrashedError } from './errors.ts';
 import { desktopChrome, presentFingerprint } from './fingerprint.ts';
+import { FIREFOX_ENV, firefoxPrefs } from './firefox-prefs.ts';
 import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
 import { mainPidWithArgument } from './processes.ts';
@@ -28,10 +29,11 @@ import { startXvfb, type Xvfb } from './xvfb.ts';
 const playwright = () => import('playwright-core');
 
 /** The browser methods of the API, in escalation order. */
-export type BrowserMethod = 'browser' | 'browser-stealth';
+export type BrowserMethod = 'browser' | 'browser-stealth' | 'browser-firefox';
 
 export interface BrowserEngineOptions extends BrowserConfig {
   chromium: ChromiumPaths;
+  firefox: FirefoxPaths;
   policy: NetworkPolicy;
   /**
    * An egress proxy to share (the caller closes it). Without one the engine starts its own, with
@@ -78,9 +80,10 @@ function failOnCrash<T>(page: Page, work: Promise<T>): Promise<T> {
 }
 
 /**
- * Both browser methods: a warm pool of Debian's headless shell for `browser`, and headful
- * Chromium on a private Xvfb display, automation markers removed, for `browser-stealth` (started
- * on first use, since most pages never need it).
+ * The browser methods: a warm pool of Debian's headless shell for `browser`; headful Chromium
+ * on a private Xvfb display, automation markers removed, for `browser-stealth`; and headless
+ * Firefox for `browser-firefox`, another engine for sites that turn Chromium away. The last two
+ * start on first use, since most pages never need them.
  */
 export class BrowserEngine {
   readonly #opts: BrowserEngineOptions;
@@ -90,6 +93,7 @@ export class BrowserEngine {
   readonly #ownsProxy: boolean;
   readonly #headless: BrowserPool;
   readonly #stealth: BrowserPool;
+  readonly #firefox: BrowserPool;
   #xvfb: Promise<Xvfb> | undefined;
 
   private constructor(opts: BrowserEngineOptions) {
@@ -126,6 +130,23 @@ export class BrowserEngine {
       size: opts.stealthPoolSize,
       launch: (marker) => this.#launchStealth(marker),
       prepareContext: (context) => context.addInitScript(stealthScript),
+    });
+    this.#firefox = new BrowserPool({
+      ...common,
+      name: 'browser-firefox',
+      size: opts.firefoxPoolSize,
+      launch: async (marker) =>
+        (await playwright()).firefox.launch({
+          // Playwright's WebDriver BiDi driver, which runs a stock Firefox (its own `firefox` needs
+          // Playwright's patched build); see patches/README.md.
+          channel: 'moz-firefox',
+          executablePath: opts.firefox.firefox,
+          headless: true,
+          args: [marker],
+          env: { ...process.env, ...FIREFOX_ENV },
+          firefoxUserPrefs: firefoxPrefs((await this.#egress()).url),
+        }),
+      prepareContext: async () => undefined,
     });
   }
 
@@ -195,7 +216,7 @@ export class BrowserEngine {
     fn: (page: Page, env: PageEnv) => Promise<T>,
     opts: PageRun,
   ): Promise<T> {
-    const pool = method === 'browser' ? this.#headless : this.#stealth;
+    const pool = this.#pool(method);
     // Each context gets a lane of its own through the egress proxy, direct or through the
     // route's upstream proxy: every destination is checked there, what it refuses is told to this
     // page only, and what the page may load is capped.
@@ -208,7 +229,7 @@ export class BrowserEngine {
         : { locale: locale.locale, ...(locale.timeZone ? { timezoneId: locale.timeZone } : {}) };
     const viewport = opts.viewport ?? { width: 1280, height: 800 };
     const context: BrowserContextOptions =
-      method === 'browser'
+      method !== 'browser-stealth'
         ? {
             viewport,
             // The screen of a desktop the window fits in, not one the size of the viewport.
@@ -230,11 +251,13 @@ export class BrowserEngine {
       async (page) => {
         page.setDefaultTimeout(this.#opts.navigationTimeoutMs);
         // Before the page loads anything: the browser it presents, speaking the route's country.
-        await presentFingerprint(
-          page,
-          desktopChrome(page.context().browser()?.version() ?? ''),
-          locale,
-        );
+        // Firefox presents itself as it is: its user agent and language are its own and the context's.
+        if (method !== 'browser-firefox')
+          await presentFingerprint(
+            page,
+            desktopChrome(page.context().browser()?.version() ?? ''),
+            locale,
+          );
         return failOnCrash(page, fn(page, env));
       },
       // The lane goes with its context, after the answer is handed back.
@@ -242,21 +265,35 @@ export class BrowserEngine {
     );
   }
 
+  #pool(method: BrowserMethod): BrowserPool {
+    if (method === 'browser') return this.#headless;
+    return method === 'browser-stealth' ? this.#stealth : this.#firefox;
+  }
+
   stats(): Record<BrowserMethod, BrowserPoolStats> {
-    return { browser: this.#headless.stats(), 'browser-stealth': this.#stealth.stats() };
+    return {
+      browser: this.#headless.stats(),
+      'browser-stealth': this.#stealth.stats(),
+      'browser-firefox': this.#firefox.stats(),
+    };
   }
 
   /** Main process ids of the live browsers of `method` (benchmarks, crash tests). */
   pids(method: BrowserMethod): Array<{ pid: number; active: number }> {
-    const pool = method === 'browser' ? this.#headless : this.#stealth;
-    return pool.markers().flatMap(({ marker, active }) => {
-      const pid = mainPidWithArgument(marker);
-      return pid ? [{ pid, active }] : [];
-    });
+    return this.#pool(method)
+      .markers()
+      .flatMap(({ marker, active }) => {
+        const pid = mainPidWithArgument(marker);
+        return pid ? [{ pid, active }] : [];
+      });
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.#headless.close(), this.#stealth.close()]);
+    await Promise.allSettled([
+      this.#headless.close(),
+      this.#stealth.close(),
+      this.#firefox.close(),
+    ]);
     const xvfb = await this.#xvfb?.catch(() => undefined);
     await xvfb?.close();
     if (this.#ownsProxy) await (await this.#proxy?.catch(() => undefined))?.close();

@@ -3,6 +3,7 @@ export { BrowserEngine, type BrowserMethod, type PageEnv } from './browser-engin
 export { type DownloadedFile, readDownload } from './download.ts';
 export { BrowserBusyError, callerText, DownloadError, NavigationError } from './errors.ts';
 export { desktopChrome } from './fingerprint.ts';
+export { FIREFOX_ENV, firefoxPrefs } from './firefox-prefs.ts';
 export { PRESENTATION_FLAGS, QUIET_FEATURES, sharedFlags } from './flags.ts';
 export { openUrl, setHtml } from './navigate.ts';
 export {

@@ -100,6 +100,7 @@ export async function createServices(
     new SessionManager({
       config: config.sessions,
       chromium: config.chromium,
+      firefox: config.firefox,
       publicUrl: config.publicUrl,
       dataDir: config.dataDir,
       store: new SessionStore(database.db),
@@ -111,6 +112,7 @@ export async function createServices(
   const browser = await BrowserEngine.start({
     ...config.browser,
     chromium: config.chromium,
+    firefox: config.firefox,
     policy: config.network,
     navigationTimeoutMs: config.fetchTimeoutMs,
     proxy: egress,

@@ -39,10 +39,15 @@ export type PageExtraFields = Static<typeof PageExtraFields>;
 
 /** Every way a page can be acquired, in the order the ladder tries them. */
 export const AcquireMethod = Type.Union(
-  [Type.Literal('http'), Type.Literal('browser'), Type.Literal('browser-stealth')],
+  [
+    Type.Literal('http'),
+    Type.Literal('browser'),
+    Type.Literal('browser-stealth'),
+    Type.Literal('browser-firefox'),
+  ],
   {
     description:
-      'How the page was acquired: plain HTTP, the headless browser, or browser-stealth (beyond the spec; absent when nothing was acquired)',
+      'How the page was acquired: plain HTTP, the headless browser, browser-stealth, or headless Firefox (beyond the spec; absent when nothing was acquired)',
   },
 );
 export type AcquireMethod = Static<typeof AcquireMethod>;
@@ -54,10 +59,11 @@ export const MethodChoice = Type.Union(
     Type.Literal('http'),
     Type.Literal('browser'),
     Type.Literal('browser-stealth'),
+    Type.Literal('browser-firefox'),
   ],
   {
     description:
-      'Engine to acquire the page with (beyond the spec). auto (default): plain HTTP, then the headless browser, then browser-stealth, each only when the one before could not get the page. http, browser or browser-stealth: that engine alone, never another; a page it cannot get fails. http runs no actions. Priced as any fetch',
+      'Engine to acquire the page with (beyond the spec). auto (default): plain HTTP, then the headless browser, then browser-stealth, then headless Firefox, each only when the one before could not get the page. http, browser, browser-stealth or browser-firefox: that engine alone, never another; a page it cannot get fails. http runs no actions. Priced as any fetch',
   },
 );
 export type MethodChoice = Static<typeof MethodChoice>;

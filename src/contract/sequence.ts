@@ -18,7 +18,11 @@ export const SequenceResult = Type.Object({
   data: Type.Array(Breakpoint),
   totalBreakpoints: Type.Number(),
   completedBreakpoints: Type.Number(),
-  method: Type.Union([Type.Literal('browser'), Type.Literal('browser-stealth')]),
+  method: Type.Union([
+    Type.Literal('browser'),
+    Type.Literal('browser-stealth'),
+    Type.Literal('browser-firefox'),
+  ]),
   totalTimeMs: Type.Number(),
   error: Type.Optional(Type.String()),
   failedAtStepIndex: Type.Optional(Type.Number()),

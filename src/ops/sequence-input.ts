@@ -56,7 +56,7 @@ export async function sequenceInput(
   if (body.method === 'http')
     throw new InputError(
       `${prefix}method`,
-      'a sequence runs its steps in a browser: ask for browser, browser-stealth or auto',
+      'a sequence runs its steps in a browser: ask for browser, browser-stealth, browser-firefox or auto',
     );
   const methods = body.method && methodsFor(body.method);
   return {

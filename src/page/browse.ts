@@ -20,7 +20,7 @@ import {
   trackDocument,
 } from './settle.ts';
 
-export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth'];
+export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth', 'browser-firefox'];
 
 /** A next method is not started with less than this left of the budget: it could not finish. */
 const MIN_TRY_MS = 2_000;

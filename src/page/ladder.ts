@@ -32,6 +32,8 @@ export const ENGINE_LADDER: ReadonlyArray<{ method: AcquireMethod; features: Eng
   { method: 'http', features: { javascript: false, actions: false, stealth: false } },
   { method: 'browser', features: { javascript: true, actions: true, stealth: false } },
   { method: 'browser-stealth', features: { javascript: true, actions: true, stealth: true } },
+  // Another engine altogether, for the sites that turn Chromium away however it presents itself.
+  { method: 'browser-firefox', features: { javascript: true, actions: true, stealth: true } },
 ];
 
 /** The rungs a caller's choice allows, in ladder order: `auto` is the whole ladder, a method that rung alone. */
@@ -45,7 +47,7 @@ export function actionsRefusal(methods: readonly AcquireMethod[]): string | unde
   const can = ENGINE_LADDER.some((r) => r.features.actions && methods.includes(r.method));
   return can
     ? undefined
-    : `${methods.join(', ')} fetches the page without a browser, so it runs no actions; ask for browser, browser-stealth or auto`;
+    : `${methods.join(', ')} fetches the page without a browser, so it runs no actions; ask for browser, browser-stealth, browser-firefox or auto`;
 }
 
 export interface AcquireRequest {

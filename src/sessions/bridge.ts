@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import WebSocket from 'ws';
-import type { CdpChannel } from './cdp.ts';
+import { bridgeBidi } from './bidi-bridge.ts';
+import type { CdpChannel, CdpConnection } from './cdp.ts';
 import { type CdpCommand, checkCommand } from './cdp-policy.ts';
 import { allowDownloads } from './chromium.ts';
 import type { SessionManager } from './manager.ts';
@@ -13,8 +14,12 @@ import type { LiveSession } from './types.ts';
  * and Puppeteer's connect both speak to it as if it were the browser. Commands sent before the
  * channel opens are held, in order.
  */
-export function bridgeCdp(manager: SessionManager, live: LiveSession, client: WebSocket): void {
-  const control = live.running.control;
+function bridgeCdp(
+  manager: SessionManager,
+  live: LiveSession,
+  control: CdpConnection,
+  client: WebSocket,
+): void {
   let channel: CdpChannel | undefined;
   let ended = false;
   const held: CdpCommand[] = [];
@@ -77,6 +82,12 @@ export function bridgeCdp(manager: SessionManager, live: LiveSession, client: We
   });
   client.on('close', end);
   client.on('error', end);
+}
+
+/** A client's protocol connection to a session: CDP to Chromium, WebDriver BiDi to Firefox. */
+export function bridgeBrowser(manager: SessionManager, live: LiveSession, client: WebSocket): void {
+  if (live.running.family === 'firefox') bridgeBidi(manager, live, live.running.control, client);
+  else bridgeCdp(manager, live, live.running.control, client);
 }
 
 /** The live-view bridge: WebSocket frames to and from x11vnc's socket, one viewer per connection. */

@@ -1,15 +1,61 @@
+import { accessSync, constants } from 'node:fs';
+import type { ChromiumPaths, FirefoxPaths } from '../config.ts';
 import { SessionError } from './types.ts';
 
-/** Engines this build can run. camoufox and lightpanda are named by the spec but not installed here. */
-const RUNNABLE_BROWSERS = ['chromium'];
+/** The protocol family a session browser belongs to: how it is launched, sandboxed and driven. */
+export type BrowserFamilyName = 'chromium' | 'firefox';
+
+export interface RunnableBrowser {
+  name: string;
+  family: BrowserFamilyName;
+  /** The binary, or for Chromium the two (headless shell and full browser) chosen per session. */
+  executable: (headless: boolean) => string;
+}
+
+function installed(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The engines this build can run, by the name a create gives: Chromium always; Firefox when its
+ * binary is installed; Camoufox (a Firefox build) only where an operator names its binary, run
+ * the way Firefox is. lightpanda is named by the spec but not run here.
+ */
+function runnable(chromium: ChromiumPaths, firefox: FirefoxPaths): RunnableBrowser[] {
+  const engines: RunnableBrowser[] = [
+    {
+      name: 'chromium',
+      family: 'chromium',
+      executable: (headless) => (headless ? chromium.headless : chromium.visible),
+    },
+  ];
+  for (const [name, path] of [
+    ['firefox', firefox.firefox],
+    ['camoufox', firefox.camoufox],
+  ] as const) {
+    if (path && installed(path)) engines.push({ name, family: 'firefox', executable: () => path });
+  }
+  return engines;
+}
 
 /** `browser` when this build runs it; else a 400 naming the field and what it can run. */
-export function runnableBrowser(browser: string): string {
-  if (!RUNNABLE_BROWSERS.includes(browser))
+export function runnableBrowser(
+  browser: string,
+  chromium: ChromiumPaths,
+  firefox: FirefoxPaths,
+): RunnableBrowser {
+  const engines = runnable(chromium, firefox);
+  const found = engines.find((e) => e.name === browser);
+  if (!found)
     throw new SessionError(
       'bad-request',
-      `${browser} is not available on this server; available: ${RUNNABLE_BROWSERS.join(', ')}`,
+      `${browser} is not available on this server; available: ${engines.map((e) => e.name).join(', ')}`,
       { field: 'browser' },
     );
-  return browser;
+  return found;
 }

@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { filesRefused, inFolder, SCHEMES_REFUSED, schemeAllowed } from './policy-checks.ts';
 
 /**
  * What a session's CDP client may not do. The browser runs on the service's host, and a few CDP
@@ -20,8 +20,6 @@ export type PolicyVerdict =
   | { action: 'forward' }
   | { action: 'rewrite'; command: CdpCommand }
   | { action: 'refuse'; message: string };
-
-const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'about:', 'data:', 'blob:']);
 
 /** Commands that carry a URL the browser would open, by the parameter holding it. */
 const URL_PARAMS: Record<string, string> = {
@@ -46,33 +44,6 @@ const FILE_PARAMS: Record<string, string> = {
   'Page.handleFileChooser': 'files',
 };
 
-/**
- * The paths as files of `folder`: a bare name is taken as one of its files, a path must lead to
- * one directly (after `.` and `..` are resolved); undefined when any path leads elsewhere.
- */
-function inFolder(files: unknown, folder: string): string[] | undefined {
-  if (!Array.isArray(files)) return undefined;
-  const resolved: string[] = [];
-  for (const file of files) {
-    if (typeof file !== 'string' || file === '' || file.includes('\0')) return undefined;
-    const path = posix.resolve(folder, file);
-    if (posix.dirname(path) !== folder) return undefined;
-    resolved.push(path);
-  }
-  return resolved;
-}
-
-/** Absent is fine (the command does not navigate); a URL must parse and use an allowed scheme. */
-function schemeAllowed(url: unknown): boolean {
-  if (url === undefined) return true;
-  if (typeof url !== 'string') return false;
-  try {
-    return ALLOWED_SCHEMES.has(new URL(url).protocol);
-  } catch {
-    return false;
-  }
-}
-
 /** The verdict on one client command; `filesDir` is the session's files folder (files.ts). */
 export function checkCommand(command: CdpCommand, filesDir: string): PolicyVerdict {
   const { method, params = {} } = command;
@@ -84,7 +55,7 @@ export function checkCommand(command: CdpCommand, filesDir: string): PolicyVerdi
     if (!files)
       return {
         action: 'refuse',
-        message: `${method}: only files of the session's files folder (${filesDir}) may be put into a page; upload them with POST /v1/browser-sandbox/session/{id}/files`,
+        message: `${method}: ${filesRefused(filesDir)}`,
       };
     return {
       action: 'rewrite',
@@ -95,7 +66,7 @@ export function checkCommand(command: CdpCommand, filesDir: string): PolicyVerdi
   if (urlParam && !schemeAllowed(params[urlParam])) {
     return {
       action: 'refuse',
-      message: `${method}: only http, https, about, data and blob URLs may be opened`,
+      message: `${method}: ${SCHEMES_REFUSED}`,
     };
   }
   // A drag carrying file paths drops those host files into the page, where its scripts read them.

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LedgerStore, SessionStore } from '../store/index.ts';
 import { chargePeriod, periodMicros } from './billing.ts';
+import { saveBrowserState } from './browser-state.ts';
 import type { SessionFiles } from './files.ts';
 import type { Profiles } from './profiles.ts';
-import { type StorageState, saveStateWithin } from './state.ts';
+import type { StorageState } from './state.ts';
 import type { CloseReason, LiveSession } from './types.ts';
 
 const SAVE_TIMEOUT_MS = 10_000;
@@ -31,12 +32,7 @@ export async function endSession(
   let state: StorageState | undefined;
   if (!live.running.control.closed) {
     try {
-      state = await saveStateWithin(
-        SAVE_TIMEOUT_MS,
-        live.running.control,
-        live.origins,
-        live.ownTargets,
-      );
+      state = await saveBrowserState(SAVE_TIMEOUT_MS, live.running, live.origins, live.ownTargets);
     } catch (err) {
       log.warn({ err, sessionId: live.id }, 'session state could not be saved');
     }

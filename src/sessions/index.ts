@@ -1,4 +1,4 @@
-export { bridgeCdp, bridgeVnc } from './bridge.ts';
+export { bridgeBrowser, bridgeVnc } from './bridge.ts';
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from './launcher.ts';
 export { SessionManager } from './manager.ts';
 export { PROFILE_NAME_PATTERN } from './profiles.ts';

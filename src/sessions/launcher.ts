@@ -1,13 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChromiumPaths, SessionConfig } from '../config.ts';
-import { launchChromium, type RunningBrowser } from './chromium.ts';
+import type { SessionConfig } from '../config.ts';
+import type { RunnableBrowser } from './browsers.ts';
+import { type ChromiumBrowser, launchChromium } from './chromium.ts';
+import { type FirefoxBrowser, launchFirefox } from './firefox.ts';
 import { RUNTIME_MARKER } from './reap.ts';
 import { SessionError } from './types.ts';
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
 
+/** A session's browser, of either family. */
+export type RunningBrowser = ChromiumBrowser | FirefoxBrowser;
+
 export interface LaunchRequest {
+  engine: RunnableBrowser;
   headless: boolean;
   width: number;
   height: number;
@@ -19,23 +25,29 @@ export interface LaunchRequest {
 
 export interface LauncherOptions {
   config: SessionConfig;
-  chromium: ChromiumPaths;
   /** Folder of this instance's profiles; its path also marks the processes for reaping. */
   root: string;
   proxyUrl: string;
   upstreamProxyUrl?: string;
 }
 
+/** The spares of one engine, and those still launching. */
+interface Shelf {
+  engine: RunnableBrowser;
+  spares: RunningBrowser[];
+  inflight: Set<Promise<unknown>>;
+}
+
 /**
  * Starts session browsers, keeping `warmSpares` headless browsers of the default size launched
- * so that a create for the common case takes one from the shelf instead of waiting ~300 ms.
- * Spares are first launched with the first session, not at start-up: a service nobody asks for
- * a session runs no browser for them, and only that first create waits for a launch.
+ * per engine so that a create for the common case takes one from the shelf instead of waiting for
+ * a launch (~300 ms for Chromium, ~2.5 s for Firefox). An engine's spares are first launched with
+ * its first session, not at start-up: a service nobody asks for a session (or a Firefox one) runs
+ * no browser for them, and only that first create waits for a launch.
  */
 export class SessionLauncher {
   readonly #o: LauncherOptions;
-  readonly #spares: RunningBrowser[] = [];
-  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #shelves = new Map<string, Shelf>();
   #stopped = false;
   #log: Pick<FastifyBaseLogger, 'error'> = { error: () => undefined };
 
@@ -48,7 +60,9 @@ export class SessionLauncher {
   }
 
   get spareCount(): number {
-    return this.#spares.length;
+    let count = 0;
+    for (const shelf of this.#shelves.values()) count += shelf.spares.length;
+    return count;
   }
 
   start(log: Pick<FastifyBaseLogger, 'error'>): void {
@@ -56,6 +70,11 @@ export class SessionLauncher {
   }
 
   async launch(req: LaunchRequest): Promise<RunningBrowser> {
+    let shelf = this.#shelves.get(req.engine.name);
+    if (!shelf) {
+      shelf = { engine: req.engine, spares: [], inflight: new Set() };
+      this.#shelves.set(req.engine.name, shelf);
+    }
     // Spares are launched for the default request (`proxy` is true when an upstream exists).
     if (
       !req.profileFrom &&
@@ -64,7 +83,7 @@ export class SessionLauncher {
       req.height === DEFAULT_HEIGHT &&
       req.proxy === this.proxyAvailable
     ) {
-      const spare = this.#spares.shift();
+      const spare = shelf.spares.shift();
       this.fillSpares();
       if (spare && !spare.control.closed) return spare;
       await spare?.dispose();
@@ -74,11 +93,16 @@ export class SessionLauncher {
   }
 
   fillSpares(): void {
+    for (const shelf of this.#shelves.values()) this.#fill(shelf);
+  }
+
+  #fill(shelf: Shelf): void {
     while (
       !this.#stopped &&
-      this.#spares.length + this.#inflight.size < this.#o.config.warmSpares
+      shelf.spares.length + shelf.inflight.size < this.#o.config.warmSpares
     ) {
       const launch = this.#launchFresh({
+        engine: shelf.engine,
         headless: true,
         width: DEFAULT_WIDTH,
         height: DEFAULT_HEIGHT,
@@ -87,33 +111,36 @@ export class SessionLauncher {
         .then(async (spare) => {
           if (this.#stopped) return spare.dispose();
           spare.control.once('close', () => {
-            const at = this.#spares.indexOf(spare);
+            const at = shelf.spares.indexOf(spare);
             if (at >= 0) {
-              this.#spares.splice(at, 1);
+              shelf.spares.splice(at, 1);
               void spare.dispose();
             }
           });
-          this.#spares.push(spare);
+          shelf.spares.push(spare);
         })
         .catch(() => undefined)
-        .finally(() => this.#inflight.delete(launch));
-      this.#inflight.add(launch);
+        .finally(() => shelf.inflight.delete(launch));
+      shelf.inflight.add(launch);
     }
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     // A spare still launching disposes of itself once up; waiting for it leaves no browser behind.
-    await Promise.allSettled([
-      ...this.#spares.splice(0).map((b) => b.dispose()),
-      ...this.#inflight,
-    ]);
+    await Promise.allSettled(
+      [...this.#shelves.values()].flatMap((shelf) => [
+        ...shelf.spares.splice(0).map((b) => b.dispose()),
+        ...shelf.inflight,
+      ]),
+    );
   }
 
   async #launchFresh(req: LaunchRequest): Promise<RunningBrowser> {
+    const launch = req.engine.family === 'firefox' ? launchFirefox : launchChromium;
     try {
-      return await launchChromium({
-        executable: req.headless ? this.#o.chromium.headless : this.#o.chromium.visible,
+      return await launch({
+        executable: req.engine.executable(req.headless),
         headless: req.headless,
         width: req.width,
         height: req.height,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { groupPids } from '../browser/index.ts';
 import type { SessionRow } from '../store/index.ts';
+import type { BidiConnection } from './bidi.ts';
 import { newToken } from './tokens.ts';
 import { type LiveSession, SessionError } from './types.ts';
 import { VncPipeline } from './vnc.ts';
@@ -46,10 +47,11 @@ export function newLiveSession(
 }
 
 /**
- * Follows the browser's targets (visited origins, for the saved state; the last URL) and calls
+ * Follows the browser's pages (visited origins, for the saved state; the last URL) and calls
  * `onClose` when its control connection closes, which is how a dead browser is noticed.
  */
-export async function watchTargets(live: LiveSession, onClose: () => void): Promise<void> {
+export async function watchBrowser(live: LiveSession, onClose: () => void): Promise<void> {
+  if (live.running.family === 'firefox') return watchFirefox(live, onClose);
   const cdp = live.running.control;
   const onTarget = (
     { targetInfo }: { targetInfo: { targetId: string; type: string; url: string } },
@@ -65,6 +67,24 @@ export async function watchTargets(live: LiveSession, onClose: () => void): Prom
   cdp.on('Target.targetInfoChanged', onTarget);
   cdp.once('close', onClose);
   await cdp.send('Target.setDiscoverTargets', { discover: true });
+}
+
+/**
+ * A Firefox session's last URL, from the loads its client's subscription brings: the service
+ * subscribes to nothing itself, as the browser's one BiDi session is shared with the client
+ * (bidi-bridge.ts), which would then be sent events it never asked for.
+ */
+function watchFirefox(live: LiveSession, onClose: () => void): void {
+  const bidi = live.running.control as BidiConnection;
+  bidi.on('event', (_text: string, method: string, params: { url?: unknown }) => {
+    if (
+      method === 'browsingContext.load' &&
+      typeof params.url === 'string' &&
+      /^https?:/.test(params.url)
+    )
+      live.lastUrl = params.url;
+  });
+  bidi.once('close', onClose);
 }
 
 /** The stored row of a session just created on the instance at `instanceUrl`. */

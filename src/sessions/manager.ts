@@ -3,28 +3,29 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChromiumPaths, SessionConfig } from '../config.ts';
+import type { ChromiumPaths, FirefoxPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, ProfileStore, SessionRow, SessionStore } from '../store/index.ts';
 import { closeOrphans } from './billing.ts';
-import { runnableBrowser } from './browsers.ts';
-import type { RunningBrowser } from './chromium.ts';
+import { restoreBrowserState } from './browser-state.ts';
+import { type RunnableBrowser, runnableBrowser } from './browsers.ts';
+import { refuseUnfit } from './create-checks.ts';
 import { endSession } from './end-session.ts';
 import { SessionFileAccess } from './file-access.ts';
 import { SessionFiles } from './files.ts';
 import { LaunchSlots } from './launch-slots.ts';
-import { type LaunchRequest, SessionLauncher } from './launcher.ts';
+import { type LaunchRequest, type RunningBrowser, SessionLauncher } from './launcher.ts';
 import {
   liveProcessIds,
   newLiveSession,
   newSessionRow,
   openLiveView,
-  watchTargets,
+  watchBrowser,
 } from './live-session.ts';
 import { SessionOwnership } from './ownership.ts';
 import { Profiles } from './profiles.ts';
 import { claimRuntime, killMarked, RUNTIME_MARKER, RUNTIME_PREFIX, reapAbandoned } from './reap.ts';
 import { SessionRecordings } from './session-recordings.ts';
-import { restoreState, type StorageState } from './state.ts';
+import type { StorageState } from './state.ts';
 import { tokenMatches } from './tokens.ts';
 import {
   type CloseReason,
@@ -40,6 +41,7 @@ import { createdView, liveDetails, publicView, rowDetails } from './views.ts';
 export interface SessionManagerOptions {
   config: SessionConfig;
   chromium: ChromiumPaths;
+  firefox: FirefoxPaths;
   publicUrl: string;
   dataDir: string;
   store: SessionStore;
@@ -101,7 +103,6 @@ export class SessionManager {
     this.recordings = new SessionRecordings(o.dataDir, o.config, o.publicUrl, this.#ownership);
     this.#launcher = new SessionLauncher({
       config: o.config,
-      chromium: o.chromium,
       root: this.#root,
       proxyUrl: o.proxyUrl,
       upstreamProxyUrl: o.upstreamProxyUrl,
@@ -149,36 +150,25 @@ export class SessionManager {
   }
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
-    const browser = runnableBrowser(opts.browser ?? this.#o.config.defaultBrowser);
-    if (opts.record?.video && opts.headless)
-      throw new SessionError(
-        'bad-request',
-        'video needs a visible session (headless: false): it is taken from its display',
-        { field: 'record.video' },
-      );
-    if (opts.proxy && !this.proxyAvailable)
-      throw new SessionError(
-        'bad-request',
-        'no default upstream proxy is configured on this server (WEBDATA_PROXY_URLS has no * entry)',
-        { field: 'proxy' },
-      );
+    const engine = this.#engine(opts.browser ?? this.#o.config.defaultBrowser);
+    refuseUnfit(opts, engine, this.proxyAvailable);
     const id = randomUUID();
     const profile = opts.profile;
     const profileFrom = profile && (await this.profiles.take(userId, profile.name, id));
-    const created = this.#begin(userId, { ...opts, profileFrom }, async (running) => {
+    const created = this.#begin(userId, { ...opts, engine, profileFrom }, async (running) => {
       const now = Date.now();
       const live = newLiveSession({
         id,
         userId,
         ...opts,
         profile,
-        browser,
+        browser: engine.name,
         createdAt: now,
         startedAt: now,
         billedMicros: 0,
         running,
       });
-      await watchTargets(live, () => this.#died(live));
+      await watchBrowser(live, () => this.#died(live));
       if (opts.record)
         await this.recordings.record(live, opts.record.video ? this.#helperEnv() : undefined);
       await this.#o.store.insert(newSessionRow(live, this.#o.publicUrl));
@@ -199,7 +189,7 @@ export class SessionManager {
       throw new SessionError('conflict', 'session is active; close it before resuming');
     if (!row.storage_state)
       throw new SessionError('conflict', 'session has no saved state to resume');
-    const browser = runnableBrowser(row.browser);
+    const engine = this.#engine(row.browser);
     const headless = row.headless === 1;
     if (row.proxy === 1 && !this.proxyAvailable)
       throw new SessionError(
@@ -208,14 +198,14 @@ export class SessionManager {
       );
     return this.#begin(
       userId,
-      { headless, width: row.width, height: row.height, proxy: row.proxy === 1 },
+      { engine, headless, width: row.width, height: row.height, proxy: row.proxy === 1 },
       async (running) => {
         const state = JSON.parse(row.storage_state!) as StorageState;
         const now = Date.now();
         const live = newLiveSession({
           id,
           userId,
-          browser,
+          browser: engine.name,
           headless,
           proxy: row.proxy === 1,
           width: row.width,
@@ -231,9 +221,9 @@ export class SessionManager {
         await this.#files.restore(userId, id, running.files);
         // Origins restored now are saved again at the next close even if not visited meanwhile.
         for (const o of state.origins) live.origins.add(o.origin);
-        await restoreState(running.control, state, live.ownTargets);
+        await restoreBrowserState(running, state, live.ownTargets);
         await this.recordings.recordIfRecorded(live);
-        await watchTargets(live, () => this.#died(live));
+        await watchBrowser(live, () => this.#died(live));
         const reopened = await this.#o.store.reopenIfClosed(id, {
           token_hash: live.tokenHash.toString('hex'),
           instance_url: this.#o.publicUrl,
@@ -386,6 +376,10 @@ export class SessionManager {
           .catch(() => undefined);
       }
     }
+  }
+
+  #engine(name: string): RunnableBrowser {
+    return runnableBrowser(name, this.#o.chromium, this.#o.firefox);
   }
 
   #owned(userId: string, id: string): Promise<SessionRow> {

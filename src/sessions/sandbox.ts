@@ -26,12 +26,17 @@ import { lstatSync, readlinkSync } from 'node:fs';
 export interface SandboxLayout {
   /** The session's own folder: profile, temp files, downloads; bound read-write at the same path. */
   dir: string;
-  /** Folder with the managed Chromium policy, bound read-only where Debian's Chromium reads it. */
-  policyDir: string;
+  /** The browser's managed policy (a folder), bound read-only where the browser reads it (`at`). */
+  policy: { from: string; at: string };
   /** The egress proxy's unix socket on the host (proxy-socket.ts). */
   proxySocket: string;
   /** The X display's file system socket, for a visible browser; bound at the same path. */
   displaySocket?: string;
+  /**
+   * A debugging port the browser listens on inside the namespace, offered to the service as a
+   * unix socket in the session's folder (Firefox serves WebDriver BiDi only over TCP).
+   */
+  inbound?: { socket: string; port: number };
 }
 
 /** Where Debian's Chromium reads mandatory policies (headless shell reads none; see chromium-policy.ts). */
@@ -44,6 +49,7 @@ const SYSTEM_PATHS = [
   '/var/cache/fontconfig',
   '/etc/chromium.d',
   '/etc/chromium/master_preferences',
+  '/etc/firefox-esr',
   '/etc/ld.so.cache',
   '/etc/localtime',
   '/etc/ssl/certs',
@@ -74,12 +80,16 @@ const PROXY_PORT = 3128;
 export const SANDBOX_PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
 
 /**
- * Starts the relay from SANDBOX_PROXY_URL to the proxy's socket in the background, waits until
- * it listens (the kernel's table of the namespace's TCP sockets shows it, state 0A), then runs
- * the command in its place. The relay shares the sandbox and ends with it: bwrap's pid namespace
+ * Starts the relay from SANDBOX_PROXY_URL to the proxy's socket in the background (and the
+ * inbound one, when asked), waits until it listens (the kernel's table of the namespace's TCP
+ * sockets shows it, state 0A), then runs the command in its place. The relay shares the sandbox and ends with it: bwrap's pid namespace
  * dies with the command.
  */
-const RELAY_THEN_RUN = `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${PROXY_SOCKET} &
+function relayThenRun(inbound: SandboxLayout['inbound']): string {
+  const inward = inbound
+    ? `socat UNIX-LISTEN:${inbound.socket},fork,unlink-early TCP:127.0.0.1:${inbound.port} &\n`
+    : '';
+  return `${inward}socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${PROXY_SOCKET} &
 relay=$!
 listening=" 0100007F:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A "
 until grep -q "$listening" /proc/net/tcp; do
@@ -87,6 +97,7 @@ until grep -q "$listening" /proc/net/tcp; do
   sleep 0.01
 done
 exec "$@"`;
+}
 
 /** The bwrap command line that runs `command args` inside the session's sandbox. */
 export function sandboxArgs(layout: SandboxLayout, command: string, args: string[]): string[] {
@@ -101,8 +112,8 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: string
     ...topLevelArgs(),
     ...SYSTEM_PATHS.flatMap((p) => ['--ro-bind-try', p, p]),
     '--ro-bind',
-    layout.policyDir,
-    MANAGED_POLICY_DIR,
+    layout.policy.from,
+    layout.policy.at,
     '--proc',
     '/proc',
     '--dev',
@@ -123,7 +134,7 @@ export function sandboxArgs(layout: SandboxLayout, command: string, args: string
     '--',
     '/bin/sh',
     '-c',
-    RELAY_THEN_RUN,
+    relayThenRun(layout.inbound),
     'sandbox-relay',
     command,
     ...args,

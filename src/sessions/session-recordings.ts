@@ -80,6 +80,8 @@ export class SessionRecordings {
    * display as video.
    */
   async record(live: LiveSession, videoEnv?: NodeJS.ProcessEnv): Promise<void> {
+    // A create refuses recording on other families (create-checks.ts), so none has a recording to resume.
+    if (live.running.family !== 'chromium') return;
     const sink = await this.#store.open(live.userId, live.id);
     live.recorder = new Recorder(live.running.control, live.running.pages, sink);
     const display = live.running.display;

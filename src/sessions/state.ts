@@ -178,22 +178,3 @@ function toParam(c: CdpCookie): CookieParam {
   if (session) delete param.expires;
   return param;
 }
-
-/** `saveState` with a deadline: a hung browser must not keep a close from finishing. */
-export function saveStateWithin(
-  ms: number,
-  cdp: CdpConnection,
-  origins: Iterable<string>,
-  ownTargets: Set<string>,
-): Promise<StorageState> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    saveState(cdp, origins, ownTargets),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`saving session state took longer than ${ms} ms`)),
-        ms,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-}

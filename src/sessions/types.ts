@@ -1,4 +1,4 @@
-import type { RunningBrowser } from './chromium.ts';
+import type { RunningBrowser } from './launcher.ts';
 import type { Recorder } from './recording.ts';
 import type { VideoCapture } from './video.ts';
 import type { VncPipeline } from './vnc.ts';

@@ -12,7 +12,7 @@ export const BROWSER_SETTINGS = {
       group: 'Remote browser sessions',
       options: SESSION_BROWSERS,
       default: 'chromium',
-      doc: 'session engine when a create names none (only `chromium` runs in this build; `camoufox` and `lightpanda` are refused per request)',
+      doc: 'session engine when a create names none (`chromium` and `firefox` run in this build; `camoufox` runs when `WEBDATA_CAMOUFOX` names its binary; `lightpanda` is refused per request)',
     }),
     idleTimeoutMs: int('WEBDATA_SESSION_IDLE_TIMEOUT_MS', {
       group: 'Remote browser sessions',
@@ -47,7 +47,7 @@ export const BROWSER_SETTINGS = {
       default: 1,
       min: 0,
       max: 8,
-      doc: 'headless browsers kept launched, once a first session was made, so a create need not wait for one',
+      doc: 'headless browsers of each engine kept launched, once a first session of that engine was made, so a create need not wait for one',
     }),
     fileMaxBytes: int('WEBDATA_SESSION_FILE_MAX_BYTES', {
       group: 'Remote browser sessions',
@@ -105,6 +105,19 @@ export const BROWSER_SETTINGS = {
       doc: 'full browser binary: visible sessions and the `browser-stealth` pool (each run headful under its own Xvfb)',
     }),
   },
+  /** Firefox-family binaries for sessions (driven over WebDriver BiDi). */
+  firefox: {
+    firefox: text('WEBDATA_FIREFOX', {
+      group: 'Browsers',
+      default: '/usr/bin/firefox-esr',
+      doc: 'Firefox binary: sessions with `browser: "firefox"` (Debian\'s `firefox-esr`)',
+    }),
+    camoufox: text('WEBDATA_CAMOUFOX', {
+      group: 'Browsers',
+      default: '',
+      doc: 'a Camoufox binary; when set, sessions with `browser: "camoufox"` run it as they run Firefox (its own sandbox, policy and egress proxy, WebDriver BiDi); unset, `camoufox` is refused with a 400',
+    }),
+  },
   browser: {
     poolSize: int('WEBDATA_BROWSER_POOL_SIZE', {
       group: 'Browsers',
@@ -112,6 +125,13 @@ export const BROWSER_SETTINGS = {
       min: 1,
       max: 32,
       doc: 'headless browsers kept running',
+    }),
+    firefoxPoolSize: int('WEBDATA_FIREFOX_POOL_SIZE', {
+      group: 'Browsers',
+      default: 1,
+      min: 1,
+      max: 8,
+      doc: 'Firefox browsers (`WEBDATA_FIREFOX`) kept running for the `browser-firefox` rung once the first is needed',
     }),
     stealthPoolSize: int('WEBDATA_STEALTH_POOL_SIZE', {
       group: 'Browsers',

@@ -10,7 +10,7 @@ export const SEARCH_PROVIDERS = [
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 
 /** Session browsers the spec names; this build runs only chromium and refuses the others per request. */
-export const SESSION_BROWSERS = ['chromium', 'camoufox', 'lightpanda'] as const;
+export const SESSION_BROWSERS = ['chromium', 'firefox', 'camoufox', 'lightpanda'] as const;
 
 /** The wire format of the LLM endpoint: OpenAI Responses, OpenAI Chat Completions, or Ollama's native chat. */
 export const LLM_APIS = ['responses', 'chat-completions', 'ollama'] as const;

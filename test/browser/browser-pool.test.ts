@@ -13,6 +13,7 @@ beforeAll(async () => {
   engine = await BrowserEngine.start({
     ...config.browser,
     chromium: config.chromium,
+    firefox: config.firefox,
     policy: { allowPrivate: true },
     navigationTimeoutMs: 5000,
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BrowserEngine } from '../../src/browser/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { launchChromium } from '../../src/sessions/chromium.ts';
+import { launchFirefox } from '../../src/sessions/firefox.ts';
 import { type RecordingProxy, startRecordingProxy } from '../fixtures/recording-proxy.ts';
 
 // Long enough for Chromium's start-up calls (updates, time, accounts, optimisation hints), which
@@ -18,7 +19,8 @@ const proxies: Record<string, RecordingProxy> = {};
 let root: string;
 
 beforeAll(async () => {
-  for (const kind of ['session-headless', 'pools']) proxies[kind] = await startRecordingProxy();
+  for (const kind of ['session-headless', 'session-firefox', 'pools'])
+    proxies[kind] = await startRecordingProxy();
   root = await mkdtemp(join(tmpdir(), 'wd-quiet-'));
 });
 
@@ -27,23 +29,26 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-it('headless pool and session browsers ask the egress proxy for nothing but the pages they are sent to', async () => {
-  const { browser, chromium } = loadConfig({});
+it('headless pool and session browsers, Chromium and Firefox, ask the egress proxy for nothing but the pages they are sent to', async () => {
+  const { browser, chromium, firefox } = loadConfig({});
   // Only the headless shell is held to this: Debian's full Chromium (visible sessions, the stealth
   // pool) still asks update.googleapis.com and accounts.google.com despite every flag and policy here.
+  const session = { headless: true, width: 1280, height: 720, root, env: {} };
   const sessionHeadless = await launchChromium({
+    ...session,
     executable: chromium.headless,
-    headless: true,
-    width: 1280,
-    height: 720,
     proxyUrl: proxies['session-headless']!.url,
-    root,
-    env: {},
+  });
+  const sessionFirefox = await launchFirefox({
+    ...session,
+    executable: firefox.firefox,
+    proxyUrl: proxies['session-firefox']!.url,
   });
   const pools = proxies.pools!;
   const engine = await BrowserEngine.start({
     ...browser,
     chromium,
+    firefox,
     policy: { allowPrivate: false },
     proxy: {
       url: pools.url,
@@ -62,7 +67,18 @@ it('headless pool and session browsers ask the egress proxy for nothing but the 
       });
       expect(targetId).toBeTruthy();
     }
-    for (const method of ['browser'] as const) {
+    const [tab] = (
+      await sessionFirefox.control.send<{ contexts: Array<{ context: string }> }>(
+        'browsingContext.getTree',
+        { maxDepth: 0 },
+      )
+    ).contexts;
+    await sessionFirefox.control.send('browsingContext.navigate', {
+      context: tab!.context,
+      url: `http://${PAGE_HOST}/session`,
+      wait: 'complete',
+    });
+    for (const method of ['browser', 'browser-firefox'] as const) {
       const title = await engine.run(
         method,
         async (page) => {
@@ -83,6 +99,6 @@ it('headless pool and session browsers ask the egress proxy for nothing but the 
       ).toEqual([]);
     }
   } finally {
-    await Promise.allSettled([sessionHeadless.dispose(), engine.close()]);
+    await Promise.allSettled([sessionHeadless.dispose(), sessionFirefox.dispose(), engine.close()]);
   }
 }, 60_000);

@@ -110,8 +110,8 @@ describe('loadConfig', () => {
     ],
     [{ SEARXNG_URL: 'not a url' }, 'SEARXNG_URL must be a URL, got "not a url"'],
     [
-      { WEBDATA_DEFAULT_BROWSER: 'firefox' },
-      'WEBDATA_DEFAULT_BROWSER must be one of chromium, camoufox, lightpanda, got "firefox"',
+      { WEBDATA_DEFAULT_BROWSER: 'netscape' },
+      'WEBDATA_DEFAULT_BROWSER must be one of chromium, firefox, camoufox, lightpanda, got "netscape"',
     ],
     [
       { WEBDATA_FIRECRAWL_SEARCH_ENGINE: 'yahoo' },
@@ -156,7 +156,7 @@ describe('loadConfig', () => {
 
 it('webdata serve stops at start-up with exit code 2 and names the variable it refused', async () => {
   const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
-    const env = { PATH: process.env.PATH ?? '', WEBDATA_DEFAULT_BROWSER: 'firefox' };
+    const env = { PATH: process.env.PATH ?? '', WEBDATA_DEFAULT_BROWSER: 'netscape' };
     execFile(
       join(ROOT, 'node_modules/.bin/node'),
       [join(ROOT, 'src/cli/main.ts'), 'serve'],
@@ -166,6 +166,6 @@ it('webdata serve stops at start-up with exit code 2 and names the variable it r
   });
   expect(run.code).toBe(2);
   expect(run.stderr).toContain(
-    'configuration error: WEBDATA_DEFAULT_BROWSER must be one of chromium, camoufox, lightpanda',
+    'configuration error: WEBDATA_DEFAULT_BROWSER must be one of chromium, firefox, camoufox, lightpanda',
   );
 });

@@ -67,6 +67,16 @@ describe('scrape escalation to the browser', () => {
     expect(stats()['browser-stealth'].launches).toBe(before + 1);
   });
 
+  it('moves to Firefox when every Chromium is turned away, and says so', async () => {
+    const before = stats()['browser-firefox'].launches;
+    const { json } = await scrape({ url: `${site.origin}/browser/chromium-wall` });
+    expect(json.success).toBe(true);
+    expect(json.method).toBe('browser-firefox');
+    expect(json.markdown).toContain('forty minutes after the outer buoy');
+    expect(json.markdown).not.toContain('verify you are a human');
+    expect(stats()['browser-firefox'].launches).toBe(before + 1);
+  });
+
   it('fails a page that stays blocked after every method, at no cost', async () => {
     const { status, json } = await scrape({ url: `${site.origin}/browser/always-blocked` });
     expect(status).toBe(200);
@@ -74,7 +84,7 @@ describe('scrape escalation to the browser', () => {
     expect(json.cost).toBe(0);
     expect(json.markdown).toBeUndefined();
     expect(json.error).toMatch(
-      /captcha wall.*still blocked after trying http, browser, browser-stealth/,
+      /captcha wall.*still blocked after trying http, browser, browser-stealth, browser-firefox/,
     );
   });
 
@@ -86,29 +96,36 @@ describe('scrape escalation to the browser', () => {
     expect(json.statusCode).toBe(403);
     expect(json.cost).toBe(0);
     expect(json.error).toMatch(
-      /HTTP 403 with almost no content.*still blocked after trying http, browser, browser-stealth/,
+      /HTTP 403 with almost no content.*still blocked after trying http, browser, browser-stealth, browser-firefox/,
     );
-    // HTTP, then the headless browser, then the stealth browser.
-    expect(hits() - before).toBe(3);
+    // HTTP, then the headless browser, then the stealth browser, then Firefox.
+    expect(hits() - before).toBe(4);
   });
 
-  it('refuses subresources and fetches to a forbidden address through the egress proxy', async () => {
-    const { json } = await scrape({
-      url: `${site.origin}/browser/leaky`,
-      actions: [
-        {
-          type: 'waitForSelector',
-          selector: '#status:not(:empty):not(:has-text("pending"))',
-          timeout: 5000,
-        },
-      ],
-    });
-    expect(json.success).toBe(true);
-    expect(json.markdown).toContain('metadata fetch refused');
-    expect(
-      t.server.services.browser.proxy.refusals().some((m) => m.includes('169.254.169.254')),
-    ).toBe(true);
-  });
+  it.each(['browser', 'browser-firefox'])(
+    'refuses subresources and fetches to a forbidden address through the egress proxy (%s)',
+    async (method) => {
+      const refused = () =>
+        t.server.services.browser.proxy.refusals().filter((m) => m.includes('169.254.169.254'))
+          .length;
+      const before = refused();
+      const { json } = await scrape({
+        url: `${site.origin}/browser/leaky`,
+        method,
+        actions: [
+          {
+            type: 'waitForSelector',
+            selector: '#status:not(:empty):not(:has-text("pending"))',
+            timeout: 5000,
+          },
+        ],
+      });
+      expect(json.success).toBe(true);
+      expect(json.method).toBe(method);
+      expect(json.markdown).toContain('metadata fetch refused');
+      expect(refused()).toBeGreaterThan(before);
+    },
+  );
 });
 
 describe('scrape actions', () => {

@@ -74,7 +74,7 @@ describe('pages that never become the page', () => {
       expect(json.success).toBe(false);
       expect(json.cost).toBe(0);
       expect(json.error).toMatch(/blocked|challenge/);
-      expect(json.error).toContain('after trying http, browser, browser-stealth');
+      expect(json.error).toContain('after trying http, browser, browser-stealth, browser-firefox');
       expect(json.markdown).toBeUndefined();
     }
   });

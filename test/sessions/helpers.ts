@@ -1,8 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import { markedGroups } from '../../src/sessions/index.ts';
+import { waitFor } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 export interface SessionBrowser {
@@ -57,7 +59,7 @@ export function upgradeStatus(url: string): Promise<number> {
   });
 }
 
-/** Descendants of this process whose command is a browser, X server or VNC server. */
+/** Descendants of this process whose command is a browser (Chromium or Firefox), X server or VNC server. */
 async function sessionDescendants(): Promise<string[]> {
   const parent = new Map<number, number>();
   const comm = new Map<number, string>();
@@ -72,7 +74,7 @@ async function sessionDescendants(): Promise<string[]> {
   }
   const found: string[] = [];
   for (const [pid, c] of comm) {
-    if (!/chrom|Xvfb|x11vnc/i.test(c)) continue;
+    if (!/chrom|firefox|Xvfb|x11vnc/i.test(c)) continue;
     for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) {
       if (p === process.pid) {
         found.push(`${pid} ${c}`);
@@ -100,4 +102,24 @@ export function expectNoSessionProcessesLeft(server: () => TestServer): void {
       [],
     );
   });
+}
+
+/**
+ * Opens a session's live view in `view` and waits until the centre of noVNC's canvas shows the
+ * colour of the fixture's `/session/color` page; returns that pixel.
+ */
+export async function liveViewPixel(view: Page, liveViewUrl: string): Promise<number[]> {
+  await view.goto(liveViewUrl.replace('localhost', '127.0.0.1'));
+  await view.waitForSelector('body[data-state="connected"]');
+  const pixel = await waitFor(async () => {
+    const rgba = await view.evaluate(() => {
+      const canvas = document.querySelector('#screen canvas') as HTMLCanvasElement | null;
+      if (!canvas?.width) return null;
+      return Array.from(
+        canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data,
+      );
+    });
+    return rgba && rgba[0] === 255 && rgba[1] === 0 && rgba[2] === 170 && rgba;
+  });
+  return pixel!.slice(0, 3);
 }

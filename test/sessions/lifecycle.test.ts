@@ -138,6 +138,7 @@ describe('a process that never ran sessions', () => {
     const worker = new SessionManager({
       config: t.server.services.config.sessions,
       chromium: t.server.services.config.chromium,
+      firefox: t.server.services.config.firefox,
       publicUrl: t.server.services.config.publicUrl,
       dataDir: t.server.services.config.dataDir,
       store: new SessionStore(t.server.database.db),

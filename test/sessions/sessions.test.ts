@@ -9,7 +9,7 @@ import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { expectNoSessionProcessesLeft, upgradeStatus } from './helpers.ts';
+import { expectNoSessionProcessesLeft, liveViewPixel, upgradeStatus } from './helpers.ts';
 
 expectNoSessionProcessesLeft(() => t);
 const site = useFixture(() => startFixtureSite());
@@ -308,19 +308,7 @@ describe('live view', () => {
       await page.goto(`${site.origin}/session/color`);
 
       const view = await viewer.newPage();
-      await view.goto(created.liveViewUrl.replace('localhost', '127.0.0.1'));
-      await view.waitForSelector('body[data-state="connected"]');
-      const pixel = await waitFor(async () => {
-        const rgba = await view.evaluate(() => {
-          const canvas = document.querySelector('#screen canvas') as HTMLCanvasElement | null;
-          if (!canvas?.width) return null;
-          return Array.from(
-            canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data,
-          );
-        });
-        return rgba && rgba[0] === 255 && rgba[1] === 0 && rgba[2] === 170 && rgba;
-      });
-      expect(pixel!.slice(0, 3)).toEqual([255, 0, 170]);
+      expect(await liveViewPixel(view, created.liveViewUrl)).toEqual([255, 0, 170]);
       const vncRunning = async () => {
         for (const pid of await t.server.services.sessions.processIds(created.sessionId)) {
           if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).startsWith('x11vnc'))

@@ -29,4 +29,20 @@ describe('start-up', () => {
     );
     expect(closed.status).toBe(200);
   });
+
+  it("a Firefox session starts Firefox's own spare, which the next Firefox create takes", async () => {
+    const SESSIONS = '/api/v1/browser-sandbox/session';
+    const first = await t.api('POST', SESSIONS, { browser: 'firefox' });
+    expect(first.status).toBe(200);
+    // Chromium's spare from the first test, and now Firefox's.
+    await waitFor(async () => (await warmSpares()) === 2);
+    const started = performance.now();
+    const second = await t.api('POST', SESSIONS, { browser: 'firefox' });
+    expect(second.json.browser).toBe('firefox');
+    // Its replacement takes seconds to launch: the spare was taken, no launch was waited for.
+    expect(await warmSpares()).toBe(1);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    for (const created of [first, second])
+      expect((await t.api('DELETE', `${SESSIONS}/${created.json.sessionId}`)).status).toBe(200);
+  });
 });

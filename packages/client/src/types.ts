@@ -98,7 +98,7 @@ export interface ChangeTracking {
 }
 
 /** The engine a caller asks for: `auto` climbs the ladder, any other names the one engine to use. */
-export type MethodChoice = 'auto' | 'http' | 'browser' | 'browser-stealth';
+export type MethodChoice = 'auto' | 'http' | 'browser' | 'browser-stealth' | 'browser-firefox';
 
 /** How a page is fetched and turned into content, wherever pages are scraped (a search's hits included). */
 export interface PageOptions {
@@ -139,7 +139,7 @@ export interface FetchResult extends PageExtras {
   statusCode: number;
   metadata?: Metadata;
   /** The engine that answered: plain HTTP, the headless browser, or the stealth browser; absent when nothing was acquired. */
-  method?: 'http' | 'browser' | 'browser-stealth';
+  method?: 'http' | 'browser' | 'browser-stealth' | 'browser-firefox';
   /** hit: served from the cache, no request to the site; miss: fetched. */
   cacheState?: 'hit' | 'miss';
   /** When the content was fetched from the site; absent on a failure. */
@@ -229,7 +229,7 @@ export interface SequenceResponse {
   >;
   totalBreakpoints: number;
   completedBreakpoints: number;
-  method: 'browser' | 'browser-stealth';
+  method: 'browser' | 'browser-stealth' | 'browser-firefox';
   totalTimeMs: number;
   error?: string;
   failedAtStepIndex?: number;
@@ -401,7 +401,7 @@ export interface SessionRequest {
   height?: number;
   headless?: boolean;
   /** Engines not installed on the server are refused with 400. */
-  browser?: 'chromium' | 'camoufox' | 'lightpanda';
+  browser?: 'chromium' | 'firefox' | 'camoufox' | 'lightpanda';
   proxy?: boolean;
   /** A named profile to run on (one session at a time); `save` writes the browser's profile back at close. */
   profile?: { name: string; save?: boolean };

@@ -236,7 +236,7 @@ export function addClientCommands(program: Command): void {
     .option('--scrape', 'also fetch every result page as markdown')
     .option(
       '--method <method>',
-      'with --scrape, the engine for every page (auto, http, browser, browser-stealth)',
+      'with --scrape, the engine for every page (auto, http, browser, browser-stealth, browser-firefox)',
       choice('method', METHODS),
     )
     .option(

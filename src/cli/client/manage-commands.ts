@@ -74,7 +74,7 @@ export function addManageCommands(program: Command): void {
     .option('--width <px>', 'viewport width (800-3840)', int('width'))
     .option('--height <px>', 'viewport height (600-2160)', int('height'))
     .option('--visible', 'a visible browser with a live view')
-    .option('--browser <engine>', 'chromium, camoufox, lightpanda')
+    .option('--browser <engine>', 'chromium, firefox, camoufox, lightpanda')
     .action(
       action(
         async (

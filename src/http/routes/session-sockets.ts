@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bridgeCdp, bridgeVnc, type LiveSession } from '../../sessions/index.ts';
+import { bridgeBrowser, bridgeVnc, type LiveSession } from '../../sessions/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 
@@ -62,7 +62,7 @@ export async function sessionSocketRoutes(app: FastifyInstance, deps: RouteDeps)
     '/browser-sandbox-ws',
     { websocket: true, preValidation: authorize },
     (socket, request) => {
-      bridgeCdp(sessions, authorized.get(request)!, socket);
+      bridgeBrowser(sessions, authorized.get(request)!, socket);
     },
   );
 

@@ -21,10 +21,18 @@ export const SessionCreateBody = Type.Object(
       Type.Boolean({ description: 'Default true; false runs a visible browser with a live view' }),
     ),
     browser: Type.Optional(
-      Type.Union([Type.Literal('chromium'), Type.Literal('camoufox'), Type.Literal('lightpanda')], {
-        description:
-          'Engine; default WEBDATA_DEFAULT_BROWSER (chromium). Engines not installed on the server are refused with 400.',
-      }),
+      Type.Union(
+        [
+          Type.Literal('chromium'),
+          Type.Literal('firefox'),
+          Type.Literal('camoufox'),
+          Type.Literal('lightpanda'),
+        ],
+        {
+          description:
+            'Engine; default WEBDATA_DEFAULT_BROWSER (chromium). chromium is driven over CDP, firefox (and camoufox, when configured) over WebDriver BiDi. Engines not installed on the server are refused with 400.',
+        },
+      ),
     ),
     proxy: Type.Optional(
       Type.Boolean({
