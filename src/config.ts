@@ -1,23 +1,27 @@
 import {
+  BROWSER_SETTINGS,
   CLIENT_SETTINGS,
   ConfigError,
-  ENGINE_SETTINGS,
   type Env,
   JOB_SETTINGS,
   readSettings,
+  SEARCH_LLM_SETTINGS,
   SERVICE_SETTINGS,
   type Setting,
   settingsOf,
   type Values,
 } from './settings/index.ts';
 
-export { ConfigError };
-
 /**
  * Every setting of the service as one table (src/settings/): the typed config below is derived
  * from it, the loader reads it, and the configuration docs are generated from it.
  */
-export const SETTINGS = { ...SERVICE_SETTINGS, ...JOB_SETTINGS, ...ENGINE_SETTINGS };
+export const SETTINGS = {
+  ...SERVICE_SETTINGS,
+  ...JOB_SETTINGS,
+  ...SEARCH_LLM_SETTINGS,
+  ...BROWSER_SETTINGS,
+};
 
 /** Every setting of the service, read and validated once at start-up. */
 export type Config = Values<typeof SETTINGS>;

@@ -6,7 +6,7 @@
  * duplicate spellings of links, a sitemap, and a robots.txt that disallows every page whose
  * number ends in 7, with Crawl-delay: 0. Both crawlers follow links only, honour robots.txt, run
  * at CONCURRENCY requests at once, and turn each page into markdown with our converter (a
- * ContentPool of the same size). Each side runs in its own child process so its peak RSS is its
+ * ContentThreads of the same size). Each side runs in its own child process so its peak RSS is its
  * own: ours is the whole service (POST /v1/crawl, the job store on SQLite, results recorded with
  * their charges), Crawlee is the crawler with in-memory storage.
  *
@@ -133,10 +133,10 @@ async function crawlee(
   origin: string,
 ): Promise<Pick<SideResult, 'pages' | 'seconds' | 'peakRssMb'>> {
   const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
-  const { ContentPool } = await import('../../src/content/index.ts');
+  const { ContentThreads } = await import('../../src/content/index.ts');
   const { loadConfig } = await import('../../src/config.ts');
   const c = loadConfig({});
-  const pool = new ContentPool(WORKERS, c.convertTimeoutMs, {
+  const pool = new ContentThreads(WORKERS, c.convertTimeoutMs, {
     concurrency: c.ocrConcurrency,
     pageTimeoutMs: c.ocrTimeoutMs,
     budgetMs: c.ocrBudgetMs,

@@ -1,3 +1,3 @@
+export { type ArtifactFile, type ArtifactStore, safeFileName } from './artifact-store.ts';
 export { LocalArtifactStore } from './local.ts';
 export { pngSize } from './png.ts';
-export { type ArtifactFile, type ArtifactStore, safeFileName } from './store.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import type { ArtifactFile, ArtifactStore, StoredArtifact } from './store.ts';
+import type { ArtifactFile, ArtifactStore, StoredArtifact } from './artifact-store.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;

@@ -89,7 +89,7 @@ export function desktopChrome(version: string): Fingerprint {
  * and dedicated workers inherit the override (service workers and out-of-process iframes do not).
  * A CDP command of the page's own, so nothing runs in the page. Sent here, the languages also give
  * the headless shell's Accept-Language Chrome's q-values (its `--accept-lang` alone sends none).
- * With a country they reach workers by Playwright's `locale` context option (browser/engine.ts),
+ * With a country they reach workers by Playwright's `locale` context option (browser/browser-engine.ts),
  * which Playwright sends to each worker before letting it run; sent from here as well they would
  * race that release, which is why a country presents the one language the option can carry.
  */

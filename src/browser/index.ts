@@ -1,6 +1,6 @@
 export { ACTION_TIMEOUT_MS, type ActionEnv, runAction } from './actions.ts';
+export { BrowserEngine, type BrowserMethod, type PageEnv } from './browser-engine.ts';
 export { type DownloadedFile, readDownload } from './download.ts';
-export { BrowserEngine, type BrowserMethod, type PageEnv } from './engine.ts';
 export { BrowserBusyError, callerText, DownloadError, NavigationError } from './errors.ts';
 export { desktopChrome } from './fingerprint.ts';
 export { FIREFOX_ENV, firefoxPrefs } from './firefox-prefs.ts';

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { ConfigError } from '../settings/index.ts';
 import { addClientCommands } from './client/commands.ts';
 import { CliError, EXIT } from './client/errors.ts';
 import { closeOnSignals, surviveUnhandledRejections } from './signals.ts';

@@ -13,8 +13,8 @@ import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
 import { Monitors } from '../monitors/index.ts';
 import { crawlPoliteness, type Services } from '../ops/index.ts';
-import { pageContentPool, stealthPageFetcher } from '../page/index.ts';
-import { createSearchEngines, httpPageFetcher } from '../search/index.ts';
+import { pageContentThreads, stealthPageFetcher } from '../page/index.ts';
+import { createSearchProviders, httpPageFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import {
   type Database,
@@ -79,7 +79,7 @@ export async function createServices(
     maxBytes: config.maxPageBytes,
     maxRedirects: 10,
   });
-  const content = pageContentPool(config.contentWorkers, config.convertTimeoutMs, {
+  const content = pageContentThreads(config.contentWorkers, config.convertTimeoutMs, {
     concurrency: config.ocrConcurrency,
     pageTimeoutMs: config.ocrTimeoutMs,
     budgetMs: config.ocrBudgetMs,
@@ -119,7 +119,7 @@ export async function createServices(
     upstreams: config.proxyUrls,
     egressLimits,
   });
-  const search = createSearchEngines(config.search, config.llm, {
+  const search = createSearchProviders(config.search, config.llm, {
     fetchers: { plain: httpPageFetcher(httpEngine), stealth: stealthPageFetcher(browser) },
   });
   const artifacts = new LocalArtifactStore({

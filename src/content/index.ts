@@ -1,3 +1,4 @@
+export { ContentDeadlineError, type ContentRun, ContentThreads } from './content-threads.ts';
 export type { ConvertOutput, OutputFormat, PageMetadata } from './convert/index.ts';
 export {
   convertHtml,
@@ -11,4 +12,3 @@ export {
   type TagSelection,
 } from './convert/index.ts';
 export type { PdfStrategy } from './pdf/index.ts';
-export { ContentDeadlineError, ContentPool, type ContentRun } from './pool.ts';

@@ -1,10 +1,10 @@
 import { decodeBody, type HttpEngine, type HttpResponse } from '../acquire/index.ts';
 import { BudgetedFetcher } from './budget.ts';
+import { drainQueue } from './drain-queue.ts';
 import { extractPageLinks } from './html.ts';
 import { DEFAULT_LIMITS, type DiscoverLimits } from './limits.ts';
 import { isHtml } from './media.ts';
 import { isPageUrl, normalizeUrl } from './normalize.ts';
-import { drainQueue } from './pool.ts';
 import { type Candidate, rankCandidates } from './rank.ts';
 import { robotsSitemaps } from './robots.ts';
 import { siteScope } from './scope.ts';

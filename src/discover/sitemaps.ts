@@ -1,7 +1,7 @@
 import type { BudgetedFetcher } from './budget.ts';
+import { drainQueue } from './drain-queue.ts';
 import type { DiscoverLimits } from './limits.ts';
 import { declaredHtml } from './media.ts';
-import { drainQueue } from './pool.ts';
 import { readSitemap } from './sitemap.ts';
 
 /** Where sites usually keep a sitemap when robots.txt does not say. */

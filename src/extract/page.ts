@@ -1,8 +1,8 @@
 import type { Config } from '../config.ts';
 import {
   ContentDeadlineError,
-  type ContentPool,
   type ContentRun,
+  type ContentThreads,
   type Selectors,
 } from '../content/index.ts';
 import type { FinishReason } from '../llm/index.ts';
@@ -43,7 +43,7 @@ export function needsMarkdown(request: ExtractRequest | undefined): boolean {
  */
 export async function extractPage(
   config: Pick<Config, 'llm' | 'extract'>,
-  content: ContentPool,
+  content: ContentThreads,
   request: ExtractRequest,
   page: { url: string; markdown: string; html?: string },
   run: ContentRun & { signal: AbortSignal },

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FairLane, FairQueue } from '../fair/index.ts';
 import { coalesced } from './coalesce.ts';
 import type { ItemExecutor } from './executor.ts';
+import type { JobStore } from './job-store.ts';
 import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
-import type { JobStore } from './store.ts';
 import { type ClaimedItem, type ItemRef, type JobRef, keyOf } from './types.ts';
 
 /**

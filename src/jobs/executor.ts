@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Meter } from '../billing/index.ts';
 import { callerText } from '../browser/index.ts';
 import type { OpContext, Services } from '../ops/index.ts';
+import type { JobStore } from './job-store.ts';
 import { ItemRecorder, type RecorderHooks } from './recorder.ts';
 import { type ItemOperation, itemOperations } from './registry.ts';
-import type { JobStore } from './store.ts';
 import type { ClaimedItem, ItemOutcome, ItemRef } from './types.ts';
 
 /** An item started this many times without a result (its runner died each time) is given up. */

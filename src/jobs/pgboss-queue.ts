@@ -4,8 +4,8 @@ import { fromKysely, type Job, type JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Tables } from '../store/index.ts';
 import { coalesced } from './coalesce.ts';
 import type { ItemExecutor } from './executor.ts';
+import type { JobStore } from './job-store.ts';
 import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
-import type { JobStore } from './store.ts';
 import {
   ACTIVE_STATUSES,
   type ClaimedItem,

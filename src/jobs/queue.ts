@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Tables } from '../store/index.ts';
 import type { ItemExecutor } from './executor.ts';
-import type { JobStore } from './store.ts';
+import type { JobStore } from './job-store.ts';
 import type { EnqueueItems, ItemKey } from './types.ts';
 
 /** How job items travel from the request that creates them to a process that runs them. */

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Meter } from '../billing/index.ts';
 import type { Tables } from '../store/index.ts';
+import type { JobStore } from './job-store.ts';
 import type { ItemRecord, RecordedBatch } from './record.ts';
-import type { JobStore } from './store.ts';
 import type { EnqueueItems, ItemKey, ItemOutcome } from './types.ts';
 
 export interface RecorderHooks {

@@ -12,9 +12,9 @@ import {
 } from '../webhooks/index.ts';
 import { EmbeddedQueue } from './embedded-queue.ts';
 import { ItemExecutor } from './executor.ts';
+import { type CancelOutcome, JobStore } from './job-store.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { JobQueue } from './queue.ts';
-import { type CancelOutcome, JobStore } from './store.ts';
 import type { JobPage, JobSummary, JobType } from './types.ts';
 
 /** Wait before a failed webhook delivery's second attempt; doubled for each later one. */

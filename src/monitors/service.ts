@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Jobs } from '../jobs/index.ts';
 import type { Database } from '../store/index.ts';
 import { finishChecks } from './finish.ts';
+import { MonitorStore } from './monitor-store.ts';
 import { claimDue } from './scheduler.ts';
-import { MonitorStore } from './store.ts';
 import type { CheckView, MonitorPatch, MonitorView, NewMonitor } from './types.ts';
 
 export interface MonitorSettings {

@@ -3,7 +3,7 @@ import type { Meter } from '../billing/index.ts';
 import type { PageCache } from '../cache/index.ts';
 import type { SnapshotStore } from '../changes/index.ts';
 import type { PageContext, PageServices } from '../page/index.ts';
-import type { SearchEngines } from '../search/index.ts';
+import type { SearchProviders } from '../search/index.ts';
 import type { CrawlPoliteness } from './crawl.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { CrawlPoliteness } from './crawl.ts';
  */
 export interface Services extends PageServices {
   artifacts: ArtifactStore;
-  search: SearchEngines;
+  search: SearchProviders;
   cache: PageCache;
   snapshots: SnapshotStore;
   politeness: CrawlPoliteness;

@@ -2,8 +2,8 @@ import { FetchFailure } from '../acquire/index.ts';
 import { microsToUsd, searchQueryCost } from '../billing/index.ts';
 import { callerText } from '../browser/index.ts';
 import type { SearchQueryResult, SearchResult } from '../contract/index.ts';
-import { collect, normaliseDomain, SearchEngineError } from '../search/index.ts';
-import { type EngineName, isoCountry } from '../settings/index.ts';
+import { collect, normaliseDomain, SearchProviderError } from '../search/index.ts';
+import { isoCountry, type SearchProviderName } from '../settings/index.ts';
 import { UpstreamError } from '../upstream/index.ts';
 import type { OpContext } from './context.ts';
 import { InputError } from './input-error.ts';
@@ -16,7 +16,7 @@ export interface SearchOptions {
   /** Bare host names, already normalised. */
   includeDomains?: string[];
   excludeDomains?: string[];
-  engine?: EngineName;
+  engine?: SearchProviderName;
 }
 
 export interface SearchInput extends SearchOptions {
@@ -32,7 +32,7 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 
 /**
  * Checks what a schema cannot (a real country, host-like domains, non-blank queries) and puts the
- * request in the form engines expect, or throws InputError naming the field. Shared by the sync
+ * request in the form providers expect, or throws InputError naming the field. Shared by the sync
  * route, the async batch route and /v2/search.
  */
 export function normaliseSearchInput(body: SearchInput): SearchInput {
@@ -74,23 +74,23 @@ export function searchItems(input: SearchInput): SearchQueryInput[] {
 }
 
 function failureMessage(
-  engine: EngineName,
+  provider: SearchProviderName,
   err: unknown,
   deadline: AbortSignal,
   timeoutMs: number,
 ): string {
-  if (deadline.aborted) return `${engine} did not answer within ${timeoutMs} ms`;
-  if (err instanceof SearchEngineError) return err.message;
+  if (deadline.aborted) return `${provider} did not answer within ${timeoutMs} ms`;
+  if (err instanceof SearchProviderError) return err.message;
   if (err instanceof UpstreamError)
     return err.kind === 'refused'
-      ? `${engine} refused the query: ${err.reason}`
-      : `${engine} failed: ${err.reason}`;
-  if (err instanceof FetchFailure) return `${engine}: ${err.message}`;
-  return `${engine} failed: ${callerText(err)}`;
+      ? `${provider} refused the query: ${err.reason}`
+      : `${provider} failed: ${err.reason}`;
+  if (err instanceof FetchFailure) return `${provider}: ${err.message}`;
+  return `${provider} failed: ${callerText(err)}`;
 }
 
 /**
- * Runs one query on its engine within the search deadline. Never throws for the engine's fault:
+ * Runs one query on its provider within the search deadline. Never throws for the provider's fault:
  * a refusal, an error or a time-out is a failed result that costs nothing.
  */
 export async function searchQuery(
@@ -98,7 +98,7 @@ export async function searchQuery(
   ctx: OpContext,
 ): Promise<SearchQueryResult> {
   const started = performance.now();
-  const engineName = input.engine ?? 'google';
+  const providerName = input.engine ?? 'google';
   const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
   const { timeoutMs } = ctx.services.config.search;
   const deadline = AbortSignal.timeout(timeoutMs);
@@ -106,7 +106,7 @@ export async function searchQuery(
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const results = await collect(
-      ctx.services.search[engineName],
+      ctx.services.search[providerName],
       {
         query: input.query,
         limit,
@@ -126,8 +126,8 @@ export async function searchQuery(
     };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    const error = failureMessage(engineName, err, deadline, timeoutMs);
-    ctx.log.info({ engine: engineName, error }, 'search query failed');
+    const error = failureMessage(providerName, err, deadline, timeoutMs);
+    ctx.log.info({ engine: providerName, error }, 'search query failed');
     return {
       query: input.query,
       success: false,

@@ -2,13 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { HttpEngine } from '../acquire/index.ts';
 import type { BrowserEngine } from '../browser/index.ts';
 import type { Config } from '../config.ts';
-import type { ContentPool } from '../content/index.ts';
+import type { ContentThreads } from '../content/index.ts';
 
 /** The services one page's life uses: the fetch, the browser and the conversion, under the config. */
 export interface PageServices {
   config: Config;
   httpEngine: HttpEngine;
-  content: ContentPool;
+  content: ContentThreads;
   browser: BrowserEngine;
 }
 

@@ -1,5 +1,10 @@
 import { decodeBody } from '../acquire/index.ts';
-import { ContentPool, type ContentRun, type ConvertOutput, convertHtml } from '../content/index.ts';
+import {
+  type ContentRun,
+  ContentThreads,
+  type ConvertOutput,
+  convertHtml,
+} from '../content/index.ts';
 import { judgeMainContent } from './main-content-signals.ts';
 import {
   BLOCK_PAGE_TEXT,
@@ -52,22 +57,22 @@ export function readHttpAnswer(answer: HttpAnswer): HttpAnswerReading {
 export const PAGE_WORKER = new URL('./worker.ts', import.meta.url);
 
 /** A content pool whose threads also read HTTP answers (readHttpAnswerOn). */
-export function pageContentPool(
+export function pageContentThreads(
   workers: number,
   convertTimeoutMs: number,
-  ocr: ConstructorParameters<typeof ContentPool>[2],
-): ContentPool {
-  return new ContentPool(workers, convertTimeoutMs, ocr, PAGE_WORKER);
+  ocr: ConstructorParameters<typeof ContentThreads>[2],
+): ContentThreads {
+  return new ContentThreads(workers, convertTimeoutMs, ocr, PAGE_WORKER);
 }
 
 /**
  * Reads an HTML answer to a fetch (decode, block and JavaScript signals, main content judged) on
- * a thread of `pool` (made by pageContentPool): the main thread only hands over the bytes. They go
+ * a thread of `pool` (made by pageContentThreads): the main thread only hands over the bytes. They go
  * to the worker as a transferred copy, so neither the body nor its decoded text is serialised on
  * the way and the caller keeps its Buffer.
  */
 export function readHttpAnswerOn(
-  pool: ContentPool,
+  pool: ContentThreads,
   answer: HttpAnswer,
   run: ContentRun,
 ): Promise<HttpAnswerReading> {

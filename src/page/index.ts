@@ -2,7 +2,7 @@ export { BROWSER_METHODS, browse, type Opened } from './browse.ts';
 export type { PageContext, PageServices } from './context.ts';
 export { PageConverter } from './converter.ts';
 export { PAGE_FORMATS, type PageFormat } from './formats.ts';
-export { pageContentPool } from './http-answer.ts';
+export { pageContentThreads } from './http-answer.ts';
 export { acquirePage, actionsRefusal, methodsFor, type PageVisit } from './ladder.ts';
 export {
   type LinksObserver,

@@ -22,22 +22,22 @@ export function decodeBingHref(href: string, pageUrl: string): URL | undefined {
   return /^https?:\/\//i.test(decoded) ? httpUrl(decoded) : undefined;
 }
 
-export function isBingInternal(url: URL, engineHost?: string): boolean {
+export function isBingInternal(url: URL, serpHost?: string): boolean {
   return (
-    (BING_HOST.test(url.hostname.toLowerCase()) || url.host === engineHost) &&
+    (BING_HOST.test(url.hostname.toLowerCase()) || url.host === serpHost) &&
     INTERNAL_PATH.test(url.pathname)
   );
 }
 
 export function parseBingSerp(html: string, pageUrl: string): SearchHit[] {
   const doc = parseDocument(html);
-  const engineHost = httpUrl(pageUrl)?.host;
+  const serpHost = httpUrl(pageUrl)?.host;
   const hits: SearchHit[] = [];
   for (const item of doc.querySelectorAll('li.b_algo')) {
     const link = item.querySelector('h2 a[href]');
     if (!link) continue;
     const url = decodeBingHref(link.getAttribute('href')!, pageUrl);
-    if (!url || isBingInternal(url, engineHost)) continue;
+    if (!url || isBingInternal(url, serpHost)) continue;
     hits.push({ url: url.href, title: text(link), description: text(item.querySelector(SNIPPET)) });
   }
   return hits;

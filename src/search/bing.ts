@@ -1,11 +1,14 @@
 import { bingNoResults, bingRefusal, parseBingSerp } from './bing-serp.ts';
-import { serpEngine } from './serp-engine.ts';
 import type { SerpFetchers } from './serp-fetch.ts';
-import type { SearchEngine } from './types.ts';
+import { serpProvider } from './serp-provider.ts';
+import type { SearchProvider } from './types.ts';
 
 /** Bing's results page, `cc` for the country and `first` (1-based) to page. */
-export function bingSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers }): SearchEngine {
-  return serpEngine(
+export function bingSerpProvider(opts: {
+  baseUrl: string;
+  fetchers: SerpFetchers;
+}): SearchProvider {
+  return serpProvider(
     {
       name: 'bing',
       params: (offset, location) => ({

@@ -1,7 +1,7 @@
 import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
 import { parseDocument, text } from './serp-html.ts';
-import type { EngineQuery, SearchEngine } from './types.ts';
+import type { ProviderQuery, SearchProvider } from './types.ts';
 
 /** Brave serves at most 20 results a call; `offset` counts pages of `count`, up to 9. */
 const PAGE_SIZE = 20;
@@ -17,10 +17,10 @@ function plain(html: string | undefined): string {
   return html ? text(parseDocument(`<!doctype html><html><body>${html}</body></html>`).body) : '';
 }
 
-export function braveEngine(opts: { baseUrl: string; apiKey: string }): SearchEngine {
+export function braveProvider(opts: { baseUrl: string; apiKey: string }): SearchProvider {
   return {
     name: 'brave',
-    async *pages(q: EngineQuery, signal: AbortSignal) {
+    async *pages(q: ProviderQuery, signal: AbortSignal) {
       for (let offset = 0; offset <= MAX_OFFSET; offset++) {
         const url = new URL(`${opts.baseUrl}/res/v1/web/search`);
         url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));

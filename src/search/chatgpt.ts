@@ -1,6 +1,6 @@
 import { requestJson } from '../upstream/index.ts';
-import { engineFailed } from './errors.ts';
-import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
+import { providerFailed } from './errors.ts';
+import type { ProviderQuery, SearchHit, SearchProvider } from './types.ts';
 
 interface Annotation {
   type?: string;
@@ -84,14 +84,14 @@ export function responsesHits(answer: ResponsesAnswer): SearchHit[] {
 }
 
 /** OpenAI's Responses API with the hosted `web_search` tool; results are the sources it cites. */
-export function chatgptEngine(opts: {
+export function chatgptProvider(opts: {
   baseUrl: string;
   apiKey: string;
   model: string;
-}): SearchEngine {
+}): SearchProvider {
   return {
     name: 'chatgpt',
-    async *pages(q: EngineQuery, signal: AbortSignal) {
+    async *pages(q: ProviderQuery, signal: AbortSignal) {
       const tool: Record<string, unknown> = { type: 'web_search' };
       if (q.includeDomains.length > 0) tool.filters = { allowed_domains: q.includeDomains };
       if (q.location) tool.user_location = { type: 'approximate', country: q.location };
@@ -109,7 +109,7 @@ export function chatgptEngine(opts: {
         signal,
       })) as ResponsesAnswer;
       if (answer.status === 'failed')
-        throw engineFailed('chatgpt', answer.error?.message ?? 'the response failed');
+        throw providerFailed('chatgpt', answer.error?.message ?? 'the response failed');
       yield responsesHits(answer);
     },
   };

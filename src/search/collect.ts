@@ -1,15 +1,15 @@
 import { allowedByDomains } from './domains.ts';
 import { httpUrl } from './serp-html.ts';
-import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
+import type { ProviderQuery, SearchHit, SearchProvider } from './types.ts';
 
 /**
- * Pages through an engine until `limit` results are in hand or the engine runs out, keeping only
+ * Pages through a provider until `limit` results are in hand or the provider runs out, keeping only
  * absolute http(s) links inside the domain filters that were not seen before. (The SERP parsers
- * already dropped ads and the engine's own links.)
+ * already dropped ads and the provider's own links.)
  */
 export async function collect(
-  engine: SearchEngine,
-  q: EngineQuery,
+  provider: SearchProvider,
+  q: ProviderQuery,
   signal: AbortSignal,
 ): Promise<SearchHit[]> {
   const out: SearchHit[] = [];
@@ -18,7 +18,7 @@ export async function collect(
   // Filters and dedupe can thin a page out, so allow a couple of pages beyond the arithmetic.
   const maxPages = Math.ceil(q.limit / 10) + 2;
   let pages = 0;
-  for await (const page of engine.pages(q, signal)) {
+  for await (const page of provider.pages(q, signal)) {
     pages++;
     let novel = 0;
     for (const hit of page) {
@@ -34,7 +34,7 @@ export async function collect(
       out.push({ url: url.href, title: tidy(hit.title), description: tidy(hit.description) });
       if (out.length >= q.limit) return out;
     }
-    // An engine that repeats itself (some serve their last page again past the end) has run out.
+    // A provider that repeats itself (some serve their last page again past the end) has run out.
     if (novel === 0 || pages >= maxPages) break;
   }
   return out;

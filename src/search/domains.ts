@@ -1,6 +1,6 @@
 /**
  * Domain filters. A domain matches itself and its subdomains, the way `site:` does, so the
- * filter applied after the engine keeps exactly the promise the operator made to the engine.
+ * filter applied after the provider keeps exactly the promise the operator made to the provider.
  */
 export function hostMatches(host: string, domain: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
@@ -22,7 +22,7 @@ export function withSiteOperators(query: string, include: string[], exclude: str
 
 /**
  * Reduces what a user wrote (`https://Example.com/path`, `*.example.com`, `example.com.`) to the
- * bare host name engines and the filter compare; undefined when nothing host-like is left.
+ * bare host name providers and the filter compare; undefined when nothing host-like is left.
  */
 export function normaliseDomain(raw: string): string | undefined {
   let value = raw.trim().toLowerCase();

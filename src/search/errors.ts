@@ -1,32 +1,32 @@
-/** Why an engine gave no results. `message` is written for the API user. */
-export class SearchEngineError extends Error {
+/** Why a search provider gave no results. `message` is written for the API user. */
+export class SearchProviderError extends Error {
   readonly kind: 'not-configured' | 'refused' | 'failed';
 
-  constructor(kind: SearchEngineError['kind'], message: string) {
+  constructor(kind: SearchProviderError['kind'], message: string) {
     super(message);
     this.kind = kind;
   }
 }
 
-export function notConfigured(engine: string, setting: string): SearchEngineError {
-  return new SearchEngineError(
+export function notConfigured(provider: string, setting: string): SearchProviderError {
+  return new SearchProviderError(
     'not-configured',
-    `the ${engine} engine is not configured: set ${setting}`,
+    `the ${provider} engine is not configured: set ${setting}`,
   );
 }
 
-export function refused(engine: string, reason: string): SearchEngineError {
-  return new SearchEngineError('refused', `${engine} refused the query: ${reason}`);
+export function refused(provider: string, reason: string): SearchProviderError {
+  return new SearchProviderError('refused', `${provider} refused the query: ${reason}`);
 }
 
-export function engineFailed(engine: string, reason: string): SearchEngineError {
-  return new SearchEngineError('failed', `${engine} failed: ${reason}`);
+export function providerFailed(provider: string, reason: string): SearchProviderError {
+  return new SearchProviderError('failed', `${provider} failed: ${reason}`);
 }
 
-/** A first results page with no result we could parse and no sign of the engine finding nothing. */
-export function unreadable(engine: string): SearchEngineError {
-  return new SearchEngineError(
+/** A first results page with no result we could parse and no sign of the provider finding nothing. */
+export function unreadable(provider: string): SearchProviderError {
+  return new SearchProviderError(
     'failed',
-    `${engine} returned a results page we could not read (its layout may have changed)`,
+    `${provider} returned a results page we could not read (its layout may have changed)`,
   );
 }

@@ -25,17 +25,17 @@ export function decodeGoogleHref(href: string, pageUrl: string): URL | undefined
   const url = httpUrl(href, pageUrl);
   if (!url) return undefined;
   const base = httpUrl(pageUrl);
-  const onEngine = GOOGLE_HOST.test(url.hostname) || url.host === base?.host;
-  if (onEngine && url.pathname === '/url')
+  const onSerpHost = GOOGLE_HOST.test(url.hostname) || url.host === base?.host;
+  if (onSerpHost && url.pathname === '/url')
     return httpUrl(url.searchParams.get('q') ?? url.searchParams.get('url'));
   return url;
 }
 
 /** A link into Google's own machinery rather than to a page: its result pages, redirects, ads, cache. */
-export function isGoogleInternal(url: URL, engineHost?: string): boolean {
+export function isGoogleInternal(url: URL, serpHost?: string): boolean {
   const h = url.hostname.toLowerCase();
   if (h === 'webcache.googleusercontent.com' || h.startsWith('consent.google.')) return true;
-  return (SEARCH_HOST.test(h) || url.host === engineHost) && INTERNAL_PATH.test(url.pathname);
+  return (SEARCH_HOST.test(h) || url.host === serpHost) && INTERNAL_PATH.test(url.pathname);
 }
 
 /** The innermost snippet element: on the basic page the outer ones also hold the sitelinks row. */
@@ -55,7 +55,7 @@ function snippetOf(block: Element | null, link: Element): string {
 
 export function parseGoogleSerp(html: string, pageUrl: string): SearchHit[] {
   const doc = parseDocument(html);
-  const engineHost = httpUrl(pageUrl)?.host;
+  const serpHost = httpUrl(pageUrl)?.host;
   // Desktop pages title organic results with `h3` and use `role=heading` for carousels (videos,
   // top stories); the mobile page has no `h3` at all, and there `role=heading` is the title.
   const headingSelector = doc.querySelector('a[href] h3') ? 'h3' : '[role="heading"]';
@@ -64,7 +64,7 @@ export function parseGoogleSerp(html: string, pageUrl: string): SearchHit[] {
     const heading = link.querySelector(headingSelector);
     if (!heading || link.closest(AD_BLOCKS)) continue;
     const url = decodeGoogleHref(link.getAttribute('href')!, pageUrl);
-    if (!url || isGoogleInternal(url, engineHost)) continue;
+    if (!url || isGoogleInternal(url, serpHost)) continue;
     hits.push({
       url: url.href,
       title: text(heading),

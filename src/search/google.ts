@@ -1,15 +1,18 @@
 import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
 import { googleNoResults, googleRefusal, parseGoogleSerp } from './google-serp.ts';
-import { serpEngine } from './serp-engine.ts';
 import type { SerpFetchers } from './serp-fetch.ts';
-import type { EngineQuery, SearchEngine, SearchHit } from './types.ts';
+import { serpProvider } from './serp-provider.ts';
+import type { ProviderQuery, SearchHit, SearchProvider } from './types.ts';
 
 const PAGE_SIZE = 10;
 
 /** Google's results page, `gl` for the country and `start` to page. */
-export function googleSerpEngine(opts: { baseUrl: string; fetchers: SerpFetchers }): SearchEngine {
-  return serpEngine(
+export function googleSerpProvider(opts: {
+  baseUrl: string;
+  fetchers: SerpFetchers;
+}): SearchProvider {
+  return serpProvider(
     {
       name: 'google',
       params: (offset, location) => ({
@@ -30,10 +33,10 @@ interface CseAnswer {
 }
 
 /** Google's Custom Search JSON API: at most 10 results a call, `start` (1-based) to page. */
-export function googleCseEngine(opts: { url: string; key: string; cx: string }): SearchEngine {
+export function googleCseProvider(opts: { url: string; key: string; cx: string }): SearchProvider {
   return {
     name: 'google',
-    async *pages(q: EngineQuery, signal: AbortSignal) {
+    async *pages(q: ProviderQuery, signal: AbortSignal) {
       // The API serves the first 100 results only: `start` + `num` may not pass 101.
       for (let start = 1; start <= 91; start += PAGE_SIZE) {
         const url = new URL(opts.url);

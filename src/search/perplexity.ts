@@ -1,5 +1,5 @@
 import { requestJson } from '../upstream/index.ts';
-import type { EngineQuery, SearchEngine } from './types.ts';
+import type { ProviderQuery, SearchProvider } from './types.ts';
 
 /** Perplexity's Search API returns at most 20 results per query and has no paging. */
 const MAX_RESULTS = 20;
@@ -9,10 +9,10 @@ interface PerplexityAnswer {
   results?: Array<{ title?: string; url?: string; snippet?: string }>;
 }
 
-export function perplexityEngine(opts: { baseUrl: string; apiKey: string }): SearchEngine {
+export function perplexityProvider(opts: { baseUrl: string; apiKey: string }): SearchProvider {
   return {
     name: 'perplexity',
-    async *pages(q: EngineQuery, signal: AbortSignal) {
+    async *pages(q: ProviderQuery, signal: AbortSignal) {
       const filter = [...q.includeDomains, ...q.excludeDomains.map((d) => `-${d}`)].slice(
         0,
         MAX_DOMAIN_FILTERS,

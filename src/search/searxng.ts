@@ -1,6 +1,6 @@
 import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
-import type { EngineQuery, SearchEngine } from './types.ts';
+import type { ProviderQuery, SearchProvider } from './types.ts';
 
 interface SearxngAnswer {
   results?: Array<{ url?: string; title?: string; content?: string }>;
@@ -10,10 +10,10 @@ interface SearxngAnswer {
  * A SearXNG instance's JSON API (`format=json` must be enabled in its settings), `pageno` to page.
  * SearXNG has no country parameter, so `location` is not passed on.
  */
-export function searxngEngine(opts: { baseUrl: string }): SearchEngine {
+export function searxngProvider(opts: { baseUrl: string }): SearchProvider {
   return {
     name: 'searxng',
-    async *pages(q: EngineQuery, signal: AbortSignal) {
+    async *pages(q: ProviderQuery, signal: AbortSignal) {
       for (let pageno = 1; ; pageno++) {
         const url = new URL(`${opts.baseUrl}/search`);
         url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));

@@ -14,7 +14,7 @@ export interface ReadSerp {
 }
 
 /**
- * Fetches one results page over HTTP; when the engine refuses it (captcha, JavaScript shell,
+ * Fetches one results page over HTTP; when the provider refuses it (captcha, JavaScript shell,
  * consent wall) and a browser is wired, fetches it once more in browser-stealth, which runs the
  * page's scripts and presents a real browser's fingerprint. Plain HTTP stays first because it is
  * an order of magnitude cheaper and usually enough.

@@ -1,4 +1,4 @@
-import type { EngineName } from '../settings/index.ts';
+import type { SearchProviderName } from '../settings/index.ts';
 
 /** One result as the API returns it. */
 export interface SearchHit {
@@ -7,8 +7,8 @@ export interface SearchHit {
   description: string;
 }
 
-/** One query as an engine adapter receives it, already validated and normalised. */
-export interface EngineQuery {
+/** One query as a provider adapter receives it, already validated and normalised. */
+export interface ProviderQuery {
   query: string;
   /** Results wanted, 1-50. */
   limit: number;
@@ -20,15 +20,15 @@ export interface EngineQuery {
 }
 
 /**
- * An engine adapter yields the engine's result pages one at a time; the collector decides when it
- * has enough, so paging, dedupe and filtering live in one place for every engine.
+ * A provider adapter yields the provider's result pages one at a time; the collector decides when it
+ * has enough, so paging, dedupe and filtering live in one place for every provider.
  */
-export interface SearchEngine {
-  readonly name: EngineName;
-  pages(query: EngineQuery, signal: AbortSignal): AsyncIterable<SearchHit[]>;
+export interface SearchProvider {
+  readonly name: SearchProviderName;
+  pages(query: ProviderQuery, signal: AbortSignal): AsyncIterable<SearchHit[]>;
 }
 
-/** A results page as fetched from a SERP engine. */
+/** A results page as fetched from a SERP provider. */
 export interface SerpPage {
   /** URL of the last hop, after redirects. */
   url: string;

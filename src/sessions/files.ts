@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SessionError } from './types.ts';
+import { UserFolders } from './user-folders.ts';
 
 /**
  * A session's files: one folder in the session's own folder (so inside its sandbox) holding what
@@ -107,16 +108,16 @@ function capped(limit: number): { stream: Transform; over: () => boolean } {
  * and the limits every upload is held to.
  */
 export class SessionFiles {
-  readonly #root: string;
+  readonly #folders: UserFolders;
   readonly #limits: FileLimits;
 
   constructor(dataDir: string, limits: FileLimits) {
-    this.#root = join(dataDir, 'session-files');
+    this.#folders = new UserFolders(dataDir, 'session-files');
     this.#limits = limits;
   }
 
   savedFolder(userId: string, sessionId: string): string {
-    return join(this.#root, userId, sessionId);
+    return this.#folders.of(userId, sessionId);
   }
 
   /** Replaces the saved copy of a closing session's files with the folder as it is now. */
@@ -124,7 +125,7 @@ export class SessionFiles {
     const to = this.savedFolder(userId, sessionId);
     await rm(to, { recursive: true, force: true });
     if ((await listFolder(from, false)).length === 0) return;
-    await mkdir(join(this.#root, userId), { recursive: true });
+    await mkdir(this.#folders.ofUser(userId), { recursive: true });
     await cp(from, to, {
       recursive: true,
       preserveTimestamps: true,
@@ -146,7 +147,7 @@ export class SessionFiles {
   async usedBytes(userId: string, live: Map<string, string>): Promise<number> {
     let used = 0;
     for (const dir of live.values()) used += await folderBytes(dir);
-    const saved = await readdir(join(this.#root, userId)).catch(() => [] as string[]);
+    const saved = await readdir(this.#folders.ofUser(userId)).catch(() => [] as string[]);
     for (const id of saved)
       if (!live.has(id)) used += await folderBytes(this.savedFolder(userId, id));
     return used;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { cp, rename, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { ProfileRow, ProfileStore } from '../store/index.ts';
 import { SessionError } from './types.ts';
+import { UserFolders } from './user-folders.ts';
 
 /** A profile's name: also its folder's, so nothing a path could misread. */
 export const PROFILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
@@ -42,16 +43,12 @@ export function copyProfile(from: string, to: string): Promise<void> {
  * session says `save`, copied back once its browser has exited. One session holds a profile at a time.
  */
 export class Profiles {
-  readonly #root: string;
+  readonly #folders: UserFolders;
   readonly #store: ProfileStore;
 
   constructor(dataDir: string, store: ProfileStore) {
-    this.#root = join(dataDir, 'profiles');
+    this.#folders = new UserFolders(dataDir, 'profiles');
     this.#store = store;
-  }
-
-  #folder(userId: string, name: string): string {
-    return join(this.#root, userId, name);
   }
 
   async create(userId: string, name: string): Promise<ProfileView> {
@@ -75,7 +72,7 @@ export class Profiles {
       await this.get(userId, name);
       throw new SessionError('conflict', `profile ${name} is in use by a session; close it first`);
     }
-    await rm(this.#folder(userId, name), { recursive: true, force: true });
+    await rm(this.#folders.of(userId, name), { recursive: true, force: true });
   }
 
   /** Gives the profile to a session; its folder (absent until a first save) to start the browser from. */
@@ -86,7 +83,7 @@ export class Profiles {
         field: 'profile.name',
       });
     }
-    return this.#folder(userId, name);
+    return this.#folders.of(userId, name);
   }
 
   /**
@@ -95,7 +92,7 @@ export class Profiles {
    */
   async giveBack(userId: string, name: string, sessionId: string, from?: string): Promise<void> {
     let savedAt: number | undefined;
-    const folder = this.#folder(userId, name);
+    const folder = this.#folders.of(userId, name);
     const next = `${folder}.saving-${randomUUID()}`;
     try {
       if (from) {

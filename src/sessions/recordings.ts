@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { RecordingSink } from './recording.ts';
+import { UserFolders } from './user-folders.ts';
 
 const EVENTS_FILE = 'events.ndjson';
 const VIDEO_FILE = 'video.webm';
@@ -29,21 +30,17 @@ export interface StoredRecording {
  * `recordingRetentionMs` without a new event.
  */
 export class Recordings {
-  readonly #root: string;
+  readonly #folders: UserFolders;
   readonly #limits: RecordingLimits;
 
   constructor(dataDir: string, limits: RecordingLimits) {
-    this.#root = join(dataDir, 'session-recordings');
+    this.#folders = new UserFolders(dataDir, 'session-recordings');
     this.#limits = limits;
-  }
-
-  #folder(userId: string, sessionId: string): string {
-    return join(this.#root, userId, sessionId);
   }
 
   /** Whether the session was recorded and its recording is still kept. */
   async exists(userId: string, sessionId: string): Promise<boolean> {
-    const s = await lstat(join(this.#folder(userId, sessionId), EVENTS_FILE)).catch(
+    const s = await lstat(join(this.#folders.of(userId, sessionId), EVENTS_FILE)).catch(
       () => undefined,
     );
     return s?.isFile() ?? false;
@@ -54,7 +51,7 @@ export class Recordings {
    * up to the size limit; past it, events are left out and the recording marked truncated.
    */
   async open(userId: string, sessionId: string): Promise<RecordingSink> {
-    const folder = this.#folder(userId, sessionId);
+    const folder = this.#folders.of(userId, sessionId);
     const file = join(folder, EVENTS_FILE);
     await mkdir(folder, { recursive: true });
     await appendFile(file, '');
@@ -76,7 +73,7 @@ export class Recordings {
   }
 
   async read(userId: string, sessionId: string): Promise<StoredRecording | undefined> {
-    const folder = this.#folder(userId, sessionId);
+    const folder = this.#folders.of(userId, sessionId);
     const file = join(folder, EVENTS_FILE);
     const s = await lstat(file).catch(() => undefined);
     if (!s?.isFile()) return undefined;
@@ -100,7 +97,7 @@ export class Recordings {
 
   /** Where a recorded visible session's video is written (video.ts). */
   videoPath(userId: string, sessionId: string): string {
-    return join(this.#folder(userId, sessionId), VIDEO_FILE);
+    return join(this.#folders.of(userId, sessionId), VIDEO_FILE);
   }
 
   async openVideo(
@@ -116,12 +113,12 @@ export class Recordings {
   /** Removes recordings nothing was added to for the retention time; `live` sessions' are kept. */
   async prune(now: number, live: Set<string>): Promise<number> {
     let removed = 0;
-    const users = await readdir(this.#root).catch(() => [] as string[]);
+    const users = await readdir(this.#folders.root).catch(() => [] as string[]);
     for (const user of users) {
-      const sessions = await readdir(join(this.#root, user)).catch(() => [] as string[]);
+      const sessions = await readdir(this.#folders.ofUser(user)).catch(() => [] as string[]);
       for (const id of sessions) {
         if (live.has(id)) continue;
-        const folder = this.#folder(user, id);
+        const folder = this.#folders.of(user, id);
         const s = await stat(join(folder, EVENTS_FILE)).catch(() => undefined);
         const video = await stat(join(folder, VIDEO_FILE)).catch(() => undefined);
         const last = Math.max(s?.mtimeMs ?? 0, video?.mtimeMs ?? 0);

@@ -1,5 +1,5 @@
-/** Engines a search can run on: the spec's four plus the two self-hosters use. */
-export const ENGINE_NAMES = [
+/** Providers a search can run on: the spec's four plus the two self-hosters use. */
+export const SEARCH_PROVIDERS = [
   'google',
   'bing',
   'chatgpt',
@@ -7,9 +7,9 @@ export const ENGINE_NAMES = [
   'searxng',
   'brave',
 ] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 
-/** Session engines the spec names; this build runs only chromium and refuses the others per request. */
+/** Session browsers the spec names; this build runs only chromium and refuses the others per request. */
 export const SESSION_BROWSERS = ['chromium', 'firefox', 'camoufox', 'lightpanda'] as const;
 
 /** The wire format of the LLM endpoint: OpenAI Responses, OpenAI Chat Completions, or Ollama's native chat. */

@@ -6,8 +6,8 @@ import {
   proxyRouteFor,
   startEgressProxy,
 } from '../../src/acquire/index.ts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { parseProxyUrls } from '../../src/settings/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { ConfigError, parseProxyUrls } from '../../src/settings/index.ts';
 import { type GeoProxyProvider, startGeoProxyProvider } from '../fixtures/geo-proxy-provider.ts';
 import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
 

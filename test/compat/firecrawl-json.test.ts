@@ -1,9 +1,9 @@
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
 import { type FixtureSite, startFixtureSite } from '../fixtures/site/server.ts';
+import type { StandInServer } from '../fixtures/stand-in-server.ts';
 import { extractModelAt } from '../helpers/llm-extract.ts';
 import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.ts';
 
@@ -20,8 +20,8 @@ const ARTICLE_OBJECT = {
 };
 
 let site: FixtureSite;
-let model: EngineServer;
-let searx: EngineServer;
+let model: StandInServer;
+let searx: StandInServer;
 let t: TestServer;
 let fc: Firecrawl;
 

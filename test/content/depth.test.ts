@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { boundDepth, MAX_ELEMENT_DEPTH } from '../../src/content/dom/depth.ts';
 import { parseHtml } from '../../src/content/dom/parse.ts';
-import { ContentPool, convertHtml } from '../../src/content/index.ts';
+import { ContentThreads, convertHtml } from '../../src/content/index.ts';
 
 const nested = (n: number, inner = 'deep text') =>
   `<!doctype html><html><head><title>T</title></head><body><p>Intro.</p>${'<div>'.repeat(n)}${inner}${'</div>'.repeat(n)}<p>Tail.</p></body></html>`;
@@ -62,7 +62,7 @@ describe('element depth bound', () => {
 });
 
 describe('conversion deadline', () => {
-  const pool = new ContentPool(1, 150, {
+  const pool = new ContentThreads(1, 150, {
     concurrency: 1,
     pageTimeoutMs: 10_000,
     budgetMs: 10_000,

@@ -3,7 +3,7 @@ import { startFixtureSite } from '../fixtures/site/server.ts';
 import { slowTextRoute, type Window } from '../fixtures/slow-origin.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { waitForJob } from '../jobs/helpers.ts';
+import { runJob } from '../jobs/helpers.ts';
 
 const windows: Window[] = [];
 const site = useFixture(() => startFixtureSite({ '/slow-origin/*': slowTextRoute(windows) }));
@@ -31,14 +31,12 @@ describe.each(['sqlite', 'postgres'] as const)(
       }
       await new Promise((r) => setTimeout(r, 1000));
       const started = Date.now();
-      const other = await t.api(
-        'POST',
+      const done = await runJob(
+        t,
         '/api/v1/scrape/async/single',
         { url: `${site.origin}/slow-origin/${backend}-other?ms=10` },
-        TEST_KEY_2,
+        { key: TEST_KEY_2, timeoutMs: 40_000 },
       );
-      expect(other.status).toBe(202);
-      const done = await waitForJob(t, other.json.url, { key: TEST_KEY_2, timeoutMs: 40_000 });
       expect(done.status).toBe('completed');
       // 60 items of 1.5 s on 4 slots: first come, first served, it waited about 20 s.
       expect(Date.now() - started).toBeLessThan(6_000);

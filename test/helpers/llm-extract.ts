@@ -1,5 +1,5 @@
-import type { EngineServer } from '../fixtures/engine-server.ts';
 import { OPENAI_TEST_KEY } from '../fixtures/openai-responses-server.ts';
+import type { StandInServer } from '../fixtures/stand-in-server.ts';
 
 /** The caller's schema used throughout: what the fixture models fill from the pages they are sent. */
 export const SCHEMA = {
@@ -23,7 +23,7 @@ export const WINDOW = 1000;
 
 /** Settings for a server extracting through the fixture model `model` speaks for. */
 export const llm =
-  (model: EngineServer, more: Record<string, string> = {}) =>
+  (model: StandInServer, more: Record<string, string> = {}) =>
   () => ({ ...extractModelAt(model), WEBDATA_BROWSER_POOL_SIZE: '1', ...more });
 
 /** The settings that send the service's extraction to the fixture model `model` speaks for. */

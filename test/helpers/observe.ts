@@ -1,4 +1,4 @@
-import type { EngineServer, SeenRequest } from '../fixtures/engine-server.ts';
+import type { SeenRequest, StandInServer } from '../fixtures/stand-in-server.ts';
 import { TEST_KEY, type TestServer } from './server.ts';
 
 export interface Charge {
@@ -10,7 +10,7 @@ export interface Charge {
 /** Runs `call` and returns what it answered, the model requests it caused and the ledger rows it wrote, by operation. */
 export async function observed<T>(
   server: TestServer,
-  model: EngineServer,
+  model: StandInServer,
   call: () => Promise<T>,
   key = TEST_KEY,
 ): Promise<{ out: T; llm: SeenRequest[]; rows: Charge[] }> {

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { sendHtml } from '../fixtures/site/respond.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -17,8 +18,8 @@ const site = useFixture(() =>
     // An element that never holds still: Playwright waits for it to be stable until its time-out,
     // and its error carries the call log of every check it made.
     '/browser/restless': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
+      sendHtml(
+        res,
         '<!doctype html><title>Restless</title><style>@keyframes drift{from{transform:translateX(0)}to{transform:translateX(300px)}}' +
           '#restless{width:100px;height:100px;background:#c33;animation:drift .4s linear infinite alternate}</style>' +
           '<p>A box that keeps moving.</p><div id="restless"></div>',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sendHtml } from '../fixtures/site/respond.ts';
 import type { FixtureHandler } from '../fixtures/site/server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -18,8 +19,8 @@ const numbered: FixtureHandler = (_req, res, url) => {
     { length: Number(url.searchParams.get('bulk') ?? 0) },
     (_, i) => `w${(i * 7919 + n * 104729).toString(36)}`,
   ).join(' ');
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(
+  sendHtml(
+    res,
     `<!doctype html><html><head><title>Numbered</title></head><body><main><h1>Numbered page</h1><p>This is fetch number ${n} of the page, served fresh by the origin.</p><p>${bulk}</p></main></body></html>`,
   );
 };
@@ -27,8 +28,8 @@ const numbered: FixtureHandler = (_req, res, url) => {
 /** Two pages, the first linking to the second, for a crawl. */
 const linked: FixtureHandler = (_req, res, url) => {
   const leaf = url.pathname.endsWith('/leaf');
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(
+  sendHtml(
+    res,
     `<!doctype html><html><body><main><h1>${leaf ? 'Leaf' : 'Home'}</h1><p>A page of the crawled site with enough words to be content.</p>${leaf ? '' : '<a href="/linked/leaf">the leaf</a>'}</main></body></html>`,
   );
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
+import { sendHtml } from '../fixtures/site/respond.ts';
 import type { FixtureHandler } from '../fixtures/site/server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -19,8 +20,8 @@ let sections = ['Getting there', 'Opening hours'];
 let visits = 0;
 const guide: FixtureHandler = (_req, res) => {
   visits++;
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(
+  sendHtml(
+    res,
     `<!doctype html><html><head><title>Museum guide</title></head><body><main><article><h1>Museum guide</h1><p>Updated 09:${String(visits % 60).padStart(2, '0')}.</p>${sections.map((s) => `<h2>${s}</h2><p>What a visitor should know about ${s.toLowerCase()}, in a few plain sentences for the guide.</p>`).join('')}</article></main></body></html>`,
   );
 };

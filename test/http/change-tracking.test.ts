@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sendHtml } from '../fixtures/site/respond.ts';
 import type { FixtureHandler } from '../fixtures/site/server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -26,8 +27,8 @@ const tracked: FixtureHandler = (_req, res) => {
     res.end('<html><body><h1>Not Found</h1></body></html>');
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(
+  sendHtml(
+    res,
     `<!doctype html><html><head><title>Harbour news</title></head><body><main><article><h1>Ferry timetable</h1><p>Updated ${page.clock} · ${page.views} views</p>${page.paragraphs.map((p) => `<p>${page.indent}${p}</p>`).join('\n')}</article></main></body></html>`,
   );
 };

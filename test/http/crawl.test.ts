@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type CrawlSite, linksPage, pagePath, startCrawlSite } from '../fixtures/crawl-site.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY_2, toLoopback, useServer } from '../helpers/server.ts';
-import { allPages, waitForJob } from '../jobs/helpers.ts';
+import { allPages, expectCompleted, waitForJob } from '../jobs/helpers.ts';
 
 const xml = (locs: string[]) => () => ({
   type: 'application/xml',
@@ -94,13 +94,7 @@ describe('POST /v1/crawl', () => {
     const { job, data } = await finished(created.url);
     // Pages 0..12 are within two hops of the home page in a tree of fanout 3.
     const expected = Array.from({ length: 13 }, (_, n) => pagePath(n));
-    expect(job).toMatchObject({
-      type: 'crawl',
-      status: 'completed',
-      total: 13,
-      completed: 13,
-      cost: 0.026,
-    });
+    expectCompleted(job, 'crawl', 13, 0.026);
     expect(new Set(pathsOf(data))).toEqual(new Set(expected));
     expect(data[0]).toMatchObject({
       url: site.url('tree.test'),

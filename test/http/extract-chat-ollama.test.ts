@@ -10,6 +10,10 @@ import { ARTICLE_OBJECT, llm, SCHEMA, WINDOW } from '../helpers/llm-extract.ts';
 import { observed } from '../helpers/observe.ts';
 import { useServer } from '../helpers/server.ts';
 
+/** A repair round's request: the first exchange, then the user's request to fix the answer. */
+const REPAIR_ROUND_ROLES = ['system', 'user', 'assistant', 'user'];
+const roleOf = (m: { role: string }) => m.role;
+
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite({ '/tricky-page': promptBreakerPage }));
 const chat = useFixture(() => startOpenAiChatCompletionsServer({ structuredOutput: true }));
@@ -74,12 +78,7 @@ describe('extract on Chat Completions and Ollama', () => {
     expect(llm[0]!.body.messages[1].content).toContain(
       `JSON Schema of the answer:\n${JSON.stringify(SCHEMA)}`,
     );
-    expect(llm[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'user',
-    ]);
+    expect(llm[1]!.body.messages.map(roleOf)).toEqual(REPAIR_ROUND_ROLES);
   });
 
   it('speaks Ollama chat: no key, the schema as format, stream off, repair round included', async () => {
@@ -95,12 +94,7 @@ describe('extract on Chat Completions and Ollama', () => {
     expect(llm[0]!.headers.authorization).toBeUndefined();
     expect(llm[0]!.body).toMatchObject({ model: 'qwen3:4b', stream: false, format: SCHEMA });
     expect(llm[0]!.body.messages[1].content).toContain('## Zones of the shore');
-    expect(llm[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'user',
-    ]);
+    expect(llm[1]!.body.messages.map(roleOf)).toEqual(REPAIR_ROUND_ROLES);
   });
 
   it('writes summaries through the same endpoint, as plain text without a format', async () => {

@@ -8,7 +8,7 @@ import { useFixture } from '../helpers/fixture.ts';
 import { ARTICLE_OBJECT, llm, SCHEMA } from '../helpers/llm-extract.ts';
 import { observed } from '../helpers/observe.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { waitForJob } from '../jobs/helpers.ts';
+import { runJob } from '../jobs/helpers.ts';
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite({ '/tricky-page': promptBreakerPage }));
@@ -205,12 +205,10 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
   });
 
   it('extracts in an async single job as the sync call does', async () => {
-    const started = await t.api('POST', '/api/v1/scrape/async/single', {
+    const job = await runJob(t, '/api/v1/scrape/async/single', {
       url: article(),
       extract: { schema: SCHEMA },
     });
-    expect(started.status).toBe(202);
-    const job = await waitForJob(t, started.json.url);
     expect(job.status).toBe('completed');
     expect(job.data[0]).toMatchObject({ success: true, cost: 0.003, json: ARTICLE_OBJECT });
     expect(job.cost).toBe(0.003);

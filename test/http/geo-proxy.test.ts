@@ -32,6 +32,14 @@ const usOnly = useServer({
 const exits = (fragment: string) =>
   provider.log.filter((e) => e.target.includes(fragment)).map((e) => `${e.country} ${e.method}`);
 
+/** A request the US-only server refuses with 400 naming `field`; its answer, for what else it says. */
+async function expectRefusedField(path: string, body: unknown, field: string): Promise<any> {
+  const res = await usOnly.api('POST', path, body);
+  expect(res.status, path).toBe(400);
+  expect(res.json.details[0].field).toBe(field);
+  return res.json;
+}
+
 describe('geo proxy on scrape over HTTP', () => {
   it('sends a single scrape through the country’s proxy, and one without proxy direct', async () => {
     const via = await t.api('POST', '/api/v1/scrape/single', {
@@ -212,18 +220,22 @@ describe('geo proxy on async jobs', () => {
   });
 
   it('refuses an async start whose country has no proxy, naming the field', async () => {
-    const single = await usOnly.api('POST', '/api/v1/scrape/async/single', {
-      url: `${site.origin}/geo/where`,
-      proxy: { country: 'fr' },
-    });
-    expect(single.status).toBe(400);
-    expect(single.json.details[0].field).toBe('proxy.country');
-    const sequences = await usOnly.api('POST', '/api/v1/scrape/async/sequence/batch', {
-      proxy: { country: 'fr' },
-      sequences: [{ startUrl: `${site.origin}/geo/where`, steps: [{ type: 'scrape' }] }],
-    });
-    expect(sequences.status).toBe(400);
-    expect(sequences.json.details[0].field).toBe('proxy.country');
+    await expectRefusedField(
+      '/api/v1/scrape/async/single',
+      {
+        url: `${site.origin}/geo/where`,
+        proxy: { country: 'fr' },
+      },
+      'proxy.country',
+    );
+    await expectRefusedField(
+      '/api/v1/scrape/async/sequence/batch',
+      {
+        proxy: { country: 'fr' },
+        sequences: [{ startUrl: `${site.origin}/geo/where`, steps: [{ type: 'scrape' }] }],
+      },
+      'proxy.country',
+    );
   });
 });
 
@@ -270,24 +282,28 @@ describe('geo proxy on browser sessions', () => {
 
 describe('countries without a proxy', () => {
   it('answers 400 naming proxy.country and the configured countries, on every endpoint', async () => {
-    const single = await usOnly.api('POST', '/api/v1/scrape/single', {
-      url: `${site.origin}/geo/where`,
-      proxy: { country: 'fr' },
-    });
-    expect(single.status).toBe(400);
-    expect(single.json.details[0].field).toBe('proxy.country');
-    expect(single.json.error).toBe(
+    const single = await expectRefusedField(
+      '/api/v1/scrape/single',
+      {
+        url: `${site.origin}/geo/where`,
+        proxy: { country: 'fr' },
+      },
+      'proxy.country',
+    );
+    expect(single.error).toBe(
       'proxy.country: no proxy is configured for "fr"; configured countries: us',
     );
 
-    const batch = await usOnly.api('POST', '/api/v1/scrape/batch', {
-      urls: [
-        `${site.origin}/geo/where`,
-        { url: `${site.origin}/geo/where`, proxy: { country: 'de' } },
-      ],
-    });
-    expect(batch.status).toBe(400);
-    expect(batch.json.details[0].field).toBe('urls[1].proxy.country');
+    await expectRefusedField(
+      '/api/v1/scrape/batch',
+      {
+        urls: [
+          `${site.origin}/geo/where`,
+          { url: `${site.origin}/geo/where`, proxy: { country: 'de' } },
+        ],
+      },
+      'urls[1].proxy.country',
+    );
 
     const sequence = await usOnly.api('POST', '/api/v1/scrape/sequence', {
       startUrl: `${site.origin}/geo/where`,
@@ -299,16 +315,16 @@ describe('countries without a proxy', () => {
       'proxy.country: "zz" is not an ISO 3166-1 alpha-2 country code',
     );
 
-    const shot = await usOnly.api('POST', '/api/v1/screenshot', {
-      url: `${site.origin}/geo/where`,
-      proxy: { country: 'jp' },
-    });
-    expect(shot.status).toBe(400);
-    expect(shot.json.details[0].field).toBe('proxy.country');
+    await expectRefusedField(
+      '/api/v1/screenshot',
+      {
+        url: `${site.origin}/geo/where`,
+        proxy: { country: 'jp' },
+      },
+      'proxy.country',
+    );
 
-    const session = await usOnly.api('POST', '/api/v1/browser-sandbox/session', { proxy: true });
-    expect(session.status).toBe(400);
-    expect(session.json.details[0].field).toBe('proxy');
+    await expectRefusedField('/api/v1/browser-sandbox/session', { proxy: true }, 'proxy');
   });
 
   it('fails a fetch whose upstream proxy refuses the credentials, at no cost and without going direct', async () => {

@@ -20,42 +20,52 @@ describe('request log', () => {
     };
   };
 
-  it('keeps session tokens and artifact tokens out of logged URLs', async () => {
-    const sessionToken = 'SeSsIoNtOkEnThatMustNotBeLogged0123456789';
-    const fileToken = 'FiLeToKeNthatMustNotBeLogged0123';
-    await fetch(`${t.base}/browser-sandbox-ws?sessionId=abc&token=${sessionToken}`);
-    await fetch(`${t.base}/live-view?token=${sessionToken}&sessionId=abc`);
-    await fetch(`${t.base}/files/${fileToken}/shot.png`);
-
-    const { logged, urls } = await log();
-    expect(logged).not.toContain(sessionToken);
-    expect(logged).not.toContain(fileToken);
-    // The rest of the request is still there to read.
-    expect(urls).toEqual([
-      '/browser-sandbox-ws?sessionId=abc&token=[redacted]',
-      '/live-view?token=[redacted]&sessionId=abc',
-      '/files/[redacted]/shot.png',
-    ]);
-  });
-
-  it('redacts tokens whose names are percent-encoded, as the router and query parser decode them', async () => {
-    const sessionToken = 'EnCoDeDsEsSiOnToKeNnotForLogs987654321';
-    const fileToken = 'EnCoDeDfIlEtOkEnNotForLogs4567';
+  // `S` stands for the session token in each path, `F` for the file token.
+  it.each([
+    {
+      what: 'keeps session tokens and artifact tokens out of logged URLs',
+      sessionToken: 'SeSsIoNtOkEnThatMustNotBeLogged0123456789',
+      fileToken: 'FiLeToKeNthatMustNotBeLogged0123',
+      paths: [
+        '/browser-sandbox-ws?sessionId=abc&token=S',
+        '/live-view?token=S&sessionId=abc',
+        '/files/F/shot.png',
+      ],
+      // The rest of the request is still there to read.
+      urls: [
+        '/browser-sandbox-ws?sessionId=abc&token=[redacted]',
+        '/live-view?token=[redacted]&sessionId=abc',
+        '/files/[redacted]/shot.png',
+      ],
+    },
+    {
+      what: 'redacts tokens whose names are percent-encoded, as the router and query parser decode them',
+      sessionToken: 'EnCoDeDsEsSiOnToKeNnotForLogs987654321',
+      fileToken: 'EnCoDeDfIlEtOkEnNotForLogs4567',
+      paths: [
+        '/live-view?sessionId=abc&%74oken=S',
+        '/live-view?sessionId=abc&%54%4F%4B%45%4E=S',
+        '/%66iles/F/shot.png',
+        '/%66%69%6c%65%73/F',
+      ],
+      urls: [
+        '/live-view?sessionId=abc&%74oken=[redacted]',
+        '/live-view?sessionId=abc&%54%4F%4B%45%4E=[redacted]',
+        '/files/[redacted]/shot.png',
+        '/files/[redacted]',
+      ],
+    },
+  ])('$what', async ({ sessionToken, fileToken, paths, urls: expected }) => {
     lines.length = 0;
-    await fetch(`${t.base}/live-view?sessionId=abc&%74oken=${sessionToken}`);
-    await fetch(`${t.base}/live-view?sessionId=abc&%54%4F%4B%45%4E=${sessionToken}`);
-    await fetch(`${t.base}/%66iles/${fileToken}/shot.png`);
-    await fetch(`${t.base}/%66%69%6c%65%73/${fileToken}`);
+    for (const path of paths)
+      await fetch(
+        `${t.base}${path.replace(/=S\b/, `=${sessionToken}`).replace(/\/F\b/, `/${fileToken}`)}`,
+      );
 
     const { logged, urls } = await log();
     expect(logged).not.toContain(sessionToken);
     expect(logged).not.toContain(fileToken);
-    expect(urls).toEqual([
-      '/live-view?sessionId=abc&%74oken=[redacted]',
-      '/live-view?sessionId=abc&%54%4F%4B%45%4E=[redacted]',
-      '/files/[redacted]/shot.png',
-      '/files/[redacted]',
-    ]);
+    expect(urls).toEqual(expected);
   });
 
   it('redacts tokens in any spelling a lenient router, proxy or query parser reads as the name', async () => {

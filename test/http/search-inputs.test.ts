@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSearchEngines } from '../helpers/search-engines.ts';
+import { useSearchProviders } from '../helpers/search-providers.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const { openai, t } = useSearchEngines();
+const { openai, t } = useSearchProviders();
 
 describe('POST /api/v1/search with engines left unconfigured', () => {
   let bare: TestServer;

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { seenBy, useSearchEngines } from '../helpers/search-engines.ts';
+import { useSearchProviders } from '../helpers/search-providers.ts';
 
-const { google, bing, t, expectEmptyAndUnreadable } = useSearchEngines();
+const { google, bing, t, searchSeenBy, expectEmptyAndUnreadable } = useSearchProviders();
 
 describe('POST /api/v1/search on google (results pages)', () => {
   it('pages through Google until the limit, decoding results from the real pages, and charges 0.008', async () => {
-    const { out: res, requests } = await seenBy(google, () =>
-      t.api('POST', '/api/v1/search', { queries: ['react github'] }),
-    );
+    const { out: res, requests } = await searchSeenBy(google, { queries: ['react github'] });
     expect(res.status).toBe(200);
     expect(requests.map((r) => [r.query.get('q'), r.query.get('start')])).toEqual([
       ['react github', null],
@@ -33,16 +31,12 @@ describe('POST /api/v1/search on google (results pages)', () => {
   });
 
   it('asks for one page for a small limit and stops when Google runs out for a large one', async () => {
-    const small = await seenBy(google, () =>
-      t.api('POST', '/api/v1/search', { queries: ['react github'], limit: 5 }),
-    );
+    const small = await searchSeenBy(google, { queries: ['react github'], limit: 5 });
     expect(small.requests).toHaveLength(1);
     expect(small.out.json.results[0].results).toHaveLength(5);
     expect(small.out.json.cost).toBe(0.008);
 
-    const large = await seenBy(google, () =>
-      t.api('POST', '/api/v1/search', { queries: ['react github'], limit: 25 }),
-    );
+    const large = await searchSeenBy(google, { queries: ['react github'], limit: 25 });
     expect(large.requests.map((r) => r.query.get('start'))).toEqual([null, '10', '20']);
     const urls: string[] = large.out.json.results[0].results.map((r: { url: string }) => r.url);
     expect(urls).toHaveLength(18);
@@ -54,14 +48,12 @@ describe('POST /api/v1/search on google (results pages)', () => {
   });
 
   it('passes the domains as site: operators and the location as gl, then filters the results itself', async () => {
-    const { out: res, requests } = await seenBy(google, () =>
-      t.api('POST', '/api/v1/search', {
-        queries: ['react github'],
-        includeDomains: ['https://GitHub.com/'],
-        excludeDomains: ['reddit.com'],
-        location: 'be',
-      }),
-    );
+    const { out: res, requests } = await searchSeenBy(google, {
+      queries: ['react github'],
+      includeDomains: ['https://GitHub.com/'],
+      excludeDomains: ['reddit.com'],
+      location: 'be',
+    });
     expect(res.status).toBe(200);
     expect(requests[0]!.query.get('q')).toBe('react github site:github.com -site:reddit.com');
     expect(requests[0]!.query.get('gl')).toBe('be');
@@ -98,14 +90,12 @@ describe('POST /api/v1/search on a first results page with no result parsed', ()
 
 describe('POST /api/v1/search on bing', () => {
   it('pages with first=, decodes ck/a links, drops duplicates across pages and passes the country as cc', async () => {
-    const { out: res, requests } = await seenBy(bing, () =>
-      t.api('POST', '/api/v1/search', {
-        engine: 'bing',
-        queries: ['searchts'],
-        limit: 15,
-        location: 'us',
-      }),
-    );
+    const { out: res, requests } = await searchSeenBy(bing, {
+      engine: 'bing',
+      queries: ['searchts'],
+      limit: 15,
+      location: 'us',
+    });
     expect(requests.map((r) => [r.query.get('first'), r.query.get('cc')])).toEqual([
       [null, 'US'],
       ['11', 'US'],

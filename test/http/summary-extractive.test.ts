@@ -4,7 +4,7 @@ import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY, useServer } from '../helpers/server.ts';
-import { waitForJob } from '../jobs/helpers.ts';
+import { runJob } from '../jobs/helpers.ts';
 
 const EXTRACTIVE_CHARS = 400;
 
@@ -96,12 +96,10 @@ describe('summary without an LLM configured: extractive', () => {
   });
 
   it('summarises extractively in an async job', async () => {
-    const started = await noLlm.api('POST', '/api/v1/scrape/async/single', {
+    const job = await runJob(noLlm, '/api/v1/scrape/async/single', {
       url: `${site.origin}/article.html`,
       summary: { query: QUERY },
     });
-    expect(started.status).toBe(202);
-    const job = await waitForJob(noLlm, started.json.url);
     expect(job.status).toBe('completed');
     expect(job.data[0]).toMatchObject({
       success: true,

@@ -12,7 +12,7 @@ import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { observed } from '../helpers/observe.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { waitForJob } from '../jobs/helpers.ts';
+import { runJob } from '../jobs/helpers.ts';
 
 const BUDGET = 1500;
 /** The article's title heading: the first line of its markdown, which the stand-in model quotes. */
@@ -274,15 +274,13 @@ describe('summary on POST /v1/scrape/sequence', () => {
 
 describe('summary in async jobs', () => {
   it('summarises every item of an async batch and charges as the sync batch does', async () => {
-    const started = await t.api('POST', '/api/v1/scrape/async/batch', {
+    const job = await runJob(t, '/api/v1/scrape/async/batch', {
       urls: [
         `${site.origin}/article.html`,
         { url: `${site.origin}/notes.txt`, summary: { query: 'What is this?' } },
       ],
       summary: { query: 'Name the zones of the shore.' },
     });
-    expect(started.status).toBe(202);
-    const job = await waitForJob(t, started.json.url);
     expect(job.status).toBe('completed');
     expect(job.data[0]).toMatchObject({
       success: true,

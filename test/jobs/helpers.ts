@@ -40,6 +40,23 @@ export async function waitForJob(
   );
 }
 
+/** Starts a job with a POST to `path`, which must answer 202, and waits for it as waitForJob does. */
+export async function runJob(
+  t: Pick<TestServer, 'api'>,
+  path: string,
+  body: unknown,
+  opts: { key?: string; timeoutMs?: number; until?: (job: any) => boolean } = {},
+): Promise<any> {
+  const started = await t.api('POST', path, body, opts.key);
+  expect(started.status).toBe(202);
+  return waitForJob(t, started.json.url, opts);
+}
+
+/** A job that finished with every one of its `items` items completed, at `cost`. */
+export function expectCompleted(job: unknown, type: string, items: number, cost: number): void {
+  expect(job).toMatchObject({ type, status: 'completed', total: items, completed: items, cost });
+}
+
 /** Every page of a job's results, following `next` from the first. */
 export async function allPages(
   t: Pick<TestServer, 'api'>,

@@ -4,7 +4,7 @@ import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { allPages, waitForJob } from './helpers.ts';
+import { allPages, expectCompleted, runJob, waitForJob } from './helpers.ts';
 
 const site = useFixture(() => startFixtureSite());
 const google = useFixture(startGoogleSerpServer);
@@ -67,13 +67,7 @@ describe('async jobs on the embedded engine', () => {
     const created = await t.api('POST', '/api/v1/scrape/async/batch', { urls });
     expect(created.status).toBe(202);
     const job = await waitForJob(t, created.json.url);
-    expect(job).toMatchObject({
-      type: 'scrape-batch',
-      status: 'completed',
-      total: 5,
-      completed: 5,
-      cost: 0.008,
-    });
+    expectCompleted(job, 'scrape-batch', 5, 0.008);
     expect(job.data).toHaveLength(5);
     expect(job.next).toBeUndefined();
 
@@ -232,19 +226,11 @@ describe('async jobs on the embedded engine', () => {
   });
 
   it('runs a search-batch job: one query result per query, in order, failures free', async () => {
-    const created = await t.api('POST', '/api/v1/scrape/async/search/batch', {
+    const job = await runJob(t, '/api/v1/scrape/async/search/batch', {
       queries: ['react github', 'captcha wall', 'react github'],
       limit: 5,
     });
-    expect(created.status).toBe(202);
-    const job = await waitForJob(t, created.json.url);
-    expect(job).toMatchObject({
-      type: 'search-batch',
-      status: 'completed',
-      total: 3,
-      completed: 3,
-      cost: 0.016,
-    });
+    expectCompleted(job, 'search-batch', 3, 0.016);
     expect(job.data.map((q: any) => [q.query, q.success, q.cost])).toEqual([
       ['react github', true, 0.008],
       ['captcha wall', false, 0],
@@ -289,13 +275,7 @@ describe('async jobs on the embedded engine', () => {
     expect(batch.status).toBe(202);
 
     const one = await waitForJob(t, single.json.url, { timeoutMs: 40_000 });
-    expect(one).toMatchObject({
-      type: 'sequence',
-      status: 'completed',
-      total: 1,
-      completed: 1,
-      cost: 0.004,
-    });
+    expectCompleted(one, 'sequence', 1, 0.004);
     expect(one.data[0]).toMatchObject({
       success: true,
       totalBreakpoints: 2,
@@ -305,13 +285,7 @@ describe('async jobs on the embedded engine', () => {
     expect(one.data[0].data[1].markdown).toContain('Three records of rock pools');
 
     const two = await waitForJob(t, batch.json.url, { timeoutMs: 40_000 });
-    expect(two).toMatchObject({
-      type: 'sequence-batch',
-      status: 'completed',
-      total: 2,
-      completed: 2,
-      cost: 0.006,
-    });
+    expectCompleted(two, 'sequence-batch', 2, 0.006);
     expect(two.data[0].data[0].html).toContain('Reached by a navigate step.');
     expect(two.data[0].data[0].markdown).toBeUndefined();
     expect(two.data[1].data[1].markdown).toContain('Three records of rock pools');

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
-import { allPages, chargesOf, spawnWorker, useCliProcesses, waitForJob } from './helpers.ts';
+import {
+  allPages,
+  chargesOf,
+  expectCompleted,
+  spawnWorker,
+  useCliProcesses,
+  waitForJob,
+} from './helpers.ts';
 
 const site = useFixture(() => startFixtureSite());
 
@@ -26,13 +33,7 @@ describe('async jobs on Postgres with pg-boss, run by the serving process', () =
     expect(batch.status).toBe(202);
 
     const done = await waitForJob(t, batch.json.url);
-    expect(done).toMatchObject({
-      type: 'scrape-batch',
-      status: 'completed',
-      total: 3,
-      completed: 3,
-      cost: 0.004,
-    });
+    expectCompleted(done, 'scrape-batch', 3, 0.004);
     const { pages, data } = await allPages(t, batch.json.url, 2);
     expect(pages.length).toBe(2);
     expect(data.map((d) => [d.url, d.success])).toEqual([

@@ -10,6 +10,7 @@ import { useFixture } from '../helpers/fixture.ts';
 import { call, type ToolResult, textOf, useMcpClients } from '../helpers/mcp.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY, TEST_KEY_2, useServer } from '../helpers/server.ts';
+import { expectCompleted } from '../jobs/helpers.ts';
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
@@ -269,13 +270,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const status = await completedJob(mine, { id, limit: '10' });
     // Depth 1 from the home page: its three children, less the excluded one.
     const urls = ['/', '/p/1', '/p/3'].map((p) => web.url('tree.test', p));
-    expect(status.structuredContent).toMatchObject({
-      type: 'crawl',
-      status: 'completed',
-      total: 3,
-      completed: 3,
-      cost: 0.006,
-    });
+    expectCompleted(status.structuredContent, 'crawl', 3, 0.006);
     expect(status.structuredContent.data.map((d: { url: string }) => d.url).sort()).toEqual(
       urls.sort(),
     );

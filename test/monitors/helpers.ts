@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { sendHtml } from '../fixtures/site/respond.ts';
 import type { FixtureHandler } from '../fixtures/site/server.ts';
 import { waitFor } from '../helpers/poll.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -22,8 +23,8 @@ export function noticePage() {
   };
   const handler: FixtureHandler = (_req, res) => {
     state.visits++;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
+    sendHtml(
+      res,
       `<!doctype html><html><head><title>Library notices</title></head><body><main><article><h1>Notices</h1><p>Updated 10:${String(state.visits % 60).padStart(2, '0')} · ${1000 + state.visits * 7} views</p>${state.paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></main></body></html>`,
     );
   };

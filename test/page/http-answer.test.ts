@@ -1,18 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContentPool } from '../../src/content/index.ts';
-import { pageContentPool, readHttpAnswerOn } from '../../src/page/http-answer.ts';
+import type { ContentThreads } from '../../src/content/index.ts';
+import { pageContentThreads, readHttpAnswerOn } from '../../src/page/http-answer.ts';
 
 const ocr = { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 };
 const paragraph =
   '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
 
 describe('reading an HTTP answer on a conversion worker', () => {
-  const pool = pageContentPool(1, 30_000, ocr);
-  const inline = pageContentPool(0, 30_000, ocr);
-  const tight = pageContentPool(1, 150, ocr);
+  const pool = pageContentThreads(1, 30_000, ocr);
+  const inline = pageContentThreads(0, 30_000, ocr);
+  const tight = pageContentThreads(1, 150, ocr);
   afterAll(() => Promise.all([pool.close(), inline.close(), tight.close()]));
   /** An HTML answer from `url` with `statusCode`, read on `on`. */
-  const read = (bytes: Buffer, url: string, statusCode: number, on: ContentPool = pool) =>
+  const read = (bytes: Buffer, url: string, statusCode: number, on: ContentThreads = pool) =>
     readHttpAnswerOn(on, { bytes, contentType: 'text/html', url, statusCode }, { key: 'test' });
 
   it('decodes the bytes by their declared charset and converts the main content, leaving the caller its bytes', async () => {

@@ -7,6 +7,7 @@ import {
   googleRefusal,
   parseBingSerp,
   parseGoogleSerp,
+  type SearchHit,
 } from '../../src/search/index.ts';
 import { BING_NO_RESULTS } from '../fixtures/bing-serp-server.ts';
 import { GOOGLE_NO_RESULTS } from '../fixtures/google-serp-server.ts';
@@ -15,10 +16,48 @@ import { savedSerp as page } from '../fixtures/saved-serp.ts';
 const GOOGLE = 'https://www.google.com/search?q=x';
 const BING = 'https://www.bing.com/search?q=x';
 
-describe('Google results page parser', () => {
-  it('reads every organic result of the 2025 desktop page (pt-BR, "AI Tools"), skipping the video carousel', () => {
-    const hits = parseGoogleSerp(page('google/js-2025-03_ptBR_ai-tools_raw.html'), GOOGLE);
-    expect(hits.map((h) => new URL(h.url).hostname)).toEqual([
+/** A saved results page and what its parser must read from it. */
+interface SavedPage {
+  name: string;
+  path: string;
+  count?: number;
+  urls?: string[];
+  hosts?: string[];
+  titles?: string[];
+  /** Whole results at these places (negative from the end). */
+  at?: Record<number, SearchHit>;
+  /** Some fields of the results at these places. */
+  like?: Record<number, Partial<SearchHit>>;
+  /** No result URL may match this. */
+  never?: RegExp;
+}
+
+const PARSERS = {
+  google: { parse: parseGoogleSerp, refusal: googleRefusal, base: GOOGLE },
+  bing: { parse: parseBingSerp, refusal: bingRefusal, base: BING },
+};
+
+/** Reads the saved page with its provider's parser and checks what the case expects of it; a real results page is never a refusal. */
+function expectRead(provider: keyof typeof PARSERS, c: SavedPage): void {
+  const { parse, refusal, base } = PARSERS[provider];
+  const html = page(c.path);
+  const hits = parse(html, base);
+  if (c.count !== undefined) expect(hits).toHaveLength(c.count);
+  if (c.urls) expect(hits.map((h) => h.url)).toEqual(c.urls);
+  if (c.hosts) expect(hits.map((h) => new URL(h.url).hostname)).toEqual(c.hosts);
+  if (c.titles) expect(hits.map((h) => h.title)).toEqual(c.titles);
+  for (const [i, hit] of Object.entries(c.at ?? {})) expect(hits.at(Number(i))).toEqual(hit);
+  for (const [i, hit] of Object.entries(c.like ?? {}))
+    expect(hits.at(Number(i))).toMatchObject(hit);
+  if (c.never) expect(hits.filter((h) => c.never!.test(h.url))).toEqual([]);
+  expect(refusal({ url: base, statusCode: 200, html }, hits)).toBeUndefined();
+}
+
+const GOOGLE_PAGES: SavedPage[] = [
+  {
+    name: 'every organic result of the 2025 desktop page (pt-BR, "AI Tools"), skipping the video carousel',
+    path: 'google/js-2025-03_ptBR_ai-tools_raw.html',
+    hosts: [
       'www.synthesia.io',
       'aitoolsdirectory.com',
       'zapier.com',
@@ -29,50 +68,53 @@ describe('Google results page parser', () => {
       'opentools.ai',
       'www.futuretools.io',
       'ai.google',
-    ]);
-    expect(hits[0]).toEqual({
-      url: 'https://www.synthesia.io/post/ai-tools',
-      title: 'The 50 Best AI Tools in 2025 (Tried & Tested)',
-      description:
-        'há 7 dias — Explore 50 top AI tools across 21 categories, with insights on use cases, features, and pricing.',
-    });
-    expect(hits[2]).toEqual({
-      url: 'https://zapier.com/blog/best-ai-productivity-tools/',
-      title: 'The best AI productivity tools in 2025',
-      description:
-        "The list you're about to see contains a collection of great AI productivity tools tested by Zapier's app review team, myself included.",
-    });
-    expect(hits[9]!.title).toBe('Making AI helpful for everyone - Google AI - Google AI');
-    expect(
-      hits.some((h) => h.url.includes('translate.google') || h.url.includes('youtube.com')),
-    ).toBe(false);
-  });
-
-  it('reads the re-indented 2025 page (en-BE, "react github") with whitespace collapsed', () => {
-    const hits = parseGoogleSerp(
-      page('google/js-2025-10_enBE_react-github_prettyprinted.html'),
-      GOOGLE,
-    );
-    expect(hits).toHaveLength(8);
-    expect(hits[0]).toEqual({
-      url: 'https://github.com/facebook/react',
-      title: 'facebook/react: The library for web and native user interfaces.',
-      description:
-        'The main purpose of this repository is to continue evolving React core, making it faster and easier to use. Development of React happens in the open on GitHub, ...',
-    });
-    expect(hits[4]).toEqual({
-      url: 'https://react.dev/',
-      title: 'React',
-      description:
-        'React lets you build user interfaces out of individual pieces called components. Create your own React components like Thumbnail, LikeButton, and Video.',
-    });
-    expect(hits[7]!.url).toBe('https://www.reddit.com/r/reactjs/comments/1baeflq/react_on_github/');
-    expect(hits[7]!.title).toBe('React on Github : r/reactjs');
-  });
-
-  it('reads the 2023 desktop page and drops its "More results" link into Google itself', () => {
-    const hits = parseGoogleSerp(page('google/js-2023-05_desktop_en_google.html'), GOOGLE);
-    expect(hits.map((h) => h.url)).toEqual([
+    ],
+    at: {
+      0: {
+        url: 'https://www.synthesia.io/post/ai-tools',
+        title: 'The 50 Best AI Tools in 2025 (Tried & Tested)',
+        description:
+          'há 7 dias — Explore 50 top AI tools across 21 categories, with insights on use cases, features, and pricing.',
+      },
+      2: {
+        url: 'https://zapier.com/blog/best-ai-productivity-tools/',
+        title: 'The best AI productivity tools in 2025',
+        description:
+          "The list you're about to see contains a collection of great AI productivity tools tested by Zapier's app review team, myself included.",
+      },
+    },
+    like: { 9: { title: 'Making AI helpful for everyone - Google AI - Google AI' } },
+    never: /translate\.google|youtube\.com/,
+  },
+  {
+    name: 'the re-indented 2025 page (en-BE, "react github") with whitespace collapsed',
+    path: 'google/js-2025-10_enBE_react-github_prettyprinted.html',
+    count: 8,
+    at: {
+      0: {
+        url: 'https://github.com/facebook/react',
+        title: 'facebook/react: The library for web and native user interfaces.',
+        description:
+          'The main purpose of this repository is to continue evolving React core, making it faster and easier to use. Development of React happens in the open on GitHub, ...',
+      },
+      4: {
+        url: 'https://react.dev/',
+        title: 'React',
+        description:
+          'React lets you build user interfaces out of individual pieces called components. Create your own React components like Thumbnail, LikeButton, and Video.',
+      },
+    },
+    like: {
+      7: {
+        url: 'https://www.reddit.com/r/reactjs/comments/1baeflq/react_on_github/',
+        title: 'React on Github : r/reactjs',
+      },
+    },
+  },
+  {
+    name: 'the 2023 desktop page, without its "More results" link into Google itself',
+    path: 'google/js-2023-05_desktop_en_google.html',
+    urls: [
       'https://google.com/',
       'https://www.google.com/',
       'https://www.google.com/account/about/',
@@ -82,58 +124,138 @@ describe('Google results page parser', () => {
       'https://www.google.com/docs/about/',
       'https://maps.google.com/',
       'https://images.google.com/',
-    ]);
-    expect(hits[2]!.description).toBe(
-      'In your Google Account, you can see and manage your info, activity, ...',
-    );
-  });
-
-  it('reads the mobile page, whose titles are role=heading elements', () => {
-    const hits = parseGoogleSerp(page('google/js-2023-05_mobile_en_google.html'), GOOGLE);
-    expect(hits.map((h) => h.title)).toEqual(['Google', 'Google', 'Google Account', 'Google Play']);
-    expect(hits[2]).toEqual({
-      url: 'https://www.google.com/account/about/',
-      title: 'Google Account',
-      description: 'In your Google Account, you can see and manage your info, activity, ...',
-    });
-  });
-
-  it('decodes the /url?q= redirects of the basic (no-JS) page and keeps the snippet apart from the sitelinks', () => {
-    const hits = parseGoogleSerp(
-      page('google/nojs-2023-06_basic_en_google_url-q-redirects.html'),
-      GOOGLE,
-    );
-    expect(hits).toHaveLength(10);
-    expect(hits[0]).toEqual({
-      url: 'https://www.google.com/',
-      title: 'Google',
-      description:
-        "Search the world's information, including webpages, images, videos and more. Google has many special features to help you find exactly what you're looking for.",
-    });
+    ],
+    like: {
+      2: { description: 'In your Google Account, you can see and manage your info, activity, ...' },
+    },
+  },
+  {
+    name: 'the mobile page, whose titles are role=heading elements',
+    path: 'google/js-2023-05_mobile_en_google.html',
+    titles: ['Google', 'Google', 'Google Account', 'Google Play'],
+    at: {
+      2: {
+        url: 'https://www.google.com/account/about/',
+        title: 'Google Account',
+        description: 'In your Google Account, you can see and manage your info, activity, ...',
+      },
+    },
+  },
+  {
     // `/url?q=https://www.google.com/imghp%3Fhl%3DEN` decodes to the query string it carries.
-    expect(hits[4]).toEqual({
-      url: 'https://www.google.com/imghp?hl=EN',
-      title: 'Images - Google',
-      description: 'Google Images. The most comprehensive image search on the web.',
-    });
-    expect(hits[9]).toEqual({
-      url: 'https://edu.google.com/workspace-for-education/classroom/',
-      title: 'Classroom Management Tools & Resources - Google for Education',
-      description: 'Google Classroom is your all-in-one place for teaching and learning.',
-    });
-    expect(hits.every((h) => !h.url.includes('/url?'))).toBe(true);
-  });
+    name: 'the basic (no-JS) page, its /url?q= redirects decoded and the snippet kept apart from the sitelinks',
+    path: 'google/nojs-2023-06_basic_en_google_url-q-redirects.html',
+    count: 10,
+    at: {
+      0: {
+        url: 'https://www.google.com/',
+        title: 'Google',
+        description:
+          "Search the world's information, including webpages, images, videos and more. Google has many special features to help you find exactly what you're looking for.",
+      },
+      4: {
+        url: 'https://www.google.com/imghp?hl=EN',
+        title: 'Images - Google',
+        description: 'Google Images. The most comprehensive image search on the web.',
+      },
+      9: {
+        url: 'https://edu.google.com/workspace-for-education/classroom/',
+        title: 'Classroom Management Tools & Resources - Google for Education',
+        description: 'Google Classroom is your all-in-one place for teaching and learning.',
+      },
+    },
+    never: /\/url\?/,
+  },
+  {
+    name: 'the 100-result basic page',
+    path: 'google/nojs-2023-06_basic_en_google_num100.html',
+    count: 99,
+    at: {
+      [-1]: {
+        url: 'https://store.google.com/category/connected_home?hl=en-US',
+        title: 'Google Nest, Your Smart Home Starts Here',
+        description:
+          'Build a smarter home, one device at a time with Google Nest home automation ...',
+      },
+    },
+  },
+];
 
-  it('reads the 100-result basic page', () => {
-    const hits = parseGoogleSerp(page('google/nojs-2023-06_basic_en_google_num100.html'), GOOGLE);
-    expect(hits.length).toBe(99);
-    expect(hits.at(-1)).toEqual({
-      url: 'https://store.google.com/category/connected_home?hl=en-US',
-      title: 'Google Nest, Your Smart Home Starts Here',
-      description:
-        'Build a smarter home, one device at a time with Google Nest home automation ...',
-    });
-  });
+const BING_PAGES: SavedPage[] = [
+  {
+    name: 'the 2026 page, every ck/a redirect decoded',
+    path: 'bing/www-2026-10_en_trimmed_10results_ckA-redirects.html',
+    urls: [
+      'https://pypi.org/project/searchts/',
+      'https://github.com/capad-xyz/searchts',
+      'https://github.com/Mineru98/searchts',
+      'https://www.bing.com/',
+      'https://glama.ai/mcp/servers/capad-xyz/searchts',
+      'https://www.geeksforgeeks.org/typescript/typescript-string-search-method/',
+      'https://www.google.com/intl/en_in/search/howsearchworks/',
+      'https://en.wikipedia.org/wiki/Search_engine',
+      'https://www.pulsemcp.com/servers/capad-xyz-searchts',
+      'https://www.google.com/xhtml/search',
+    ],
+    at: {
+      0: {
+        url: 'https://pypi.org/project/searchts/',
+        title: 'searchts · PyPI',
+        description:
+          'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
+      },
+      7: {
+        url: 'https://en.wikipedia.org/wiki/Search_engine',
+        title: 'Search engine - Wikipedia',
+        description:
+          'The first internet search engines predate the debut of the Web in December 1990: WHOIS user search dates back to 1982, [7] and …',
+      },
+    },
+  },
+  {
+    name: 'the 2021 no-JS page',
+    path: 'bing/nojs-2021-01_en_bing.html',
+    count: 10,
+    at: {
+      2: {
+        url: 'https://www.rtve.es/infantil/series/bing/',
+        title: 'Bing - Vídeos y juegos de Clan TV - RTVE.es',
+        description:
+          '6/10/2016 · Bing, serie online en Clan TV, RTVE.es. Todos los capítulos online de Bing completos y gratis',
+      },
+    },
+    like: {
+      6: {
+        url: 'https://es.wikipedia.org/wiki/Bing',
+        title: 'Microsoft Bing - Wikipedia, la enciclopedia libre',
+      },
+    },
+  },
+  {
+    name: 'the 2021 browser-saved page, without the result that points into Bing News',
+    path: 'bing/desktop-js-2021-01_en-GB_bing_saved-from-browser.html',
+    urls: [
+      'https://www.bing.com/',
+      'https://www.microsoft.com/en-us/p/microsoft-bing/9nnhpwj0r912',
+      'https://twitter.com/Bing',
+      'https://www.microsoft.com/en-us/download/details.aspx?id=41702',
+      'https://www.microsoft.com/en-us/bing/bing-wallpaper',
+      'https://www.msn.com/',
+    ],
+    at: {
+      2: {
+        url: 'https://twitter.com/Bing',
+        title: 'Bing (@Bing) | Twitter',
+        description: 'The latest tweets from @Bing',
+      },
+    },
+  },
+];
+
+describe('Google results page parser', () => {
+  it.each(GOOGLE_PAGES.map((c) => [c.name, c] as const))('reads %s', (_name, c) =>
+    expectRead('google', c),
+  );
 
   it('recognises the "unusual traffic" captcha and the enable-JavaScript shell as refusals, and real pages as answers', () => {
     const sorry = page('google/sorry-2026-07_unusual-traffic_recaptcha.html');
@@ -172,70 +294,9 @@ describe('Google results page parser', () => {
 });
 
 describe('Bing results page parser', () => {
-  it('decodes every ck/a redirect of the 2026 page', () => {
-    const hits = parseBingSerp(
-      page('bing/www-2026-10_en_trimmed_10results_ckA-redirects.html'),
-      BING,
-    );
-    expect(hits.map((h) => h.url)).toEqual([
-      'https://pypi.org/project/searchts/',
-      'https://github.com/capad-xyz/searchts',
-      'https://github.com/Mineru98/searchts',
-      'https://www.bing.com/',
-      'https://glama.ai/mcp/servers/capad-xyz/searchts',
-      'https://www.geeksforgeeks.org/typescript/typescript-string-search-method/',
-      'https://www.google.com/intl/en_in/search/howsearchworks/',
-      'https://en.wikipedia.org/wiki/Search_engine',
-      'https://www.pulsemcp.com/servers/capad-xyz-searchts',
-      'https://www.google.com/xhtml/search',
-    ]);
-    expect(hits[0]).toEqual({
-      url: 'https://pypi.org/project/searchts/',
-      title: 'searchts · PyPI',
-      description:
-        'Jun 18, 2026 · searchts 0.11.1 The missing layer between AI and the web. Open-source escalating unlocker (browser-fingerprinted …',
-    });
-    expect(hits[7]).toEqual({
-      url: 'https://en.wikipedia.org/wiki/Search_engine',
-      title: 'Search engine - Wikipedia',
-      description:
-        'The first internet search engines predate the debut of the Web in December 1990: WHOIS user search dates back to 1982, [7] and …',
-    });
-  });
-
-  it('reads the 2021 no-JS page', () => {
-    const hits = parseBingSerp(page('bing/nojs-2021-01_en_bing.html'), BING);
-    expect(hits).toHaveLength(10);
-    expect(hits[2]).toEqual({
-      url: 'https://www.rtve.es/infantil/series/bing/',
-      title: 'Bing - Vídeos y juegos de Clan TV - RTVE.es',
-      description:
-        '6/10/2016 · Bing, serie online en Clan TV, RTVE.es. Todos los capítulos online de Bing completos y gratis',
-    });
-    expect(hits[6]!.url).toBe('https://es.wikipedia.org/wiki/Bing');
-    expect(hits[6]!.title).toBe('Microsoft Bing - Wikipedia, la enciclopedia libre');
-  });
-
-  it('reads the 2021 browser-saved page and drops the result that points into Bing News', () => {
-    const hits = parseBingSerp(
-      page('bing/desktop-js-2021-01_en-GB_bing_saved-from-browser.html'),
-      BING,
-    );
-    expect(hits.map((h) => h.url)).toEqual([
-      'https://www.bing.com/',
-      'https://www.microsoft.com/en-us/p/microsoft-bing/9nnhpwj0r912',
-      'https://twitter.com/Bing',
-      'https://www.microsoft.com/en-us/download/details.aspx?id=41702',
-      'https://www.microsoft.com/en-us/bing/bing-wallpaper',
-      'https://www.msn.com/',
-    ]);
-    expect(hits[2]).toEqual({
-      url: 'https://twitter.com/Bing',
-      title: 'Bing (@Bing) | Twitter',
-      description: 'The latest tweets from @Bing',
-    });
-    expect(bingRefusal({ url: BING, statusCode: 200, html: '' }, hits)).toBeUndefined();
-  });
+  it.each(BING_PAGES.map((c) => [c.name, c] as const))('reads %s', (_name, c) =>
+    expectRead('bing', c),
+  );
 
   it("drops ck/a links whose target is relative (Bing's own pages)", () => {
     const relative = Buffer.from('/images/search?q=cats').toString('base64url');

@@ -8,21 +8,14 @@ import {
   SessionList,
   SessionParams,
 } from '../schemas/sessions.ts';
-import { sessionErrors as errors, mapped } from './session-errors.ts';
+import { mapped, sessionRoute } from './session-errors.ts';
 
 export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const sessions = deps.services.sessions;
 
   app.post(
     '/v1/browser-sandbox/session',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Start a remote browser session',
-        body: SessionCreateBody,
-        response: { 200: SessionCreated, ...errors },
-      },
-    },
+    sessionRoute('Start a remote browser session', SessionCreated, { body: SessionCreateBody }),
     async (request) => {
       const body = request.body ?? {};
       return mapped(() =>
@@ -45,40 +38,27 @@ export const browserSessionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
 
   app.get(
     '/v1/browser-sandbox/session/:id',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Session details',
-        params: SessionParams,
-        response: { 200: SessionDetails, ...errors },
-      },
-    },
+    sessionRoute('Session details', SessionDetails, { params: SessionParams }),
     async (request) => mapped(() => sessions.get(request.user.userId, request.params.id)),
   );
 
   app.delete(
     '/v1/browser-sandbox/session/:id',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Close a session, saving its cookies and localStorage; returns its final details',
-        params: SessionParams,
-        response: { 200: SessionDetails, ...errors },
-      },
-    },
+    sessionRoute(
+      'Close a session, saving its cookies and localStorage; returns its final details',
+      SessionDetails,
+      { params: SessionParams },
+    ),
     async (request) => mapped(() => sessions.close(request.user.userId, request.params.id)),
   );
 
   app.post(
     '/v1/browser-sandbox/session/:id/resume',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Start a closed session again with its saved state: same id, fresh wsUrl',
-        params: SessionParams,
-        response: { 200: SessionCreated, ...errors },
-      },
-    },
+    sessionRoute(
+      'Start a closed session again with its saved state: same id, fresh wsUrl',
+      SessionCreated,
+      { params: SessionParams },
+    ),
     async (request) => mapped(() => sessions.resume(request.user.userId, request.params.id)),
   );
 

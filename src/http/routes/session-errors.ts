@@ -1,3 +1,4 @@
+import type { TSchema } from '@fastify/type-provider-typebox';
 import { SessionError } from '../../sessions/index.ts';
 import { ApiError, badRequest, tooMany } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
@@ -31,7 +32,7 @@ export async function mapped<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export const sessionErrors = {
+const sessionErrors = {
   400: ErrorResponse,
   401: ErrorResponse,
   404: ErrorResponse,
@@ -40,3 +41,22 @@ export const sessionErrors = {
   429: ErrorResponse,
   503: ErrorResponse,
 };
+
+/**
+ * A session route's options: every session route is documented under one tag and may answer any
+ * session refusal beside its own answer. `parts` holds the rest of its schema (params, body, produces).
+ */
+export function sessionRoute<const A extends TSchema, const P extends object = object>(
+  summary: string,
+  answer: A,
+  parts?: P,
+) {
+  return {
+    schema: {
+      tags: ['browser sessions'],
+      summary,
+      ...(parts as P),
+      response: { 200: answer, ...sessionErrors },
+    },
+  };
+}

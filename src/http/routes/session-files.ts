@@ -11,7 +11,7 @@ import {
   SessionFileParams,
   SessionParams,
 } from '../schemas/sessions.ts';
-import { sessionErrors as errors, mapped } from './session-errors.ts';
+import { mapped, sessionRoute } from './session-errors.ts';
 
 const FIELD = 'file';
 
@@ -29,16 +29,11 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
 
   app.post(
     '/v1/browser-sandbox/session/:id/files',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary:
-          "Upload a file (multipart/form-data, field `file`) into the session's files folder; a file of the same name is replaced",
-        consumes: ['multipart/form-data'],
-        params: SessionParams,
-        response: { 200: SessionFile, ...errors },
-      },
-    },
+    sessionRoute(
+      "Upload a file (multipart/form-data, field `file`) into the session's files folder; a file of the same name is replaced",
+      SessionFile,
+      { consumes: ['multipart/form-data'], params: SessionParams },
+    ),
     async (request) => {
       if (!request.isMultipart())
         throw badRequest(
@@ -72,14 +67,11 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
 
   app.get(
     '/v1/browser-sandbox/session/:id/files',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: "The session's files: uploads and its pages' downloads, oldest first",
-        params: SessionParams,
-        response: { 200: SessionFileList, ...errors },
-      },
-    },
+    sessionRoute(
+      "The session's files: uploads and its pages' downloads, oldest first",
+      SessionFileList,
+      { params: SessionParams },
+    ),
     async (request) =>
       mapped(async () => ({
         files: await sessions.files.list(request.user.userId, request.params.id),
@@ -88,15 +80,10 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
 
   app.get(
     '/v1/browser-sandbox/session/:id/files/:name',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'One file of the session, as it is',
-        params: SessionFileParams,
-        produces: ['application/octet-stream'],
-        response: { 200: SessionFileBytes, ...errors },
-      },
-    },
+    sessionRoute('One file of the session, as it is', SessionFileBytes, {
+      params: SessionFileParams,
+      produces: ['application/octet-stream'],
+    }),
     async (request, reply) => {
       const { name } = request.params;
       const file = await mapped(() =>
@@ -113,14 +100,7 @@ export const sessionFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
 
   app.delete(
     '/v1/browser-sandbox/session/:id/files/:name',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Delete one file of the session',
-        params: SessionFileParams,
-        response: { 200: Deleted, ...errors },
-      },
-    },
+    sessionRoute('Delete one file of the session', Deleted, { params: SessionFileParams }),
     async (request) =>
       mapped(async () => {
         await sessions.files.delete(request.user.userId, request.params.id, request.params.name);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../deps.ts';
 import { Deleted, Profile, ProfileBody, ProfileList, ProfileParams } from '../schemas/sessions.ts';
-import { sessionErrors as errors, mapped } from './session-errors.ts';
+import { mapped, sessionRoute } from './session-errors.ts';
 
 /** Named browser profiles of the key: whole user-data folders sessions run on, one at a time. */
 export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -9,55 +9,36 @@ export const sessionProfileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
 
   app.post(
     '/v1/browser-sandbox/profiles',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Create an empty named browser profile (409 if the key has one of that name)',
-        body: ProfileBody,
-        response: { 200: Profile, ...errors },
-      },
-    },
+    sessionRoute(
+      'Create an empty named browser profile (409 if the key has one of that name)',
+      Profile,
+      { body: ProfileBody },
+    ),
     async (request) =>
       mapped(() => sessions.profiles.create(request.user.userId, request.body.name)),
   );
 
   app.get(
     '/v1/browser-sandbox/profiles',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: "The key's browser profiles, by name",
-        response: { 200: ProfileList, ...errors },
-      },
-    },
+    sessionRoute("The key's browser profiles, by name", ProfileList),
     async (request) =>
       mapped(async () => ({ profiles: await sessions.profiles.list(request.user.userId) })),
   );
 
   app.get(
     '/v1/browser-sandbox/profiles/:name',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'One browser profile',
-        params: ProfileParams,
-        response: { 200: Profile, ...errors },
-      },
-    },
+    sessionRoute('One browser profile', Profile, { params: ProfileParams }),
     async (request) =>
       mapped(() => sessions.profiles.get(request.user.userId, request.params.name)),
   );
 
   app.delete(
     '/v1/browser-sandbox/profiles/:name',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary: 'Delete a browser profile and its folder (409 while a session holds it)',
-        params: ProfileParams,
-        response: { 200: Deleted, ...errors },
-      },
-    },
+    sessionRoute(
+      'Delete a browser profile and its folder (409 while a session holds it)',
+      Deleted,
+      { params: ProfileParams },
+    ),
     async (request) =>
       mapped(async () => {
         await sessions.profiles.delete(request.user.userId, request.params.name);

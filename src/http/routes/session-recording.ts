@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { SessionRecording as Recording } from '../../sessions/index.ts';
 import type { RouteDeps } from '../deps.ts';
 import { SessionFileBytes, SessionParams, SessionRecording } from '../schemas/sessions.ts';
-import { sessionErrors as errors, mapped } from './session-errors.ts';
+import { mapped, sessionRoute } from './session-errors.ts';
 
 /**
  * A recording as one JSON document, written as its events are read: a long session's events are
@@ -34,15 +34,11 @@ export const sessionRecordingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = asyn
 
   app.get(
     '/v1/browser-sandbox/session/:id/recording',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary:
-          "A recorded session's rrweb events (live or closed), with a short-lived token and the replay page's URL",
-        params: SessionParams,
-        response: { 200: SessionRecording, ...errors },
-      },
-    },
+    sessionRoute(
+      "A recorded session's rrweb events (live or closed), with a short-lived token and the replay page's URL",
+      SessionRecording,
+      { params: SessionParams },
+    ),
     async (request, reply) => {
       const recording = await mapped(() =>
         sessions.recordings.ofUser(request.user.userId, request.params.id),
@@ -53,16 +49,11 @@ export const sessionRecordingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = asyn
 
   app.get(
     '/v1/browser-sandbox/session/:id/recording.webm',
-    {
-      schema: {
-        tags: ['browser sessions'],
-        summary:
-          "A closed visible session's video (WebM), when it was created with record: { video: true }",
-        params: SessionParams,
-        produces: ['video/webm'],
-        response: { 200: SessionFileBytes, ...errors },
-      },
-    },
+    sessionRoute(
+      "A closed visible session's video (WebM), when it was created with record: { video: true }",
+      SessionFileBytes,
+      { params: SessionParams, produces: ['video/webm'] },
+    ),
     async (request, reply) => {
       const video = await mapped(() =>
         sessions.recordings.videoOfUser(request.user.userId, request.params.id),

@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { PageScrapeOptions } from '../../ops/index.ts';
-import { ENGINE_NAMES } from '../../settings/index.ts';
+import { SEARCH_PROVIDERS } from '../../settings/index.ts';
 
 /** A domain filter entry: a host name (at most 253) or a URL that names one. */
 export const DomainFilter = Type.String({ minLength: 1, maxLength: 2048 });
 
-export const Engine = Type.Union(
-  ENGINE_NAMES.map((name) => Type.Literal(name)),
+export const SearchProviderName = Type.Union(
+  SEARCH_PROVIDERS.map((name) => Type.Literal(name)),
   {
     description: "google, bing, chatgpt, perplexity (the spec's), searxng or brave; default google",
   },
@@ -38,7 +38,7 @@ export function searchBody(maxQueries: number) {
           description: 'Never these domains (nor their subdomains)',
         }),
       ),
-      engine: Type.Optional(Engine),
+      engine: Type.Optional(SearchProviderName),
     },
     { additionalProperties: false },
   );

@@ -10,12 +10,12 @@ import {
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths, FirefoxPaths } from '../config.ts';
 import type { ProxyTable } from '../settings/index.ts';
+import { BrowserPool, type BrowserPoolStats } from './browser-pool.ts';
 import { PageCrashedError } from './errors.ts';
 import { desktopChrome, presentFingerprint } from './fingerprint.ts';
 import { FIREFOX_ENV, firefoxPrefs } from './firefox-prefs.ts';
 import { IGNORED_DEFAULT_ARGS, poolFlags } from './flags.ts';
 import type { Guard } from './navigate.ts';
-import { BrowserPool, type PoolStats } from './pool.ts';
 import { mainPidWithArgument } from './processes.ts';
 import { headlessInitScript, stealthInitScript } from './stealth.ts';
 import { executableVersion } from './version.ts';
@@ -270,7 +270,7 @@ export class BrowserEngine {
     return method === 'browser-stealth' ? this.#stealth : this.#firefox;
   }
 
-  stats(): Record<BrowserMethod, PoolStats> {
+  stats(): Record<BrowserMethod, BrowserPoolStats> {
     return {
       browser: this.#headless.stats(),
       'browser-stealth': this.#stealth.stats(),

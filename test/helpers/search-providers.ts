@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import { startBingSerpServer } from '../fixtures/bing-serp-server.ts';
 import { BRAVE_TEST_KEY, startBraveSearchServer } from '../fixtures/brave-search-server.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
 import { startGoogleSerpServer } from '../fixtures/google-serp-server.ts';
 import {
   OPENAI_TEST_KEY,
@@ -12,14 +11,15 @@ import {
   startPerplexitySearchServer,
 } from '../fixtures/perplexity-search-server.ts';
 import { startSearxngServer } from '../fixtures/searxng-server.ts';
+import type { StandInServer } from '../fixtures/stand-in-server.ts';
 import { useFixture } from './fixture.ts';
 import { useServer } from './server.ts';
 
 /**
- * Every search engine's stand-in on loopback and a server pointed at all of them, for the current
+ * Every search provider's stand-in on loopback and a server pointed at all of them, for the current
  * test file; with the ledger rows of searches and the checks the search tests share.
  */
-export function useSearchEngines() {
+export function useSearchProviders() {
   const google = useFixture(startGoogleSerpServer);
   const bing = useFixture(startBingSerpServer);
   const openai = useFixture(startOpenAiResponsesServer);
@@ -44,7 +44,7 @@ export function useSearchEngines() {
   const searchLedger = async () => (await t.ledger()).filter((r) => r.operation === 'search');
 
   /**
-   * A first results page with nothing parsed on it is either the engine finding nothing (a success,
+   * A first results page with nothing parsed on it is either the provider finding nothing (a success,
    * charged: the price is per query) or a page we could not read (a failure at no cost).
    */
   async function expectEmptyAndUnreadable(engine: 'google' | 'bing') {
@@ -73,6 +73,10 @@ export function useSearchEngines() {
     expect(rows.map((r) => r.costMicros)).toEqual([8000]);
   }
 
+  /** A search request, with the requests `server` received while it ran. */
+  const searchSeenBy = (server: StandInServer, body: unknown) =>
+    seenBy(server, () => t.api('POST', '/api/v1/search', body));
+
   return {
     google,
     bing,
@@ -82,16 +86,17 @@ export function useSearchEngines() {
     brave,
     t,
     searchLedger,
+    searchSeenBy,
     expectEmptyAndUnreadable,
   };
 }
 
-/** Requests an engine fixture received during `fn`. */
-export async function seenBy<T>(
-  engine: EngineServer,
+/** Requests a provider's stand-in received during `fn`. */
+async function seenBy<T>(
+  server: StandInServer,
   fn: () => Promise<T>,
-): Promise<{ out: T; requests: EngineServer['requests'] }> {
-  const before = engine.requests.length;
+): Promise<{ out: T; requests: StandInServer['requests'] }> {
+  const before = server.requests.length;
   const out = await fn();
-  return { out, requests: engine.requests.slice(before) };
+  return { out, requests: server.requests.slice(before) };
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAVE_TEST_KEY } from '../fixtures/brave-search-server.ts';
-import type { EngineServer } from '../fixtures/engine-server.ts';
 import {
   GOOGLE_CSE_TEST_CX,
   GOOGLE_CSE_TEST_KEY,
@@ -8,21 +7,20 @@ import {
 } from '../fixtures/google-cse-server.ts';
 import { OPENAI_TEST_KEY } from '../fixtures/openai-responses-server.ts';
 import { PERPLEXITY_TEST_KEY } from '../fixtures/perplexity-search-server.ts';
-import { seenBy, useSearchEngines } from '../helpers/search-engines.ts';
+import type { StandInServer } from '../fixtures/stand-in-server.ts';
+import { useSearchProviders } from '../helpers/search-providers.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const { openai, perplexity, searxng, brave, t } = useSearchEngines();
+const { openai, perplexity, searxng, brave, t, searchSeenBy } = useSearchProviders();
 
 describe('POST /api/v1/search on chatgpt (OpenAI Responses API)', () => {
   it('asks the web_search tool with the domain filter and location, and returns the cited sources', async () => {
-    const { out: res, requests } = await seenBy(openai, () =>
-      t.api('POST', '/api/v1/search', {
-        engine: 'chatgpt',
-        queries: ['what is react'],
-        includeDomains: ['react.dev', 'github.com', 'developer.mozilla.org'],
-        location: 'gb',
-      }),
-    );
+    const { out: res, requests } = await searchSeenBy(openai, {
+      engine: 'chatgpt',
+      queries: ['what is react'],
+      includeDomains: ['react.dev', 'github.com', 'developer.mozilla.org'],
+      location: 'gb',
+    });
     expect(res.status).toBe(200);
     const body = requests[0]!.body;
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${OPENAI_TEST_KEY}`);
@@ -72,16 +70,14 @@ describe('POST /api/v1/search on chatgpt (OpenAI Responses API)', () => {
 
 describe('POST /api/v1/search on perplexity, searxng and brave', () => {
   it('perplexity: max_results, country and search_domain_filter (- excludes), then filters the answer', async () => {
-    const { out: res, requests } = await seenBy(perplexity, () =>
-      t.api('POST', '/api/v1/search', {
-        engine: 'perplexity',
-        queries: ['react'],
-        limit: 7,
-        location: 'DE',
-        includeDomains: ['github.com', 'react.dev'],
-        excludeDomains: ['stackoverflow.com'],
-      }),
-    );
+    const { out: res, requests } = await searchSeenBy(perplexity, {
+      engine: 'perplexity',
+      queries: ['react'],
+      limit: 7,
+      location: 'DE',
+      includeDomains: ['github.com', 'react.dev'],
+      excludeDomains: ['stackoverflow.com'],
+    });
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${PERPLEXITY_TEST_KEY}`);
     expect(requests[0]!.body).toEqual({
       query: 'react',
@@ -110,14 +106,12 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
   });
 
   it('searxng: format=json, pageno paging and site: operators', async () => {
-    const { out: res, requests } = await seenBy(searxng, () =>
-      t.api('POST', '/api/v1/search', {
-        engine: 'searxng',
-        queries: ['react'],
-        limit: 15,
-        excludeDomains: ['en.wikipedia.org'],
-      }),
-    );
+    const { out: res, requests } = await searchSeenBy(searxng, {
+      engine: 'searxng',
+      queries: ['react'],
+      limit: 15,
+      excludeDomains: ['en.wikipedia.org'],
+    });
     expect(
       requests.map((r) => [r.query.get('q'), r.query.get('format'), r.query.get('pageno')]),
     ).toEqual([
@@ -131,14 +125,12 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
   });
 
   it('brave: token header, count/offset paging, country, plain-text snippets', async () => {
-    const { out: res, requests } = await seenBy(brave, () =>
-      t.api('POST', '/api/v1/search', {
-        engine: 'brave',
-        queries: ['react'],
-        limit: 25,
-        location: 'fr',
-      }),
-    );
+    const { out: res, requests } = await searchSeenBy(brave, {
+      engine: 'brave',
+      queries: ['react'],
+      limit: 25,
+      location: 'fr',
+    });
     expect(
       requests.map((r) => [
         r.headers['x-subscription-token'],
@@ -177,7 +169,7 @@ describe('POST /api/v1/search on perplexity, searxng and brave', () => {
 });
 
 describe('POST /api/v1/search on google through the Custom Search JSON API', () => {
-  let cse: EngineServer;
+  let cse: StandInServer;
   let withCse: TestServer;
   beforeAll(async () => {
     cse = await startGoogleCseServer();

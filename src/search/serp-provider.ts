@@ -1,14 +1,14 @@
-import type { EngineName } from '../settings/index.ts';
+import type { SearchProviderName } from '../settings/index.ts';
 import { withSiteOperators } from './domains.ts';
-import { engineFailed, refused, unreadable } from './errors.ts';
+import { providerFailed, refused, unreadable } from './errors.ts';
 import { fetchSerp, type SerpFetchers } from './serp-fetch.ts';
-import type { EngineQuery, SearchEngine, SearchHit, SerpPage } from './types.ts';
+import type { ProviderQuery, SearchHit, SearchProvider, SerpPage } from './types.ts';
 
 const PAGE_SIZE = 10;
 
-/** What sets one engine's results pages apart from another's: how to ask for a page, how to read one. */
+/** What sets one provider's results pages apart from another's: how to ask for a page, how to read one. */
 export interface SerpDialect {
-  name: EngineName;
+  name: SearchProviderName;
   /** The paging and country parameters of the page from result `offset` on; undefined ones are left out. */
   params(offset: number, location: string | undefined): Record<string, string | undefined>;
   parse(html: string, pageUrl: string): SearchHit[];
@@ -16,15 +16,15 @@ export interface SerpDialect {
   noResults(html: string, pageUrl: string): boolean;
 }
 
-/** A search engine read from its results pages at `baseUrl`/search, ten results a page. */
-export function serpEngine(
+/** A search provider read from its results pages at `baseUrl`/search, ten results a page. */
+export function serpProvider(
   dialect: SerpDialect,
   opts: { baseUrl: string; fetchers: SerpFetchers },
-): SearchEngine {
+): SearchProvider {
   const { name } = dialect;
   return {
     name,
-    async *pages(q: EngineQuery, signal: AbortSignal) {
+    async *pages(q: ProviderQuery, signal: AbortSignal) {
       for (let offset = 0; ; offset += PAGE_SIZE) {
         const url = new URL('/search', opts.baseUrl);
         url.searchParams.set('q', withSiteOperators(q.query, q.includeDomains, q.excludeDomains));
@@ -36,7 +36,7 @@ export function serpEngine(
         });
         if (refusal) throw refused(name, refusal);
         if (page.statusCode >= 400)
-          throw engineFailed(name, `the results page answered HTTP ${page.statusCode}`);
+          throw providerFailed(name, `the results page answered HTTP ${page.statusCode}`);
         // Only the first page can be misread silently: an empty page after results is the end of them.
         if (hits.length === 0 && offset === 0 && !dialect.noResults(page.html, page.url))
           throw unreadable(name);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { sendHtml } from '../fixtures/site/respond.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { TEST_KEY_2, useServer } from '../helpers/server.ts';
@@ -18,8 +19,8 @@ function heavyPage(n: number): string {
 const site = useFixture(async () => {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
+    sendHtml(
+      res,
       url.pathname === '/light'
         ? '<!doctype html><html><head><title>Light</title></head><body><main><h1>Light page</h1><p>A short page of the second key, converted in a moment.</p></main></body></html>'
         : heavyPage(Number(url.searchParams.get('n'))),

@@ -12,7 +12,7 @@ import { killWithArgument } from './processes.ts';
  */
 export const BROWSER_CLOSE_GRACE_MS = 5_000;
 
-export interface PoolOptions {
+export interface BrowserPoolOptions {
   name: string;
   /** Browsers kept running. */
   size: number;
@@ -29,7 +29,7 @@ export interface PoolOptions {
   onEvent?(event: string, detail: Record<string, unknown>): void;
 }
 
-export interface RunOptions {
+export interface BrowserPoolRun {
   /** Whose page this is: pages are shared between keys in turn, each up to its cap. */
   key: string;
   signal?: AbortSignal;
@@ -47,7 +47,7 @@ interface Entry {
   dead: boolean;
 }
 
-export interface PoolStats {
+export interface BrowserPoolStats {
   browsers: number;
   activePages: number;
   waiting: number;
@@ -78,7 +78,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  * pages, and at once when it dies; requests it was serving are run again, once, elsewhere.
  */
 export class BrowserPool {
-  readonly #opts: PoolOptions;
+  readonly #opts: BrowserPoolOptions;
   readonly #pages: FairLane;
   readonly #entries: Entry[] = [];
   /** Teardowns and retiring browsers' closes, which close() waits for. */
@@ -88,12 +88,12 @@ export class BrowserPool {
   #crashes = 0;
   #crashRetries = 0;
 
-  constructor(opts: PoolOptions) {
+  constructor(opts: BrowserPoolOptions) {
     this.#opts = opts;
     this.#pages = new FairLane({ capacity: opts.maxPages, perKey: opts.pagesPerKey });
   }
 
-  stats(): PoolStats {
+  stats(): BrowserPoolStats {
     return {
       browsers: this.#entries.length,
       activePages: this.#entries.reduce((n, e) => n + e.active, 0),
@@ -122,7 +122,7 @@ export class BrowserPool {
    * handed back before the context is closed, which the caller need not wait for; the page's
    * place is taken until it is.
    */
-  async run<T>(fn: (page: Page) => Promise<T>, opts: RunOptions): Promise<T> {
+  async run<T>(fn: (page: Page) => Promise<T>, opts: BrowserPoolRun): Promise<T> {
     const teardowns: Array<Promise<void>> = [];
     try {
       if (this.#closed) throw new Error('the browser pool is shut down');
@@ -168,7 +168,7 @@ export class BrowserPool {
   async #runOn<T>(
     entry: Entry,
     fn: (page: Page) => Promise<T>,
-    opts: RunOptions,
+    opts: BrowserPoolRun,
     teardowns: Array<Promise<void>>,
   ): Promise<T> {
     entry.active++;

@@ -34,7 +34,7 @@ export interface ContentRun {
  * milliseconds of pure CPU; on the main thread that would stall every other request.
  * With zero workers (tests of the pipeline itself, tiny deployments) it converts inline.
  */
-export class ContentPool {
+export class ContentThreads {
   readonly #pool: DeadlinePool | undefined;
   /**
    * A place per thread, handed to keys in turn: piscina queues tasks in arrival order, so one
