@@ -53,19 +53,10 @@ export const AcquireMethod = Type.Union(
 export type AcquireMethod = Static<typeof AcquireMethod>;
 
 /** The engine a caller asks for: one rung of the ladder, or `auto` to climb it. */
-export const MethodChoice = Type.Union(
-  [
-    Type.Literal('auto'),
-    Type.Literal('http'),
-    Type.Literal('browser'),
-    Type.Literal('browser-stealth'),
-    Type.Literal('browser-firefox'),
-  ],
-  {
-    description:
-      'Engine to acquire the page with (beyond the spec). auto (default): plain HTTP, then the headless browser, then browser-stealth, then headless Firefox, each only when the one before could not get the page. http, browser, browser-stealth or browser-firefox: that engine alone, never another; a page it cannot get fails. http runs no actions. Priced as any fetch',
-  },
-);
+export const MethodChoice = Type.Union([Type.Literal('auto'), ...AcquireMethod.anyOf], {
+  description:
+    'Engine to acquire the page with (beyond the spec). auto (default): plain HTTP, then the headless browser, then browser-stealth, then headless Firefox, each only when the one before could not get the page. http, browser, browser-stealth or browser-firefox: that engine alone, never another; a page it cannot get fails. http runs no actions. Priced as any fetch',
+});
 export type MethodChoice = Static<typeof MethodChoice>;
 
 /** How the page compares with the last scrape of it by the same key and tag; see docs/cache.md. */
