@@ -13,6 +13,18 @@ describe('FairQueue', () => {
     expect(order).toEqual(['b1', 'a2', 'b2', 'a3', 'a4']);
   });
 
+  it('lets no key whose items come back one by one keep a waiting key out', () => {
+    // Two streams of key a, a place each in turn: each item of a comes back the moment the other
+    // is served. b, waiting all along, is served after one item of a, not never.
+    const q = new FairQueue<string>();
+    q.push('b', 'b1');
+    q.push('a', 'a1');
+    const order = [q.shift()!.item];
+    q.push('a', 'a2');
+    order.push(q.shift()!.item);
+    expect(order).toEqual(['a1', 'b1']);
+  });
+
   it('skips keys the caller does not accept, and forgets removed items', () => {
     const q = new FairQueue<string>();
     q.push('a', 'a1');
