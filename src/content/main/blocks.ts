@@ -131,6 +131,8 @@ interface Context {
 export interface Block {
   element: Element;
   text: string;
+  /** Words in its text (`wordCount`). */
+  words: number;
   linkChars: number;
   /** Features that only need the block and its ancestors; page-level ones are added later. */
   own: number[];
@@ -163,8 +165,8 @@ export type BlockFacts = Pick<
 
 export const BLOCK_ATTR = 'data-webdata-block';
 
-function placeBits(el: Element): number {
-  const tag = PLACE_OF_TAG[el.tagName];
+function placeBits(el: Element, tagName: string): number {
+  const tag = PLACE_OF_TAG[tagName];
   const role = el.getAttribute('role');
   const byRole = role ? PLACE_OF_ROLE[role] : undefined;
   return (tag === undefined ? 0 : 1 << tag) | (byRole === undefined ? 0 : 1 << byRole);
@@ -189,16 +191,19 @@ export function collectBlocks(root: Element): Block[] {
   const contexts = new Map<Element, Context>();
 
   const namesRead = nameReader();
+  // Siblings walked rather than `childNodes` (an array linkedom builds on each read), and each
+  // element's tag read once (linkedom upper-cases its name anew on every read of `tagName`).
   const visit = (el: Element, owner: Element, ctx: Context, inLink: boolean): void => {
-    for (const child of el.childNodes) {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) {
-        const data = child.textContent ?? '';
+        const data = (child as Text).data;
         if (!data.trim()) continue;
         let block = byElement.get(owner);
         if (!block) {
           block = {
             element: owner,
             text: '',
+            words: 0,
             linkChars: 0,
             own: [],
             tokens: [],
@@ -216,17 +221,18 @@ export function collectBlocks(root: Element): Block[] {
         if (inLink) block.linkChars += data.trim().length;
       } else if (child.nodeType === 1) {
         const c = child as Element;
-        if (SKIP.has(c.tagName)) continue;
+        const tag = c.tagName;
+        if (SKIP.has(tag)) continue;
         const names = namesRead(idAndClass(c));
         const next: Context = {
-          places: ctx.places | placeBits(c),
+          places: ctx.places | placeBits(c, tag),
           names: ctx.names | names.bits,
           depth: ctx.depth + 1,
-          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE' || names.citing,
+          quoted: ctx.quoted || tag === 'BLOCKQUOTE' || names.citing,
           viewport: ctx.viewport || names.viewport,
           comment: ctx.comment || names.thread,
         };
-        visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
+        visit(c, INLINE.has(tag) ? owner : c, next, inLink || tag === 'A');
       }
     }
   };
@@ -281,6 +287,7 @@ export function collectBlocks(root: Element): Block[] {
       repeats.signature(block.element),
     ];
     const words = wordCount(block.text);
+    block.words = words;
     block.tokens = tokens.of(block.element, block.text);
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
@@ -340,6 +347,9 @@ export function featureVectors(blocks: Block[], page: PageSignals): number[][] {
     const before = first >= 0 && i < first ? Math.min(1, (first - i) / 20) : 0;
     const after = last >= 0 && i > last ? Math.min(1, (i - last) / 20) : 0;
     const base = [...block.own, i / n, before, after, ...pageFeatures];
-    return [...base, ...base.map((v) => v * inTop)];
+    // The products pushed onto the base: spreading both into a new array made and copied three
+    // arrays a block.
+    for (let k = 0, size = base.length; k < size; k++) base.push(base[k]! * inTop);
+    return base;
   });
 }

@@ -135,7 +135,7 @@ export function analysePage(doc: Document, declared = declaredTypes(doc)): PageA
   stripBoilerplate(doc);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
-  const counts = blocks.map((b) => wordCount(b.text));
+  const counts = blocks.map((b) => b.words);
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declared, totalWords });
   return {
