@@ -7,7 +7,6 @@ import {
   srcsetSource,
 } from '../dom/index.ts';
 import { selectMainContent, shippedModel } from '../main/index.ts';
-import { extractLinks } from './links.ts';
 import { toMarkdown } from './markdown.ts';
 import { extractMetadata } from './metadata.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
@@ -22,8 +21,17 @@ const URL_ATTRIBUTE: Record<string, string> = {
   IFRAME: 'src',
 };
 
-/** One pass over the page (each querySelectorAll walks the whole tree in linkedom). */
-function absolutise(doc: Document, base: string): void {
+/** The http(s) links a page gives: what a link's href reads as once absolute. */
+const HTTP = /^https?:/i;
+
+/**
+ * One pass over the page (each querySelectorAll walks the whole tree in linkedom) that makes its
+ * URLs absolute and reads its links: every http(s) link, absolute, without its fragment, in
+ * document order, first occurrence kept. The links are read before each element is changed, as
+ * the page gives them.
+ */
+function absolutise(doc: Document, base: string): string[] {
+  const links = new Set<string>();
   for (const el of doc.querySelectorAll(
     'a[href], img, source[src], video[src], audio[src], iframe[src]',
   )) {
@@ -31,6 +39,7 @@ function absolutise(doc: Document, base: string): void {
     const tag = el.tagName;
     const attr = URL_ATTRIBUTE[tag]!;
     const abs = absoluteUrl(el.getAttribute(attr), base);
+    if (tag === 'A' && abs && HTTP.test(abs)) links.add(abs.replace(/#.*$/, ''));
     if (abs) el.setAttribute(attr, abs);
     if (tag !== 'IMG') continue;
     const real =
@@ -38,6 +47,7 @@ function absolutise(doc: Document, base: string): void {
       (abs?.startsWith('http') ? undefined : srcsetSource(el, base));
     if (real) el.setAttribute('src', real);
   }
+  return [...links];
 }
 
 /** Readability creates its wrappers as "DIV" and "P", which linkedom serialises as written. */
@@ -52,8 +62,7 @@ export function convertHtml(input: ConvertInput): ConvertOutput {
   const doc = parseHtml(input.html);
   const base = documentBase(doc, input.url);
   const metadata = extractMetadata(doc, base);
-  const links = extractLinks(doc, base);
-  absolutise(doc, base);
+  const links = absolutise(doc, base);
 
   let root: Element | undefined;
   if (input.onlyMainContent) {
