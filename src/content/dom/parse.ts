@@ -1,5 +1,5 @@
 import { DOMParser } from 'linkedom';
-import { boundDepth } from './depth.ts';
+import { parseWithinDepth } from './depth.ts';
 import { completeStreamedParts } from './streamed.ts';
 
 /**
@@ -8,10 +8,10 @@ import { completeStreamedParts } from './streamed.ts';
  * article-extraction pages on both, linkedom in about a sixth of the time.
  */
 export function parseHtml(html: string): Document {
-  const doc = new DOMParser().parseFromString(
-    withRoot(boundDepth(tokenizeAsBrowsers(html))),
-    'text/html',
-  ) as unknown as Document;
+  const doc = parseWithinDepth(
+    tokenizeAsBrowsers(html),
+    (markup) => new DOMParser().parseFromString(withRoot(markup), 'text/html') as unknown as Document,
+  );
   adoptStrayNodes(doc);
   if (STREAMED_PART.test(html)) completeStreamedParts(doc);
   return doc;
