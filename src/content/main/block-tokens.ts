@@ -83,12 +83,33 @@ export class BlockTokens {
     return out;
   }
 
-  /** The block's hashed words, each once. */
+  /**
+   * The buckets of the levels above a block, read from its parent, each once in the order first
+   * met: the blocks under one parent share them.
+   */
+  private readonly above = new Map<Element, number[]>();
+
+  private bucketsAbove(parent: Element): number[] {
+    let out = this.above.get(parent);
+    if (!out) {
+      const seen = new Set<number>();
+      let cur: Element | null = parent;
+      for (let level = 1; cur && level < LEVELS; level++, cur = cur.parentElement)
+        for (const b of this.bucketsOf(cur, level < 2)) seen.add(b);
+      out = [...seen];
+      this.above.set(parent, out);
+    }
+    return out;
+  }
+
+  /**
+   * The block's hashed words, each once, in the order first met (its own names, those above it,
+   * its words): stage one adds their weights in this order.
+   */
   of(el: Element, text: string): number[] {
-    const out = new Set<number>();
-    let cur: Element | null = el;
-    for (let level = 0; cur && level < LEVELS; level++, cur = cur.parentElement)
-      for (const b of this.bucketsOf(cur, level < 2)) out.add(b);
+    const out = new Set<number>(this.bucketsOf(el, true));
+    const parent = el.parentElement;
+    if (parent) for (const b of this.bucketsAbove(parent)) out.add(b);
     for (const w of shortBlockWords(text)) out.add(bucket(`t:${w}`));
     return [...out];
   }

@@ -172,8 +172,16 @@ function placeBits(el: Element, tagName: string): number {
   return (tag === undefined ? 0 : 1 << tag) | (byRole === undefined ? 0 : 1 << byRole);
 }
 
+const tagFeaturesOf = new Map<string, number[]>();
+
+/** The tag-group features of a tag, worked out once per tag: a page's blocks have a few tags between them. */
 function tagFeatures(tag: string): number[] {
-  return TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
+  let features = tagFeaturesOf.get(tag);
+  if (!features) {
+    features = TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
+    tagFeaturesOf.set(tag, features);
+  }
+  return features;
 }
 
 const SENTENCE_END = /[.!?。！？](?:\s|$)/g;
@@ -292,7 +300,7 @@ export function collectBlocks(root: Element): Block[] {
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
-    block.own = [
+    const own = [
       Math.log1p(words),
       block.linkChars / chars,
       (block.text.match(SENTENCE_END)?.length ?? 0) / (words || 1),
@@ -304,15 +312,19 @@ export function collectBlocks(root: Element): Block[] {
       containers.inTop[i]!,
       containers.ratio[i]!,
       containers.topShare,
-      ...tagFeatures(block.element.tagName),
-      ...PLACES.map((_, b) => (ctx.places >> b) & 1),
-      ...NAME_GROUPS.map((_, b) => (ctx.names >> b) & 1),
+    ];
+    // Pushed in turn: spreading three mapped arrays made four arrays a block to copy.
+    for (const v of tagFeatures(block.element.tagName)) own.push(v);
+    for (let b = 0; b < PLACES.length; b++) own.push((ctx.places >> b) & 1);
+    for (let b = 0; b < NAME_GROUPS.length; b++) own.push((ctx.names >> b) & 1);
+    own.push(
       Math.log1p(item.count),
       item.share,
       item.depth,
       Math.log1p(copies.get(block.text)! - 1),
       Math.min(copyIndex[i]!, 10) / 10,
-    ];
+    );
+    block.own = own;
   });
   return blocks;
 }
