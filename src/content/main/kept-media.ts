@@ -92,8 +92,14 @@ export function mediaNearKept(
   blocks: readonly Element[],
 ): Set<Element> {
   const doc = root.ownerDocument;
-  const declared = declaredImages(doc);
-  const title = pageTitle(doc);
+  // Read when a picture outside the blocks is first met: the walk below changes nothing.
+  let declared: Set<string> | undefined;
+  let title: string | undefined;
+  const isPagePicture = (img: Element) => {
+    declared ??= declaredImages(doc);
+    title ??= pageTitle(doc);
+    return pagePicture(title, declared, img);
+  };
   const near = new Set<Element>();
   let before = false;
   let seenKept = false;
@@ -123,7 +129,7 @@ export function mediaNearKept(
       sinceBlock = [];
       before = kept;
     } else if (MEDIA.has(el.localName)) {
-      if (el.localName === 'img' && pagePicture(title, declared, el)) near.add(el);
+      if (el.localName === 'img' && isPagePicture(el)) near.add(el);
       else if (before && !dropped(el)) near.add(el);
       else {
         sinceBlock.push(el);

@@ -180,7 +180,11 @@ function prune(el: Element, keep: Set<number>, near: Set<Element>, inKept = fals
   let any = kept;
   // A video or audio beside the kept text keeps its <source>s: its file, when it has no src.
   const inMedia = near.has(el);
-  for (const child of [...el.childNodes]) {
+  // Siblings walked, the next one read before a child goes, rather than a copy of `childNodes`
+  // made for every element of the page.
+  let next: ChildNode | null;
+  for (let child = el.firstChild; child; child = next) {
+    next = child.nextSibling;
     if (child.nodeType === 1) {
       if (prune(child as Element, keep, near, kept)) any = true;
       else if (!inMedia && !holdsMedia(child as Element, near)) child.remove();
