@@ -2,6 +2,7 @@ import {
   absoluteUrl,
   documentBase,
   lazyAttributeSource,
+  metadataTags,
   parseHtml,
   resolveNoscripts,
   srcsetSource,
@@ -60,8 +61,9 @@ function lowerCaseTags(html: string): string {
 
 export function convertHtml(input: ConvertInput): ConvertOutput {
   const doc = parseHtml(input.html);
-  const base = documentBase(doc, input.url);
-  const metadata = extractMetadata(doc, base);
+  const tags = metadataTags(doc);
+  const base = documentBase(doc, input.url, tags);
+  const metadata = extractMetadata(tags, base);
   const links = absolutise(doc, base);
 
   let root: Element | undefined;

@@ -1,5 +1,6 @@
 import { DOMParser } from 'linkedom';
 import { parseWithinDepth } from './depth.ts';
+import { firstTag, metadataTags } from './metadata-tags.ts';
 import { completeStreamedParts } from './streamed.ts';
 
 /**
@@ -10,7 +11,8 @@ import { completeStreamedParts } from './streamed.ts';
 export function parseHtml(html: string): Document {
   const doc = parseWithinDepth(
     tokenizeAsBrowsers(html),
-    (markup) => new DOMParser().parseFromString(withRoot(markup), 'text/html') as unknown as Document,
+    (markup) =>
+      new DOMParser().parseFromString(withRoot(markup), 'text/html') as unknown as Document,
   );
   adoptStrayNodes(doc);
   if (STREAMED_PART.test(html)) completeStreamedParts(doc);
@@ -147,9 +149,16 @@ function adoptStrayNodes(doc: Document): void {
   }
 }
 
-/** Base URL for resolving relative references: the document's <base href>, else the page URL. */
-export function documentBase(doc: Document, pageUrl: string): string {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
+/**
+ * Base URL for resolving relative references: the document's <base href>, else the page URL.
+ * `tags` are the document's `metadataTags`, for a caller that reads its metadata too.
+ */
+export function documentBase(
+  doc: Document,
+  pageUrl: string,
+  tags: readonly Element[] = metadataTags(doc),
+): string {
+  const href = firstTag(tags, 'base')?.getAttribute('href');
   if (!href) return pageUrl;
   try {
     return new URL(href, pageUrl).href;
