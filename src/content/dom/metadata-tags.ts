@@ -1,10 +1,22 @@
 /**
  * The elements a page's base URL and metadata are read from (`documentBase`, `extractMetadata`):
- * its <base>, <title>, <meta>, <link> and <h1> elements, in document order. One walk of the tree
- * for every field read, where a query per field walked the whole page for each one it lacks.
+ * of its elements (`querySelectorAll('*')`), its <base> and <link> with an href, <title>, <meta>
+ * and <h1>, in document order. One walk of the tree for every field read, where a query per field
+ * walked the whole page for each one it lacks.
  */
-export function metadataTags(doc: Document): Element[] {
-  return [...doc.querySelectorAll('base[href], title, meta, link[href], h1')];
+export function metadataTags(elements: Iterable<Element>): Element[] {
+  const tags: Element[] = [];
+  for (const el of elements) {
+    const name = el.localName;
+    if (
+      name === 'title' ||
+      name === 'meta' ||
+      name === 'h1' ||
+      ((name === 'base' || name === 'link') && el.hasAttribute('href'))
+    )
+      tags.push(el);
+  }
+  return tags;
 }
 
 /** The first of `tags` that is a `name` element (a selector's `name`: its local name). */

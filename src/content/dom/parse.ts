@@ -156,7 +156,7 @@ function adoptStrayNodes(doc: Document): void {
 export function documentBase(
   doc: Document,
   pageUrl: string,
-  tags: readonly Element[] = metadataTags(doc),
+  tags: readonly Element[] = metadataTags(doc.querySelectorAll('*')),
 ): string {
   const href = firstTag(tags, 'base')?.getAttribute('href');
   if (!href) return pageUrl;

@@ -103,7 +103,7 @@ function isDisclosurePanel(el: Element, controlled: Set<string>): boolean {
 }
 
 /** Ids of the elements a control opens (`aria-controls` holds a list of ids). */
-function controlledIds(elements: Element[]): Set<string> {
+function controlledIds(elements: readonly Element[]): Set<string> {
   const ids = new Set<string>();
   for (const el of elements) {
     const controls = el.getAttribute('aria-controls');
@@ -199,10 +199,14 @@ const MOST_OF_PAGE = 0.5;
 
 /**
  * One walk over the tree rather than a query per rule: on linkedom each selector query is a
- * full traversal, and this runs on every page.
+ * full traversal, and this runs on every page. `all` are the root's elements in document order,
+ * for a caller that has them.
  */
-export function stripBoilerplate(root: ParentNode): void {
-  let elements = [...root.querySelectorAll('*')];
+export function stripBoilerplate(
+  root: ParentNode,
+  all: readonly Element[] = [...root.querySelectorAll('*')],
+): void {
+  let elements = all;
   // An unwrapped <noscript>'s elements keep their place in document order; the element itself goes.
   const noscripts = elements.filter((el) => el.localName === 'noscript');
   resolveNoscripts(root, noscripts);

@@ -128,11 +128,16 @@ export interface PageAnalysis extends PickInputs {
 
 /**
  * Everything the block classifier reads about a page. Boilerplate is stripped from the document
- * and its blocks are marked on the way, so callers take metadata and links first.
+ * and its blocks are marked on the way, so callers take metadata and links first. `elements`, when
+ * given, are the document's as `selectMainContent` takes them.
  */
-export function analysePage(doc: Document, declared = declaredTypes(doc)): PageAnalysis {
+export function analysePage(
+  doc: Document,
+  declared = declaredTypes(doc),
+  elements?: readonly Element[],
+): PageAnalysis {
   const facts = declaredProductFacts(doc, declared);
-  stripBoilerplate(doc);
+  stripBoilerplate(doc, elements);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
   const counts = blocks.map((b) => b.words);
@@ -312,21 +317,23 @@ function withProductFacts(root: Element, facts: ProductFacts): Element {
  * Readability reads it): every text block is scored by the block classifier and the ones below
  * its threshold are cut away. The page's title heading stays whatever its score: it says what
  * the page is. When the classifier keeps little but links, nothing, or a short pick, Readability's
- * pick is tried and may win (route.ts).
+ * pick is tried and may win (route.ts). `elements` are the document's, as `querySelectorAll('*')`
+ * lists them, for a caller that has walked it and moved nothing since.
  */
 export function selectMainContent(
   doc: Document,
   model: BlockModel = shippedModel(),
   options: MainContentOptions = {},
+  elements: readonly Element[] = [...doc.querySelectorAll('*')],
 ): Element | undefined {
-  const declared = declaredTypes(doc);
+  const declared = declaredTypes(doc, elements);
   const declaresArticle = declared.article;
   const readFirst = declaresArticle && readsDeclaredFirst(model.route);
   let article = readFirst ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
     return withProductFacts(article, declaredProductFacts(doc, declared));
-  const page = analysePage(doc, declared);
+  const page = analysePage(doc, declared, elements);
   const picked = pickBlocks(model, page, options);
   const { kept } = picked;
   if (!readFirst && doubtsClassifier(model.route, declaresArticle, kept))
