@@ -357,6 +357,7 @@ export function selectMainContent(
     body,
     keep,
     page.blocks.map((b) => b.element),
+    elements,
   );
   if (options.includeComments) for (const i of keepComments(page.blocks, picked.keep)) keep.add(i);
   prune(body, keep, near);
