@@ -203,9 +203,13 @@ export function parseWithinDepth(html: string, parse: (html: string) => Document
   return parse(boundDepth(html));
 }
 
+/** Start tags (`<` and a letter) in `html`, counted up to `enough`. */
 function countStartTags(html: string, enough: number): number {
-  const tag = /<[a-zA-Z]/g;
   let n = 0;
-  while (n < enough && tag.exec(html)) n++;
+  for (let at = html.indexOf('<'); at >= 0 && n < enough; at = html.indexOf('<', at + 1)) {
+    // Setting the case bit maps A-Z onto a-z and nothing else into that range.
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) n++;
+  }
   return n;
 }

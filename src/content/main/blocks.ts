@@ -358,7 +358,8 @@ export function featureVectors(blocks: Block[], page: PageSignals): number[][] {
     const inTop = block.own[IN_TOP]!;
     const before = first >= 0 && i < first ? Math.min(1, (first - i) / 20) : 0;
     const after = last >= 0 && i > last ? Math.min(1, (i - last) / 20) : 0;
-    const base = [...block.own, i / n, before, after, ...pageFeatures];
+    const base = block.own.slice();
+    base.push(i / n, before, after, ...pageFeatures);
     // The products pushed onto the base: spreading both into a new array made and copied three
     // arrays a block.
     for (let k = 0, size = base.length; k < size; k++) base.push(base[k]! * inTop);

@@ -81,7 +81,8 @@ export class Repeats {
     let runs = this.runs.get(parent);
     if (!runs) {
       runs = new Map();
-      for (const sib of parent.children) {
+      // Siblings walked rather than `children`, an array linkedom builds on each read.
+      for (let sib = parent.firstElementChild; sib; sib = sib.nextElementSibling) {
         const shape = this.shape(sib);
         const run = runs.get(shape) ?? { count: 0, chars: 0, id: -1 };
         run.count++;
