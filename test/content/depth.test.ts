@@ -35,6 +35,13 @@ describe('element depth bound', () => {
     );
   });
 
+  it('parses a page nested near the bound whole, as deep as it is written', () => {
+    // Past the shallow depth the page is parsed again, bounded; within the bound nothing is cut.
+    const doc = parseHtml(nested(MAX_ELEMENT_DEPTH - 10));
+    expect(maxDepth(doc)).toBe(MAX_ELEMENT_DEPTH - 10 + 2);
+    expect(doc.body.textContent).toBe('Intro.deep textTail.');
+  });
+
   it('drops a script or style past the bound whole, so its code never becomes text', () => {
     expect(
       boundDepth(

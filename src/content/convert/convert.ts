@@ -2,12 +2,12 @@ import {
   absoluteUrl,
   documentBase,
   lazyAttributeSource,
+  metadataTags,
   parseHtml,
   resolveNoscripts,
   srcsetSource,
 } from '../dom/index.ts';
 import { selectMainContent, shippedModel } from '../main/index.ts';
-import { extractLinks } from './links.ts';
 import { toMarkdown } from './markdown.ts';
 import { extractMetadata } from './metadata.ts';
 import type { ConvertInput, ConvertOutput } from './types.ts';
@@ -22,15 +22,33 @@ const URL_ATTRIBUTE: Record<string, string> = {
   IFRAME: 'src',
 };
 
-/** One pass over the page (each querySelectorAll walks the whole tree in linkedom). */
-function absolutise(doc: Document, base: string): void {
-  for (const el of doc.querySelectorAll(
-    'a[href], img, source[src], video[src], audio[src], iframe[src]',
-  )) {
+/** Is `el` one that `a[href], img, source[src], video[src], audio[src], iframe[src]` selects? */
+function holdsUrl(el: Element): boolean {
+  const name = el.localName;
+  if (name === 'img') return true;
+  if (name === 'a') return el.hasAttribute('href');
+  return MEDIA_WITH_SRC.has(name) && el.hasAttribute('src');
+}
+
+const MEDIA_WITH_SRC = new Set(['source', 'video', 'audio', 'iframe']);
+
+/** The http(s) links a page gives: what a link's href reads as once absolute. */
+const HTTP = /^https?:/i;
+
+/**
+ * One pass over the page's elements that makes its URLs absolute and reads its links: every http(s) link, absolute, without its fragment, in
+ * document order, first occurrence kept. The links are read before each element is changed, as
+ * the page gives them.
+ */
+function absolutise(elements: readonly Element[], base: string): string[] {
+  const links = new Set<string>();
+  for (const el of elements) {
+    if (!holdsUrl(el)) continue;
     // linkedom makes tagName anew on every read (upper-casing the local name): read once.
     const tag = el.tagName;
     const attr = URL_ATTRIBUTE[tag]!;
     const abs = absoluteUrl(el.getAttribute(attr), base);
+    if (tag === 'A' && abs && HTTP.test(abs)) links.add(abs.replace(/#.*$/, ''));
     if (abs) el.setAttribute(attr, abs);
     if (tag !== 'IMG') continue;
     const real =
@@ -38,6 +56,7 @@ function absolutise(doc: Document, base: string): void {
       (abs?.startsWith('http') ? undefined : srcsetSource(el, base));
     if (real) el.setAttribute('src', real);
   }
+  return [...links];
 }
 
 /** Readability creates its wrappers as "DIV" and "P", which linkedom serialises as written. */
@@ -50,14 +69,23 @@ function lowerCaseTags(html: string): string {
 
 export function convertHtml(input: ConvertInput): ConvertOutput {
   const doc = parseHtml(input.html);
-  const base = documentBase(doc, input.url);
-  const metadata = extractMetadata(doc, base);
-  const links = extractLinks(doc, base);
-  absolutise(doc, base);
+  // One walk of the tree for the metadata, the URLs and the main content's first readings: on
+  // linkedom each selector query walks the whole page. Nothing below moves an element until the
+  // main content is picked, so the list stays the page's.
+  const elements = [...doc.querySelectorAll('*')];
+  const tags = metadataTags(elements);
+  const base = documentBase(doc, input.url, tags);
+  const metadata = extractMetadata(tags, base);
+  const links = absolutise(elements, base);
 
   let root: Element | undefined;
   if (input.onlyMainContent) {
-    root = selectMainContent(doc, shippedModel(), { includeComments: input.includeComments });
+    root = selectMainContent(
+      doc,
+      shippedModel(),
+      { includeComments: input.includeComments },
+      elements,
+    );
   } else if (input.format !== 'html') {
     // The main content's boilerplate pass reads them; the whole page's markdown too: outside a
     // no-script copy such a page can be an empty app (19 of the 1,657 data-set pages, forum

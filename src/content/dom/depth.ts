@@ -168,9 +168,48 @@ export function boundDepth(html: string, maxDepth = MAX_ELEMENT_DEPTH): string {
   return parts.join('');
 }
 
+/**
+ * Pages with fewer start tags than this are parsed before their depth is known: even nested to
+ * the last tag, the parser's stack (moved on every tag) costs little at this size.
+ */
+const PARSE_FIRST_TAGS = 5_000;
+
+/**
+ * The bound's scan and the parser close a few elements differently (the parser ends an open
+ * `<button>` or `<select>` at a form control, the scan at its end tag): a tree this much shallower
+ * than the bound leaves the scan short of it whatever those differences add.
+ */
+const SHALLOW_DEPTH = MAX_ELEMENT_DEPTH - 32;
+
+/** Has the tree an element more than `limit` levels down (the root element is level 1)? */
+function deeperThan(el: Element, limit: number, level = 1): boolean {
+  if (level > limit) return true;
+  for (let child = el.firstElementChild; child; child = child.nextElementSibling)
+    if (deeperThan(child, limit, level + 1)) return true;
+  return false;
+}
+
+/**
+ * `parse` of the markup bounded as `boundDepth` bounds it. A page of up to PARSE_FIRST_TAGS start
+ * tags is parsed as it is first, and kept when its tree is well within the bound, where the
+ * bound's scan would have cut nothing: that scan is a tokenization of the whole page, a fifth of
+ * parsing it, and almost no page needs it. A deeper tree, or a larger page, is bounded first.
+ */
+export function parseWithinDepth(html: string, parse: (html: string) => Document): Document {
+  if (countStartTags(html, PARSE_FIRST_TAGS) < PARSE_FIRST_TAGS) {
+    const doc = parse(html);
+    if (!doc.documentElement || !deeperThan(doc.documentElement, SHALLOW_DEPTH)) return doc;
+  }
+  return parse(boundDepth(html));
+}
+
+/** Start tags (`<` and a letter) in `html`, counted up to `enough`. */
 function countStartTags(html: string, enough: number): number {
-  const tag = /<[a-zA-Z]/g;
   let n = 0;
-  while (n < enough && tag.exec(html)) n++;
+  for (let at = html.indexOf('<'); at >= 0 && n < enough; at = html.indexOf('<', at + 1)) {
+    // Setting the case bit maps A-Z onto a-z and nothing else into that range.
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) n++;
+  }
   return n;
 }

@@ -38,10 +38,13 @@ const top = (root: ParentNode): Node =>
  * tracking pixels and "enable JavaScript". A browser with scripts on shows none of them.
  *
  * A rendering of content the page lacks is unwrapped; every other `<noscript>` is left for the
- * reader of the tree to drop.
+ * reader of the tree to drop. `noscripts` are the root's, in document order, for a caller that
+ * has walked the tree already.
  */
-export function resolveNoscripts(root: ParentNode): void {
-  const noscripts = [...root.querySelectorAll('noscript')];
+export function resolveNoscripts(
+  root: ParentNode,
+  noscripts: readonly Element[] = [...root.querySelectorAll('noscript')],
+): void {
   if (noscripts.length === 0) return;
   let shown: Set<string> | undefined;
   for (const el of noscripts) {

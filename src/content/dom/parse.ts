@@ -1,5 +1,6 @@
 import { DOMParser } from 'linkedom';
-import { boundDepth } from './depth.ts';
+import { parseWithinDepth } from './depth.ts';
+import { firstTag, metadataTags } from './metadata-tags.ts';
 import { completeStreamedParts } from './streamed.ts';
 
 /**
@@ -8,10 +9,11 @@ import { completeStreamedParts } from './streamed.ts';
  * article-extraction pages on both, linkedom in about a sixth of the time.
  */
 export function parseHtml(html: string): Document {
-  const doc = new DOMParser().parseFromString(
-    withRoot(boundDepth(tokenizeAsBrowsers(html))),
-    'text/html',
-  ) as unknown as Document;
+  const doc = parseWithinDepth(
+    tokenizeAsBrowsers(html),
+    (markup) =>
+      new DOMParser().parseFromString(withRoot(markup), 'text/html') as unknown as Document,
+  );
   adoptStrayNodes(doc);
   if (STREAMED_PART.test(html)) completeStreamedParts(doc);
   return doc;
@@ -147,9 +149,16 @@ function adoptStrayNodes(doc: Document): void {
   }
 }
 
-/** Base URL for resolving relative references: the document's <base href>, else the page URL. */
-export function documentBase(doc: Document, pageUrl: string): string {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
+/**
+ * Base URL for resolving relative references: the document's <base href>, else the page URL.
+ * `tags` are the document's `metadataTags`, for a caller that reads its metadata too.
+ */
+export function documentBase(
+  doc: Document,
+  pageUrl: string,
+  tags: readonly Element[] = metadataTags(doc.querySelectorAll('*')),
+): string {
+  const href = firstTag(tags, 'base')?.getAttribute('href');
   if (!href) return pageUrl;
   try {
     return new URL(href, pageUrl).href;

@@ -83,22 +83,60 @@ export class BlockTokens {
     return out;
   }
 
-  /** The block's hashed words, each once. */
-  of(el: Element, text: string): number[] {
-    const out = new Set<number>();
-    let cur: Element | null = el;
-    for (let level = 0; cur && level < LEVELS; level++, cur = cur.parentElement)
-      for (const b of this.bucketsOf(cur, level < 2)) out.add(b);
-    // Read up to the cut only: most blocks are longer, and none of their words is a token.
-    const words: string[] = [];
-    for (const [word] of text.toLowerCase().matchAll(LETTERS)) {
-      if (words.length === SHORT_BLOCK_WORDS) {
-        words.length = 0;
-        break;
-      }
-      words.push(word);
+  /**
+   * The buckets of the levels above a block, read from its parent, each once in the order first
+   * met: the blocks under one parent share them.
+   */
+  private readonly above = new Map<Element, number[]>();
+
+  private bucketsAbove(parent: Element): number[] {
+    let out = this.above.get(parent);
+    if (!out) {
+      const seen = new Set<number>();
+      let cur: Element | null = parent;
+      for (let level = 1; cur && level < LEVELS; level++, cur = cur.parentElement)
+        for (const b of this.bucketsOf(cur, level < 2)) seen.add(b);
+      out = [...seen];
+      this.above.set(parent, out);
     }
-    for (const w of words) out.add(bucket(`t:${w}`));
+    return out;
+  }
+
+  /**
+   * The block's hashed words, each once, in the order first met (its own names, those above it,
+   * its words): stage one adds their weights in this order.
+   */
+  of(el: Element, text: string): number[] {
+    const out = new Set<number>(this.bucketsOf(el, true));
+    const parent = el.parentElement;
+    if (parent) for (const b of this.bucketsAbove(parent)) out.add(b);
+    for (const w of shortBlockWords(text)) out.add(bucket(`t:${w}`));
     return [...out];
   }
+}
+
+/** Characters that hold more than SHORT_BLOCK_WORDS words of any text of ordinary words. */
+const SHORT_BLOCK_SPAN = 200;
+
+/**
+ * The words of a short block, lower-cased; none for a longer one. Read up to the cut only: most
+ * blocks are longer, and none of their words is a token. A long text is lower-cased up to a
+ * space past the span first (lower-casing the whole of every paragraph was most of the time
+ * spent here): a space ends what any letter before it lower-cases to, so that part reads the same
+ * as in the whole text, and when it holds more words than the cut, so does the whole.
+ */
+function shortBlockWords(text: string): string[] {
+  const space = text.length > SHORT_BLOCK_SPAN ? text.indexOf(' ', SHORT_BLOCK_SPAN) : -1;
+  if (space > 0 && !wordsUpToCut(text.slice(0, space))) return [];
+  return wordsUpToCut(text) ?? [];
+}
+
+/** The first SHORT_BLOCK_WORDS words of `text`, lower-cased; undefined when it has more. */
+function wordsUpToCut(text: string): string[] | undefined {
+  const words: string[] = [];
+  for (const [word] of text.toLowerCase().matchAll(LETTERS)) {
+    if (words.length === SHORT_BLOCK_WORDS) return undefined;
+    words.push(word);
+  }
+  return words;
 }

@@ -131,6 +131,8 @@ interface Context {
 export interface Block {
   element: Element;
   text: string;
+  /** Words in its text (`wordCount`). */
+  words: number;
   linkChars: number;
   /** Features that only need the block and its ancestors; page-level ones are added later. */
   own: number[];
@@ -163,15 +165,23 @@ export type BlockFacts = Pick<
 
 export const BLOCK_ATTR = 'data-webdata-block';
 
-function placeBits(el: Element): number {
-  const tag = PLACE_OF_TAG[el.tagName];
+function placeBits(el: Element, tagName: string): number {
+  const tag = PLACE_OF_TAG[tagName];
   const role = el.getAttribute('role');
   const byRole = role ? PLACE_OF_ROLE[role] : undefined;
   return (tag === undefined ? 0 : 1 << tag) | (byRole === undefined ? 0 : 1 << byRole);
 }
 
+const tagFeaturesOf = new Map<string, number[]>();
+
+/** The tag-group features of a tag, worked out once per tag: a page's blocks have a few tags between them. */
 function tagFeatures(tag: string): number[] {
-  return TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
+  let features = tagFeaturesOf.get(tag);
+  if (!features) {
+    features = TAG_GROUPS.map(([, re]) => (re.test(tag) ? 1 : 0));
+    tagFeaturesOf.set(tag, features);
+  }
+  return features;
 }
 
 const SENTENCE_END = /[.!?。！？](?:\s|$)/g;
@@ -189,16 +199,19 @@ export function collectBlocks(root: Element): Block[] {
   const contexts = new Map<Element, Context>();
 
   const namesRead = nameReader();
+  // Siblings walked rather than `childNodes` (an array linkedom builds on each read), and each
+  // element's tag read once (linkedom upper-cases its name anew on every read of `tagName`).
   const visit = (el: Element, owner: Element, ctx: Context, inLink: boolean): void => {
-    for (const child of el.childNodes) {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) {
-        const data = child.textContent ?? '';
+        const data = (child as Text).data;
         if (!data.trim()) continue;
         let block = byElement.get(owner);
         if (!block) {
           block = {
             element: owner,
             text: '',
+            words: 0,
             linkChars: 0,
             own: [],
             tokens: [],
@@ -216,17 +229,18 @@ export function collectBlocks(root: Element): Block[] {
         if (inLink) block.linkChars += data.trim().length;
       } else if (child.nodeType === 1) {
         const c = child as Element;
-        if (SKIP.has(c.tagName)) continue;
+        const tag = c.tagName;
+        if (SKIP.has(tag)) continue;
         const names = namesRead(idAndClass(c));
         const next: Context = {
-          places: ctx.places | placeBits(c),
+          places: ctx.places | placeBits(c, tag),
           names: ctx.names | names.bits,
           depth: ctx.depth + 1,
-          quoted: ctx.quoted || c.tagName === 'BLOCKQUOTE' || names.citing,
+          quoted: ctx.quoted || tag === 'BLOCKQUOTE' || names.citing,
           viewport: ctx.viewport || names.viewport,
           comment: ctx.comment || names.thread,
         };
-        visit(c, INLINE.has(c.tagName) ? owner : c, next, inLink || c.tagName === 'A');
+        visit(c, INLINE.has(tag) ? owner : c, next, inLink || tag === 'A');
       }
     }
   };
@@ -281,11 +295,12 @@ export function collectBlocks(root: Element): Block[] {
       repeats.signature(block.element),
     ];
     const words = wordCount(block.text);
+    block.words = words;
     block.tokens = tokens.of(block.element, block.text);
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
     const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
-    block.own = [
+    const own = [
       Math.log1p(words),
       block.linkChars / chars,
       (block.text.match(SENTENCE_END)?.length ?? 0) / (words || 1),
@@ -297,15 +312,19 @@ export function collectBlocks(root: Element): Block[] {
       containers.inTop[i]!,
       containers.ratio[i]!,
       containers.topShare,
-      ...tagFeatures(block.element.tagName),
-      ...PLACES.map((_, b) => (ctx.places >> b) & 1),
-      ...NAME_GROUPS.map((_, b) => (ctx.names >> b) & 1),
+    ];
+    // Pushed in turn: spreading three mapped arrays made four arrays a block to copy.
+    for (const v of tagFeatures(block.element.tagName)) own.push(v);
+    for (let b = 0; b < PLACES.length; b++) own.push((ctx.places >> b) & 1);
+    for (let b = 0; b < NAME_GROUPS.length; b++) own.push((ctx.names >> b) & 1);
+    own.push(
       Math.log1p(item.count),
       item.share,
       item.depth,
       Math.log1p(copies.get(block.text)! - 1),
       Math.min(copyIndex[i]!, 10) / 10,
-    ];
+    );
+    block.own = own;
   });
   return blocks;
 }
@@ -339,7 +358,11 @@ export function featureVectors(blocks: Block[], page: PageSignals): number[][] {
     const inTop = block.own[IN_TOP]!;
     const before = first >= 0 && i < first ? Math.min(1, (first - i) / 20) : 0;
     const after = last >= 0 && i > last ? Math.min(1, (i - last) / 20) : 0;
-    const base = [...block.own, i / n, before, after, ...pageFeatures];
-    return [...base, ...base.map((v) => v * inTop)];
+    const base = block.own.slice();
+    base.push(i / n, before, after, ...pageFeatures);
+    // The products pushed onto the base: spreading both into a new array made and copied three
+    // arrays a block.
+    for (let k = 0, size = base.length; k < size; k++) base.push(base[k]! * inTop);
+    return base;
   });
 }

@@ -75,8 +75,8 @@ export function isHeadingToggle(el: Element): boolean {
  * Never content, whatever it holds: scripts, form controls, frames and embeds (a frame that plays
  * something aside: a video in an article), and dialogs, which say what they are.
  */
-function isNeverContent(el: Element): boolean {
-  if (ALWAYS_TAGS.has(el.tagName)) return !isEmbeddedPlayer(el);
+function isNeverContent(el: Element, tag: string): boolean {
+  if (ALWAYS_TAGS.has(tag)) return !isEmbeddedPlayer(el);
   if (el.getAttribute('aria-modal') === 'true') return true;
   const role = el.getAttribute('role');
   return role !== null && DIALOG_ROLES.has(role);
@@ -103,7 +103,7 @@ function isDisclosurePanel(el: Element, controlled: Set<string>): boolean {
 }
 
 /** Ids of the elements a control opens (`aria-controls` holds a list of ids). */
-function controlledIds(elements: Element[]): Set<string> {
+function controlledIds(elements: readonly Element[]): Set<string> {
   const ids = new Set<string>();
   for (const el of elements) {
     const controls = el.getAttribute('aria-controls');
@@ -113,8 +113,7 @@ function controlledIds(elements: Element[]): Set<string> {
 }
 
 /** Hidden (a disclosure panel aside) or named as furniture: removed unless it holds most of the page (see stripBoilerplate). */
-function isFurniture(el: Element, controlled: Set<string>): boolean {
-  const tag = el.tagName;
+function isFurniture(el: Element, tag: string, controlled: Set<string>): boolean {
   if (isHidden(el) && !isDisclosurePanel(el, controlled)) return true;
   if (PROTECTED.has(tag)) return false;
   const id = el.getAttribute('id');
@@ -200,24 +199,36 @@ const MOST_OF_PAGE = 0.5;
 
 /**
  * One walk over the tree rather than a query per rule: on linkedom each selector query is a
- * full traversal, and this runs on every page.
+ * full traversal, and this runs on every page. `all` are the root's elements in document order,
+ * for a caller that has them.
  */
-export function stripBoilerplate(root: ParentNode): void {
-  resolveNoscripts(root);
+export function stripBoilerplate(
+  root: ParentNode,
+  all: readonly Element[] = [...root.querySelectorAll('*')],
+): void {
+  let elements = all;
+  // An unwrapped <noscript>'s elements keep their place in document order; the element itself goes.
+  const noscripts = elements.filter((el) => el.localName === 'noscript');
+  resolveNoscripts(root, noscripts);
+  if (noscripts.length) elements = elements.filter((el) => el.isConnected);
   // From the root element: linkedom's document links its first child to no next sibling.
   const pageChars = readableChars((root as Document).documentElement ?? (root as Node));
   const holdsMostOfPage = (el: Element) => readableChars(el) > MOST_OF_PAGE * pageChars;
-  const elements = [...root.querySelectorAll('*')];
   const controlled = controlledIds(elements);
   for (const el of elements) {
     // Inside what an earlier element's removal took away: nothing left to judge or to weigh.
     if (!el.isConnected) continue;
-    if (isHeadingToggle(el)) {
+    // linkedom makes tagName anew on every read (upper-casing the local name): read once.
+    const tag = el.tagName;
+    if (tag === 'BUTTON' && isHeadingToggle(el)) {
       el.replaceWith(...el.childNodes);
     } else if (el.localName === 'form' && isSubscription(el)) {
       const box = subscriptionBox(el);
       if (!holdsMostOfPage(box)) box.remove();
-    } else if (isNeverContent(el) || (isFurniture(el, controlled) && !holdsMostOfPage(el))) {
+    } else if (
+      isNeverContent(el, tag) ||
+      (isFurniture(el, tag, controlled) && !holdsMostOfPage(el))
+    ) {
       el.remove();
     }
   }

@@ -56,13 +56,21 @@ function inDroppedBox(media: Element, boxes: Boxes): boolean {
   return false;
 }
 
-/** The file names of the pictures a page declares as its own (Open Graph, Twitter card). */
-function declaredImages(doc: Document): Set<string> {
-  return new Set(
-    [...doc.querySelectorAll('meta[property="og:image"], meta[name="twitter:image"]')].flatMap(
-      (m) => imageFileName(m.getAttribute('content')) ?? [],
-    ),
-  );
+/**
+ * The file names of the pictures a page declares as its own (Open Graph, Twitter card), read from
+ * the still connected of its elements (`mediaNearKept`) as `meta[property="og:image"],
+ * meta[name="twitter:image"]` selects them.
+ */
+function declaredImages(elements: readonly Element[]): Set<string> {
+  const names = new Set<string>();
+  for (const el of elements) {
+    if (el.localName !== 'meta') continue;
+    if (el.getAttribute('property') !== 'og:image' && el.getAttribute('name') !== 'twitter:image')
+      continue;
+    const name = el.isConnected ? imageFileName(el.getAttribute('content')) : undefined;
+    if (name) names.add(name);
+  }
+  return names;
 }
 
 /** Is the image the page's own picture: declared as such, or named for the page (two words or more of its title)? */
@@ -85,15 +93,24 @@ function pagePicture(title: string, declared: Set<string>, img: Element): boolea
  * those of Readability's pick of the article, under 350 since; `bench/extraction/images.ts`). A
  * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
  * keeps the figure's media when kept, and when dropped, the text around the figure decides.
+ * `elements` are the document's as `selectMainContent` took them: the passes since have taken
+ * some away and moved some, and added none.
  */
 export function mediaNearKept(
   root: Element,
   keep: Set<number>,
   blocks: readonly Element[],
+  elements: readonly Element[],
 ): Set<Element> {
   const doc = root.ownerDocument;
-  const declared = declaredImages(doc);
-  const title = pageTitle(doc);
+  // Read when a picture outside the blocks is first met: the walk below changes nothing.
+  let declared: Set<string> | undefined;
+  let title: string | undefined;
+  const isPagePicture = (img: Element) => {
+    declared ??= declaredImages(elements);
+    title ??= pageTitle(doc);
+    return pagePicture(title, declared, img);
+  };
   const near = new Set<Element>();
   let before = false;
   let seenKept = false;
@@ -123,7 +140,7 @@ export function mediaNearKept(
       sinceBlock = [];
       before = kept;
     } else if (MEDIA.has(el.localName)) {
-      if (el.localName === 'img' && pagePicture(title, declared, el)) near.add(el);
+      if (el.localName === 'img' && isPagePicture(el)) near.add(el);
       else if (before && !dropped(el)) near.add(el);
       else {
         sinceBlock.push(el);

@@ -128,14 +128,19 @@ export interface PageAnalysis extends PickInputs {
 
 /**
  * Everything the block classifier reads about a page. Boilerplate is stripped from the document
- * and its blocks are marked on the way, so callers take metadata and links first.
+ * and its blocks are marked on the way, so callers take metadata and links first. `elements`, when
+ * given, are the document's as `selectMainContent` takes them.
  */
-export function analysePage(doc: Document, declared = declaredTypes(doc)): PageAnalysis {
+export function analysePage(
+  doc: Document,
+  declared = declaredTypes(doc),
+  elements?: readonly Element[],
+): PageAnalysis {
   const facts = declaredProductFacts(doc, declared);
-  stripBoilerplate(doc);
+  stripBoilerplate(doc, elements);
   const body = doc.body ?? doc.documentElement;
   const blocks = body ? collectBlocks(body) : [];
-  const counts = blocks.map((b) => wordCount(b.text));
+  const counts = blocks.map((b) => b.words);
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declared, totalWords });
   return {
@@ -180,7 +185,11 @@ function prune(el: Element, keep: Set<number>, near: Set<Element>, inKept = fals
   let any = kept;
   // A video or audio beside the kept text keeps its <source>s: its file, when it has no src.
   const inMedia = near.has(el);
-  for (const child of [...el.childNodes]) {
+  // Siblings walked, the next one read before a child goes, rather than a copy of `childNodes`
+  // made for every element of the page.
+  let next: ChildNode | null;
+  for (let child = el.firstChild; child; child = next) {
+    next = child.nextSibling;
     if (child.nodeType === 1) {
       if (prune(child as Element, keep, near, kept)) any = true;
       else if (!inMedia && !holdsMedia(child as Element, near)) child.remove();
@@ -308,21 +317,23 @@ function withProductFacts(root: Element, facts: ProductFacts): Element {
  * Readability reads it): every text block is scored by the block classifier and the ones below
  * its threshold are cut away. The page's title heading stays whatever its score: it says what
  * the page is. When the classifier keeps little but links, nothing, or a short pick, Readability's
- * pick is tried and may win (route.ts).
+ * pick is tried and may win (route.ts). `elements` are the document's, as `querySelectorAll('*')`
+ * lists them, for a caller that has walked it and moved nothing since.
  */
 export function selectMainContent(
   doc: Document,
   model: BlockModel = shippedModel(),
   options: MainContentOptions = {},
+  elements: readonly Element[] = [...doc.querySelectorAll('*')],
 ): Element | undefined {
-  const declared = declaredTypes(doc);
+  const declared = declaredTypes(doc, elements);
   const declaresArticle = declared.article;
   const readFirst = declaresArticle && readsDeclaredFirst(model.route);
   let article = readFirst ? readabilityArticle(doc.cloneNode(true) as Document) : undefined;
   const articleWords = wordCount(article?.textContent ?? '');
   if (article && declaredPickWins(model.route, declaresArticle, articleWords))
     return withProductFacts(article, declaredProductFacts(doc, declared));
-  const page = analysePage(doc, declared);
+  const page = analysePage(doc, declared, elements);
   const picked = pickBlocks(model, page, options);
   const { kept } = picked;
   if (!readFirst && doubtsClassifier(model.route, declaresArticle, kept))
@@ -346,6 +357,7 @@ export function selectMainContent(
     body,
     keep,
     page.blocks.map((b) => b.element),
+    elements,
   );
   if (options.includeComments) for (const i of keepComments(page.blocks, picked.keep)) keep.add(i);
   prune(body, keep, near);

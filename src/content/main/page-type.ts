@@ -38,14 +38,32 @@ const KINDS: Record<keyof DeclaredTypes, Kind> = {
   service: kind('Service|ProfessionalService|LocalBusiness|\\w+Service', true),
 };
 
-export function declaredTypes(doc: Document): DeclaredTypes {
+const LD_JSON = 'application/ld+json';
+
+/**
+ * Is `el` one that `meta[property="og:type"], script[type="application/ld+json"], [itemtype]`
+ * selects? A `type` is matched whatever its case, a `property` as written.
+ */
+function declares(el: Element): boolean {
+  if (el.hasAttribute('itemtype')) return true;
+  if (el.localName === 'meta') return el.getAttribute('property') === 'og:type';
+  const type = el.localName === 'script' ? el.getAttribute('type') : null;
+  return type !== null && type.length === LD_JSON.length && type.toLowerCase() === LD_JSON;
+}
+
+/**
+ * What the page declares itself, read from its elements (`querySelectorAll('*')`, for a caller
+ * that has them) in document order: one walk of the tree for all three sources.
+ */
+export function declaredTypes(
+  doc: Document,
+  elements: Iterable<Element> = doc.querySelectorAll('*'),
+): DeclaredTypes {
   let og = '';
   const ld: string[] = [];
   const itemtypes: string[] = [];
-  // One walk of the tree for all three sources.
-  for (const el of doc.querySelectorAll(
-    'meta[property="og:type"], script[type="application/ld+json"], [itemtype]',
-  )) {
+  for (const el of elements) {
+    if (!declares(el)) continue;
     if (el.tagName === 'META') og ||= el.getAttribute('content') ?? '';
     else if (el.tagName === 'SCRIPT') ld.push(el.textContent ?? '');
     if (el.hasAttribute('itemtype')) itemtypes.push(el.getAttribute('itemtype')!.trim());

@@ -25,6 +25,9 @@ export function dropRepeatedText(
   blocks: readonly Pick<BlockFacts, 'text' | 'quoted' | 'viewport'>[],
   keep: boolean[],
 ): void {
+  // Only a quote or a one-screen copy is ever dropped, and only after such a block has been
+  // met: a page without one (most) keeps every block, and its runs need not be counted.
+  if (!blocks.some((b, i) => keep[i] && (b.quoted || b.viewport))) return;
   const said = new Set<string>();
   const saidInViewport = new Set<string>();
   blocks.forEach(({ text, quoted, viewport }, i) => {

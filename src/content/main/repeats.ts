@@ -7,14 +7,18 @@
  * beyond one parent too (the paragraphs of every post of a thread): `signature` groups those.
  */
 
-const classNames = (el: Element) => el.getAttribute('class')?.split(/\s+/).filter(Boolean) ?? [];
+/** The tag and the distinct class names `name` makes of the element's, in order; most elements have none. */
+function spelled(el: Element, name: (c: string) => string): string {
+  const cls = el.getAttribute('class');
+  if (!cls) return `${el.tagName} `;
+  return `${el.tagName} ${[...new Set(cls.split(/\s+/).filter(Boolean).map(name))].join(' ')}`;
+}
 
 /** Tag and class names: siblings whose class lists differ only in spacing or a repeated name share a shape. */
-const shapeOf = (el: Element) => `${el.tagName} ${[...new Set(classNames(el))].join(' ')}`;
+const shapeOf = (el: Element) => spelled(el, (c) => c);
 
 /** A shape with the digits of its class names left out: `post-1234` and `post-1235` are one kind of post. */
-const kindOf = (el: Element) =>
-  `${el.tagName} ${[...new Set(classNames(el).map((c) => c.replace(/\d+/g, '')))].join(' ')}`;
+const kindOf = (el: Element) => spelled(el, (c) => c.replace(/\d+/g, ''));
 
 /** How many elements, the block's own and those above it, a markup signature spells. */
 const SIGNATURE_LEVELS = 3;
@@ -77,7 +81,8 @@ export class Repeats {
     let runs = this.runs.get(parent);
     if (!runs) {
       runs = new Map();
-      for (const sib of parent.children) {
+      // Siblings walked rather than `children`, an array linkedom builds on each read.
+      for (let sib = parent.firstElementChild; sib; sib = sib.nextElementSibling) {
         const shape = this.shape(sib);
         const run = runs.get(shape) ?? { count: 0, chars: 0, id: -1 };
         run.count++;
