@@ -1,3 +1,5 @@
+import type * as J from './job-types.ts';
+import type * as S from './session-types.ts';
 import type * as T from './types.ts';
 
 export interface ClientOptions {
@@ -28,7 +30,7 @@ export class WebdataError extends Error {
   }
 }
 
-const TERMINAL: ReadonlySet<T.JobStatus> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL: ReadonlySet<J.JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 export class WebdataClient {
   readonly #base: string;
@@ -80,15 +82,15 @@ export class WebdataClient {
     return this.#call('POST', '/v1/scrape/sequence', request);
   }
 
-  startScrape(request: T.ScrapeRequest & T.AsyncOptions): Promise<T.JobCreated> {
+  startScrape(request: T.ScrapeRequest & J.AsyncOptions): Promise<J.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/single', request);
   }
 
-  startBatch(request: T.BatchRequest & T.AsyncOptions): Promise<T.JobCreated> {
+  startBatch(request: T.BatchRequest & J.AsyncOptions): Promise<J.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/batch', request);
   }
 
-  startSequence(request: T.SequenceRequest & T.AsyncOptions): Promise<T.JobCreated> {
+  startSequence(request: T.SequenceRequest & J.AsyncOptions): Promise<J.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/sequence', request);
   }
 
@@ -97,24 +99,24 @@ export class WebdataClient {
       sequences: T.SequenceRequest[];
       type?: T.OutputFormat;
       proxy?: T.Proxy;
-    } & T.AsyncOptions,
-  ): Promise<T.JobCreated> {
+    } & J.AsyncOptions,
+  ): Promise<J.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/sequence/batch', request);
   }
 
-  startSearchBatch(request: T.SearchRequest & T.AsyncOptions): Promise<T.JobCreated> {
+  startSearchBatch(request: T.SearchRequest & J.AsyncOptions): Promise<J.JobCreated> {
     return this.#call('POST', '/v1/scrape/async/search/batch', request);
   }
 
   /** One object, valid against `schema`, from all the pages; poll with waitForJob<ExtractResult>. */
-  startExtract(request: T.ExtractRequest & T.AsyncOptions): Promise<T.JobCreated> {
+  startExtract(request: T.ExtractRequest & J.AsyncOptions): Promise<J.JobCreated> {
     return this.#call('POST', '/v1/extract', request);
   }
 
   job<Item = unknown>(
     id: string,
     page: { offset?: number; limit?: number } = {},
-  ): Promise<T.Job<Item>> {
+  ): Promise<J.Job<Item>> {
     const q = new URLSearchParams();
     if (page.offset !== undefined) q.set('offset', String(page.offset));
     if (page.limit !== undefined) q.set('limit', String(page.limit));
@@ -124,7 +126,7 @@ export class WebdataClient {
     );
   }
 
-  jobs(filter: { page?: number; limit?: number; type?: T.JobType } = {}): Promise<T.JobList> {
+  jobs(filter: { page?: number; limit?: number; type?: J.JobType } = {}): Promise<J.JobList> {
     const q = new URLSearchParams(
       Object.entries(filter)
         .filter(([, v]) => v !== undefined)
@@ -134,7 +136,7 @@ export class WebdataClient {
   }
 
   /** Your own charges by UTC day and operation; `from`/`to` are YYYY-MM-DD, inclusive (default: the last 30 days). */
-  usage(span: { from?: string; to?: string } = {}): Promise<T.Usage> {
+  usage(span: { from?: string; to?: string } = {}): Promise<J.Usage> {
     const q = new URLSearchParams(
       Object.entries(span).filter(([, v]) => v !== undefined) as Array<[string, string]>,
     );
@@ -147,7 +149,7 @@ export class WebdataClient {
     return this.#call('DELETE', `/v1/cache?${q}`);
   }
 
-  cancelJob(id: string): Promise<T.JobCancelled> {
+  cancelJob(id: string): Promise<J.JobCancelled> {
     return this.#call('DELETE', `/v1/scrape/async/job/${encodeURIComponent(id)}`);
   }
 
@@ -158,7 +160,7 @@ export class WebdataClient {
   async waitForJob<Item = unknown>(
     id: string,
     opts: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
-  ): Promise<T.Job<Item>> {
+  ): Promise<J.Job<Item>> {
     const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
     let interval = opts.intervalMs ?? 500;
     for (;;) {
@@ -168,7 +170,7 @@ export class WebdataClient {
         const data = [...first.data];
         for (let next = first.next; next; ) {
           const nextUrl = new URL(next, this.#base);
-          const page = await this.#call<T.Job<Item>>('GET', nextUrl.pathname + nextUrl.search);
+          const page = await this.#call<J.Job<Item>>('GET', nextUrl.pathname + nextUrl.search);
           data.push(...page.data);
           next = page.next;
         }
@@ -197,24 +199,24 @@ export class WebdataClient {
     return this.#call('POST', '/v1/screenshot', request);
   }
 
-  createSession(request: T.SessionRequest = {}): Promise<T.SessionCreated> {
+  createSession(request: S.SessionRequest = {}): Promise<S.SessionCreated> {
     return this.#call('POST', '/v1/browser-sandbox/session', request);
   }
 
-  session(id: string): Promise<T.SessionDetails> {
+  session(id: string): Promise<S.SessionDetails> {
     return this.#call('GET', `/v1/browser-sandbox/session/${encodeURIComponent(id)}`);
   }
 
-  closeSession(id: string): Promise<T.SessionDetails> {
+  closeSession(id: string): Promise<S.SessionDetails> {
     return this.#call('DELETE', `/v1/browser-sandbox/session/${encodeURIComponent(id)}`);
   }
 
-  resumeSession(id: string): Promise<T.SessionCreated> {
+  resumeSession(id: string): Promise<S.SessionCreated> {
     return this.#call('POST', `/v1/browser-sandbox/session/${encodeURIComponent(id)}/resume`);
   }
 
   /** A recorded session's rrweb events, with a replay token and the replay page's URL. */
-  sessionRecording(id: string): Promise<T.SessionRecording> {
+  sessionRecording(id: string): Promise<S.SessionRecording> {
     return this.#call('GET', `/v1/browser-sandbox/session/${encodeURIComponent(id)}/recording`);
   }
 }

@@ -6,15 +6,6 @@
 
 export type OutputFormat = 'markdown' | 'html';
 export type SearchEngine = 'google' | 'bing' | 'chatgpt' | 'perplexity' | 'searxng' | 'brave';
-export type JobType =
-  | 'scrape-single'
-  | 'scrape-batch'
-  | 'sequence'
-  | 'sequence-batch'
-  | 'search-batch'
-  | 'crawl'
-  | 'extract';
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 export interface Proxy {
   country: string;
@@ -257,83 +248,6 @@ export interface ExtractResult {
   cost: number;
 }
 
-/** Where an async job reports its events: a signed POST per event. */
-export interface Webhook {
-  url: string;
-  headers?: Record<string, string>;
-  /** Events to deliver; default all. */
-  events?: Array<'started' | 'item' | 'completed' | 'failed' | 'cancelled'>;
-}
-
-/** What every async start accepts beside its sync twin's fields. */
-export interface AsyncOptions {
-  webhook?: Webhook;
-}
-
-export interface JobCreated {
-  success: true;
-  id: string;
-  url: string;
-  /** The key's webhook signing secret, made by this request because it had none; shown only here. */
-  webhookSecret?: string;
-}
-
-export interface Job<Item = unknown> {
-  success: true;
-  id: string;
-  status: JobStatus;
-  type: JobType;
-  total: number;
-  completed: number;
-  cost: number;
-  createdAt: string;
-  expiresAt: string;
-  /** Why the job could not run at all (status failed). */
-  error?: string;
-  /** This page's item results in input order; null for an item without a result. */
-  data: Item[];
-  next?: string;
-}
-
-export interface JobCancelled {
-  success: true;
-  id: string;
-  status: 'cancelled';
-  total: number;
-  completed: number;
-}
-
-export interface JobList {
-  jobs: Array<{
-    id: string;
-    type: JobType;
-    status: JobStatus;
-    total: number;
-    completed: number;
-    createdAt: string;
-    expiresAt: string;
-  }>;
-  total: number;
-  page: number;
-  limit: number;
-}
-
-export interface OperationUsage {
-  operation: string;
-  units: number;
-  cost: number;
-  charges: number;
-}
-
-export interface Usage {
-  success: true;
-  from: string;
-  to: string;
-  totalCost: number;
-  operations: OperationUsage[];
-  days: Array<{ date: string; cost: number; operations: OperationUsage[] }>;
-}
-
 export interface MapRequest {
   url: string;
   limit?: number;
@@ -394,59 +308,4 @@ export interface ScreenshotResponse {
   cost: number;
   error?: string;
   timestamp: string;
-}
-
-export interface SessionRequest {
-  width?: number;
-  height?: number;
-  headless?: boolean;
-  /** Engines not installed on the server are refused with 400. */
-  browser?: 'chromium' | 'firefox' | 'camoufox' | 'lightpanda';
-  proxy?: boolean;
-  /** A named profile to run on (one session at a time); `save` writes the browser's profile back at close. */
-  profile?: { name: string; save?: boolean };
-  /** Record the pages as rrweb events (inputs masked); `video` also records a visible session's display. */
-  record?: boolean | { video?: boolean };
-}
-
-export interface SessionRecording {
-  sessionId: string;
-  /** Opens the recording and the replay page without the API key until `expiresAt`. */
-  token: string;
-  expiresAt: string;
-  replayUrl: string;
-  bytes: number;
-  truncated: boolean;
-  /** rrweb events of every page; `pageId` says which tab an event is of. */
-  events: { type: number; timestamp: number; pageId: number; data: unknown }[];
-}
-
-export interface SessionCreated {
-  sessionId: string;
-  wsUrl: string;
-  liveViewUrl: string | null;
-  browser: string;
-  createdAt: string;
-  width: number;
-  height: number;
-  costPerMin: number;
-}
-
-export interface SessionDetails {
-  sessionId: string;
-  status: 'active' | 'closed';
-  width: number;
-  height: number;
-  headless: boolean;
-  proxy: boolean;
-  browser: string;
-  wsUrl: string;
-  liveViewUrl: string | null;
-  totalCost: number;
-  hasStorageState: boolean;
-  lastUrl: string | null;
-  closeReason: 'manual' | 'timeout' | 'error' | null;
-  closedAt: string | null;
-  createdAt: string;
-  lastActivityAt: string;
 }
