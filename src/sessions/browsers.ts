@@ -24,9 +24,13 @@ function installed(path: string): boolean {
 /**
  * The engines this build can run, by the name a create gives: Chromium always; Firefox when its
  * binary is installed; Camoufox (a Firefox build) only where an operator names its binary, run
- * the way Firefox is. lightpanda is named by the spec but not run here.
+ * the way Firefox is. lightpanda is named by the spec but not run here. Looked up once, when the
+ * session manager is made, not on every create.
  */
-function runnable(chromium: ChromiumPaths, firefox: FirefoxPaths): RunnableBrowser[] {
+export function runnableBrowsers(
+  chromium: ChromiumPaths,
+  firefox: FirefoxPaths,
+): RunnableBrowser[] {
   const engines: RunnableBrowser[] = [
     {
       name: 'chromium',
@@ -44,12 +48,7 @@ function runnable(chromium: ChromiumPaths, firefox: FirefoxPaths): RunnableBrows
 }
 
 /** `browser` when this build runs it; else a 400 naming the field and what it can run. */
-export function runnableBrowser(
-  browser: string,
-  chromium: ChromiumPaths,
-  firefox: FirefoxPaths,
-): RunnableBrowser {
-  const engines = runnable(chromium, firefox);
+export function runnableBrowser(browser: string, engines: RunnableBrowser[]): RunnableBrowser {
   const found = engines.find((e) => e.name === browser);
   if (!found)
     throw new SessionError(

@@ -1,4 +1,4 @@
-import { createProfile } from '@puppeteer/browsers';
+import { Browser, createProfile } from '@puppeteer/browsers';
 import { FIREFOX_ENV, firefoxPrefs } from '../browser/index.ts';
 import { BidiConnection } from './bidi.ts';
 import { firefoxPolicyFolder, writeFirefoxPolicy } from './firefox-policy.ts';
@@ -57,15 +57,16 @@ async function connectBidi(
   const tail = stderrTail(browser);
   const stderr = browser.child.stderr!;
   let timer: NodeJS.Timeout | undefined;
+  let onData: ((chunk: Buffer) => void) | undefined;
+  let onExit: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
+      onData = (chunk) => {
         if (String(chunk).includes('WebDriver BiDi listening')) resolve();
       };
+      onExit = () => reject(new Error(`browser exited before it was ready: ${tail()}`));
       stderr.on('data', onData);
-      browser.child.once('exit', () =>
-        reject(new Error(`browser exited before it was ready: ${tail()}`)),
-      );
+      browser.child.once('exit', onExit);
       timer = setTimeout(
         () => reject(new Error(`browser did not answer within ${timeoutMs} ms: ${tail()}`)),
         timeoutMs,
@@ -74,6 +75,8 @@ async function connectBidi(
     return await BidiConnection.open(`${dir}/debug.sock`, BIDI_PORT, timeoutMs);
   } finally {
     clearTimeout(timer);
+    if (onData) stderr.off('data', onData);
+    if (onExit) browser.child.off('exit', onExit);
   }
 }
 
@@ -82,7 +85,7 @@ function firefox(o: LaunchOptions, policyAt: string): BrowserFamily<BidiConnecti
     policyAt,
     writePolicy: writeFirefoxPolicy,
     prepareProfile: (profile, files) =>
-      createProfile('firefox' as never, {
+      createProfile(Browser.FIREFOX, {
         path: profile,
         preferences: { ...firefoxPrefs(SANDBOX_PROXY_URL), ...downloadPrefs(files) },
       }),

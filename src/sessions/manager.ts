@@ -7,7 +7,7 @@ import type { ChromiumPaths, FirefoxPaths, SessionConfig } from '../config.ts';
 import type { LedgerStore, ProfileStore, SessionRow, SessionStore } from '../store/index.ts';
 import { closeOrphans } from './billing.ts';
 import { restoreBrowserState } from './browser-state.ts';
-import { type RunnableBrowser, runnableBrowser } from './browsers.ts';
+import { type RunnableBrowser, runnableBrowser, runnableBrowsers } from './browsers.ts';
 import { refuseUnfit } from './create-checks.ts';
 import { endSession } from './end-session.ts';
 import { SessionFileAccess } from './file-access.ts';
@@ -70,6 +70,8 @@ export class SessionManager {
   readonly #live = new Map<string, LiveSession>();
   readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
+  /** The browsers this build can run (browsers.ts). */
+  readonly #engines: RunnableBrowser[];
   readonly #files: SessionFiles;
   readonly #ownership: SessionOwnership;
   /** Named browser profiles of each key (create, list, get, delete), used by sessions here. */
@@ -96,6 +98,7 @@ export class SessionManager {
       .digest('hex')
       .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
+    this.#engines = runnableBrowsers(o.chromium, o.firefox);
     this.#files = new SessionFiles(o.dataDir, o.config);
     this.#ownership = new SessionOwnership(o.store, this.#live);
     this.profiles = new Profiles(o.dataDir, o.profiles);
@@ -379,7 +382,7 @@ export class SessionManager {
   }
 
   #engine(name: string): RunnableBrowser {
-    return runnableBrowser(name, this.#o.chromium, this.#o.firefox);
+    return runnableBrowser(name, this.#engines);
   }
 
   #owned(userId: string, id: string): Promise<SessionRow> {
