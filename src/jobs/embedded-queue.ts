@@ -1,9 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { FairLane, FairQueue } from '../fair/index.ts';
 import { coalesced } from './coalesce.ts';
-import type { ItemExecutor } from './executor.ts';
-import type { JobStore } from './job-store.ts';
-import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
+import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT, type QueueWorker } from './queue.ts';
 import { type ClaimedItem, type ItemRef, type JobRef, keyOf } from './types.ts';
 
 /**
@@ -21,11 +18,7 @@ const RETRY_MS = 1000;
  */
 const CLAIM_PER_SLOT = 4;
 
-interface Running {
-  executor: ItemExecutor;
-  store: JobStore;
-  concurrency: number;
-  log: FastifyBaseLogger;
+interface Running extends QueueWorker {
   /** The slots, shared between users in turn. */
   slots: FairLane;
 }
@@ -84,16 +77,13 @@ export class EmbeddedQueue implements JobQueue {
     void this.#pump();
   }
 
-  async work(
-    executor: ItemExecutor,
-    store: JobStore,
-    concurrency: number,
-    log: FastifyBaseLogger,
-  ): Promise<void> {
-    const requeued = await store.requeueRunning();
-    if (requeued > 0) log.info({ requeued }, 'job items interrupted by the last stop run again');
+  async work(worker: QueueWorker): Promise<void> {
+    const requeued = await worker.store.requeueRunning();
+    if (requeued > 0)
+      worker.log.info({ requeued }, 'job items interrupted by the last stop run again');
+    const { concurrency } = worker;
     const slots = new FairLane({ capacity: concurrency, perKey: this.#perKey ?? concurrency });
-    this.#run = { executor, store, concurrency, log, slots };
+    this.#run = { ...worker, slots };
     void this.#pump();
   }
 

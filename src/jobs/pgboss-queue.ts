@@ -5,7 +5,7 @@ import type { Tables } from '../store/index.ts';
 import { coalesced } from './coalesce.ts';
 import type { ItemExecutor } from './executor.ts';
 import type { JobStore } from './job-store.ts';
-import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT } from './queue.ts';
+import { givenUpReason, type JobQueue, QUEUE_RETRY_LIMIT, type QueueWorker } from './queue.ts';
 import {
   ACTIVE_STATUSES,
   type ClaimedItem,
@@ -38,13 +38,6 @@ const IDLE_POLL_MS = 250;
 /** The item and whose job of which type, so claiming it takes no extra read. */
 type ItemMessage = ItemRef;
 
-interface Running {
-  executor: ItemExecutor;
-  store: JobStore;
-  concurrency: number;
-  log: FastifyBaseLogger;
-}
-
 /**
  * The scale-out engine: one pg-boss job per item on the shared Postgres. pg-boss hands each to one
  * worker (SKIP LOCKED) and records its heartbeat; a worker that stops heartbeating has its item
@@ -62,7 +55,7 @@ export class PgBossQueue implements JobQueue {
   readonly #boss: PgBoss;
   readonly #heartbeatSeconds: number;
   #started = false;
-  #run?: Running;
+  #run?: QueueWorker;
   /** Fetches items until the concurrency is used up; triggers during a pass coalesce. */
   readonly #pump = coalesced(() => this.#fetchItems());
   #closed = false;
@@ -162,13 +155,9 @@ export class PgBossQueue implements JobQueue {
     void this.#pump();
   }
 
-  async work(
-    executor: ItemExecutor,
-    store: JobStore,
-    concurrency: number,
-    log: FastifyBaseLogger,
-  ): Promise<void> {
-    this.#run = { executor, store, concurrency, log };
+  async work(worker: QueueWorker): Promise<void> {
+    const { executor, log } = worker;
+    this.#run = worker;
     this.#heartbeat = setInterval(
       () => {
         const attempts = [...this.#inflight.values()].map((j) => ({
@@ -207,13 +196,13 @@ export class PgBossQueue implements JobQueue {
   }
 
   /** Starts buffered items in free slots; synchronous, so a freed slot never waits for a fetch in flight. */
-  #fill(run: Running): void {
+  #fill(run: QueueWorker): void {
     while (!this.#closed && this.#running < run.concurrency && this.#buffer.length > 0)
       this.#start(run, this.#buffer.shift()!);
   }
 
   /** Items to hold claimed ahead of free slots: for short items half the concurrency, so the fetch and claim are shared by a group. */
-  #ahead(run: Running): number {
+  #ahead(run: QueueWorker): number {
     return this.#meanMs !== undefined && this.#meanMs < PREFETCH_BELOW_MS
       ? Math.ceil(run.concurrency / 2)
       : 0;
@@ -245,7 +234,7 @@ export class PgBossQueue implements JobQueue {
   }
 
   /** Fetches and claims up to `wanted` items into the buffer; false when the queue had none. */
-  async #fetchGroup(run: Running, wanted: number): Promise<boolean> {
+  async #fetchGroup(run: QueueWorker, wanted: number): Promise<boolean> {
     const jobs = await this.#boss.fetch<ItemMessage>(QUEUE, { batchSize: wanted });
     if (!jobs || jobs.length === 0) return false;
     for (const job of jobs) this.#inflight.set(keyOf(job.data), job);
@@ -280,7 +269,7 @@ export class PgBossQueue implements JobQueue {
   }
 
   /** A failure below the operation: pg-boss runs the item again after its retry delay, or gives it up. */
-  async #fail(run: Running, item: ItemKey, err: Error): Promise<void> {
+  async #fail(run: QueueWorker, item: ItemKey, err: Error): Promise<void> {
     const job = this.#inflight.get(keyOf(item));
     this.#inflight.delete(keyOf(item));
     if (!job) return;
@@ -295,7 +284,7 @@ export class PgBossQueue implements JobQueue {
       );
   }
 
-  #start(run: Running, item: ClaimedItem): void {
+  #start(run: QueueWorker, item: ClaimedItem): void {
     this.#running++;
     let slot = true;
     const free = () => {

@@ -5,6 +5,14 @@ import type { ItemExecutor } from './executor.ts';
 import type { JobStore } from './job-store.ts';
 import type { EnqueueItems, ItemKey } from './types.ts';
 
+/** What a queue runs its items with, in the process that works them. */
+export interface QueueWorker {
+  executor: ItemExecutor;
+  store: JobStore;
+  concurrency: number;
+  log: FastifyBaseLogger;
+}
+
 /** How job items travel from the request that creates them to a process that runs them. */
 export interface JobQueue {
   readonly engine: 'embedded' | 'pg-boss';
@@ -17,12 +25,7 @@ export interface JobQueue {
   /** Called once a transaction that stored items committed. */
   created(): void;
   /** Starts running items in this process, at most `concurrency` at once. */
-  work(
-    executor: ItemExecutor,
-    store: JobStore,
-    concurrency: number,
-    log: FastifyBaseLogger,
-  ): Promise<void>;
+  work(worker: QueueWorker): Promise<void>;
   /** Stops taking items; running ones are interrupted and handed back to run again. */
   close(): Promise<void>;
 }

@@ -83,7 +83,7 @@ export class Jobs {
       },
     });
     this.#executor = executor;
-    await this.queue.work(executor, this.store, config.jobConcurrency, log);
+    await this.queue.work({ executor, store: this.store, concurrency: config.jobConcurrency, log });
   }
 
   /**

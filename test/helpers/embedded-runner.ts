@@ -37,6 +37,6 @@ export async function embeddedRunner(
     async drain() {},
   } as unknown as ItemExecutor;
   const queue = new EmbeddedQueue();
-  await queue.work(executor, store, concurrency, pino({ level: 'silent' }));
+  await queue.work({ executor, store, concurrency, log: pino({ level: 'silent' }) });
   return queue;
 }
