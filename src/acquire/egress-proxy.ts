@@ -10,11 +10,12 @@ import type { Duplex } from 'node:stream';
 import type { ProxyTable } from '../settings/index.ts';
 import { keep, LaneState } from './egress-lane-state.ts';
 import {
+  admitDestination,
   BlockedDestinationError,
   checkUrl,
   guardedLookup,
   type NetworkPolicy,
-  resolveChecked,
+  refusalMessage,
 } from './ssrf.ts';
 import { forwardThrough, tunnelThrough } from './upstream-proxy.ts';
 
@@ -95,12 +96,6 @@ const UPSTREAM_AUTH_FAILED = 'the upstream proxy refused its credentials (HTTP 4
 // would tell a caller which internal ports are open and how names resolve here.
 const UNREACHABLE = 'the destination could not be reached';
 
-function refusalMessage(err: unknown): string | undefined {
-  if (err instanceof BlockedDestinationError) return err.message;
-  const cause = (err as { cause?: unknown })?.cause;
-  return cause instanceof BlockedDestinationError ? cause.message : undefined;
-}
-
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
@@ -129,17 +124,6 @@ export async function startEgressProxy(
     socket.on('close', () => allSockets.delete(socket));
   };
 
-  /**
-   * Judges a destination before anything is sent. Going direct, the checked lookup judges the
-   * address at connect time. Through an upstream proxy, which resolves the name itself, we
-   * resolve and judge it here first: that narrows the DNS-rebinding window to the moment between
-   * the two lookups but cannot close it.
-   */
-  const admit = async (target: URL, upstream: URL | undefined) => {
-    checkUrl(target, policy);
-    if (upstream) await resolveChecked(target.hostname, policy);
-  };
-
   const forward =
     (upstream: URL | undefined, lane: LaneState) =>
     async (req: IncomingMessage, res: ServerResponse) => {
@@ -158,7 +142,7 @@ export async function startEgressProxy(
           throw new BlockedDestinationError(
             `refused to fetch ${target.host}: the page loaded more than ${lane.budget} bytes`,
           );
-        await admit(target, upstream);
+        await admitDestination(target, policy, upstream !== undefined);
       } catch (err) {
         // A name that does not resolve is the destination's failure, not a refusal.
         const refusal =
@@ -262,7 +246,7 @@ export async function startEgressProxy(
       }
       let outbound: Duplex;
       try {
-        await admit(target, upstream);
+        await admitDestination(target, policy, upstream !== undefined);
         outbound = upstream
           ? await tunnelThrough(upstream, authority, UPSTREAM_CONNECT_TIMEOUT_MS)
           : await open(host, port);

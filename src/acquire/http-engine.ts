@@ -11,13 +11,7 @@ import { FetchFailure } from './errors.ts';
 import { presentedLocale } from './geo-locale.ts';
 import type { ProxyRoute } from './geo-proxy.ts';
 import { browserHeaders } from './headers.ts';
-import {
-  BlockedDestinationError,
-  checkUrl,
-  guardedLookup,
-  type NetworkPolicy,
-  resolveChecked,
-} from './ssrf.ts';
+import { admitDestination, guardedLookup, type NetworkPolicy, refusalMessage } from './ssrf.ts';
 
 export interface HttpEngineOptions {
   policy: NetworkPolicy;
@@ -219,8 +213,7 @@ export class HttpEngine {
     }
     try {
       for (let hop = 0; ; hop++) {
-        checkUrl(url, this.#options.policy);
-        if (opts.proxy) await resolveChecked(url.hostname, this.#options.policy);
+        await admitDestination(url, this.#options.policy, opts.proxy !== undefined);
         chain.push(url.href);
         const res = await request(url, {
           method: 'GET',
@@ -308,10 +301,8 @@ function toFetchFailure(
   if (err instanceof FetchFailure) return err;
   if (ctx.callerAborted) return err as Error;
   if (ctx.timedOut) return new FetchFailure('timeout', `timed out after ${ctx.timeoutMs} ms`);
-  const chain = [err, (err as { cause?: unknown })?.cause];
-  for (const e of chain)
-    if (e instanceof BlockedDestinationError)
-      return new FetchFailure('blocked-destination', e.message);
+  const refusal = refusalMessage(err);
+  if (refusal) return new FetchFailure('blocked-destination', refusal);
   if (
     err instanceof undiciErrors.HeadersTimeoutError ||
     err instanceof undiciErrors.BodyTimeoutError ||

@@ -164,3 +164,25 @@ export function resolveChecked(hostname: string, policy: NetworkPolicy): Promise
     );
   });
 }
+
+/**
+ * Judges a destination before anything is sent. Going direct, the checked lookup judges the
+ * address at connect time. Through an upstream proxy, which resolves the name itself, we resolve
+ * and judge it here first: that narrows the DNS-rebinding window to the moment between the two
+ * lookups but cannot close it.
+ */
+export async function admitDestination(
+  url: URL,
+  policy: NetworkPolicy,
+  viaProxy: boolean,
+): Promise<void> {
+  checkUrl(url, policy);
+  if (viaProxy) await resolveChecked(url.hostname, policy);
+}
+
+/** Why a destination was refused, when `err` is that refusal or a connection error it caused. */
+export function refusalMessage(err: unknown): string | undefined {
+  if (err instanceof BlockedDestinationError) return err.message;
+  const cause = (err as { cause?: unknown })?.cause;
+  return cause instanceof BlockedDestinationError ? cause.message : undefined;
+}
