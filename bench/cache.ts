@@ -4,7 +4,7 @@
  *   node bench/cache.ts [--pages N] [--rounds N]
  *
  * A loopback site serves real article pages (the article-extraction data set; see
- * bench/extraction/data.ts for where it comes from when absent). Each round scrapes every page
+ * bench/main-content/data.ts for where it comes from when absent). Each round scrapes every page
  * fresh (`maxAge: 0`, `storeInCache: false`: no cache work at all, the service as it was before
  * the cache) and cached (`maxAge` of an hour: index read, file read and decompress, no request to
  * the site), in turn and in alternating order so that load from other work falls on both alike.
@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startBenchServer } from './bench-server.ts';
-import { loadArticleExtraction } from './extraction/data.ts';
+import { loadArticleExtraction } from './main-content/data.ts';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string' }, rounds: { type: 'string' } },

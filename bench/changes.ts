@@ -3,7 +3,7 @@
  *
  *   node bench/changes.ts [--pages N]
  *
- * A loopback site serves WCXB dev pages (see bench/extraction/data.ts for where the data set comes
+ * A loopback site serves WCXB dev pages (see bench/main-content/data.ts for where the data set comes
  * from when absent), each visit with volatile parts injected as real sites have them: a clock and
  * a view counter inside the first paragraph, and a rotating ad slot before the page's content.
  * Every page is scraped with a changeTracking format three times: the first is `new`; the second,
@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startBenchServer } from './bench-server.ts';
-import { loadWcxb } from './extraction/data.ts';
+import { loadWcxb } from './main-content/data.ts';
 
 const { values: args } = parseArgs({ options: { pages: { type: 'string' } } });
 const KEY = 'wd_bench_key_0123456789abcdef';

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { extractListing } from '../src/content/convert/listing.ts';
 import { convertHtml } from '../src/content/index.ts';
-import { loadWcxb } from './extraction/data.ts';
+import { loadWcxb } from './main-content/data.ts';
 
 const { values } = parseArgs({
   options: {

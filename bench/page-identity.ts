@@ -7,7 +7,7 @@
  * asking for markdown, html, rawHtml and links with metadata: the local fixture site
  * (test/fixtures/site: HTML, text, JSON, charsets, a PDF, an image, pages only a browser renders)
  * and N pages each of the article-extraction and WCXB dev sets (from `WEBDATA_BENCH_DATA`, else
- * `../shared/data`; bench/extraction/data.ts says where to get them), served from loopback.
+ * `../shared/data`; bench/main-content/data.ts says where to get them), served from loopback.
  * Volatile parts (the timestamp and cachedAt, the loopback ports) are taken out before hashing. Run it in two
  * checkouts (a `git worktree add` of the base with node_modules linked) and compare the hashes;
  * `--list` prints each page's own hash, to find the one that differs.
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startFixtureSite } from '../test/fixtures/site/server.ts';
 import { startBenchServer } from './bench-server.ts';
-import { loadArticleExtraction, loadWcxb } from './extraction/data.ts';
+import { loadArticleExtraction, loadWcxb } from './main-content/data.ts';
 import { servePages } from './page-site.ts';
 
 const { values: args } = parseArgs({

@@ -18,7 +18,7 @@ import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { freePort } from '../test/helpers/server.ts';
 import { startBenchServer } from './bench-server.ts';
-import { loadArticleExtraction } from './extraction/data.ts';
+import { loadArticleExtraction } from './main-content/data.ts';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string' }, rounds: { type: 'string' }, browser: { type: 'string' } },

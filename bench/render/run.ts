@@ -22,8 +22,8 @@ import { request } from 'undici';
 import { articleOf, RENDER_CLASSES } from '../../test/fixtures/site/routes/render.ts';
 import { startFixtureSite } from '../../test/fixtures/site/server.ts';
 import { startBenchServer } from '../bench-server.ts';
-import { loadWcxb } from '../extraction/data.ts';
-import { markdownText, tokens } from '../extraction/metrics.ts';
+import { loadWcxb } from '../main-content/data.ts';
+import { markdownText, tokens } from '../main-content/metrics.ts';
 import { servePages } from '../page-site.ts';
 
 const { values: args } = parseArgs({

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { convertHtml } from '../../src/content/index.ts';
 import { startBenchServer } from '../bench-server.ts';
-import { loadArticleExtraction } from '../extraction/data.ts';
+import { loadArticleExtraction } from '../main-content/data.ts';
 import { servePages } from '../page-site.ts';
 import {
   addThreadTimes,

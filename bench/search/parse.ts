@@ -1,7 +1,7 @@
 /**
  * SERP parser speed on the real saved pages (test/fixtures/serp). The baseline, measured in the
  * same run, is linkedom parsing the same page and doing nothing else: the floor for any parser
- * built on it. The ratio says what our extraction adds on top of the parse.
+ * built on it. The ratio says what our reading of the results adds on top of the parse.
  *
  *   node bench/search/parse.ts [rounds]
  */

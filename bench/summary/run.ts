@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { convertHtml, extractiveSummary } from '../../src/content/index.ts';
-import { DATA_DIR, loadWcxb } from '../extraction/data.ts';
+import { DATA_DIR, loadWcxb } from '../main-content/data.ts';
 
 const { values: args } = parseArgs({
   options: { limit: { type: 'string' }, chars: { type: 'string' } },
@@ -85,7 +85,7 @@ for (const page of pages) {
     format: 'markdown',
     onlyMainContent: true,
   }).content;
-  // Only pages whose markdown holds the target say anything about ranking; the rest is extraction's score.
+  // Only pages whose markdown holds the target say anything about ranking; the rest is the main content's score.
   if (!hit(markdown, target)) continue;
   found++;
   cases++;

@@ -6,7 +6,7 @@ const URL_ = 'https://news.example/section/story.html';
 
 const para = (topic: string) =>
   `<p>${topic} is described here at enough length for a reader to follow, with several clauses, commas, and the sort of ` +
-  `detail that makes a paragraph of real prose rather than a caption or a menu label, which matters to extraction.</p>`;
+  `detail that makes a paragraph of real prose rather than a caption or a menu label, which matters to the classifier.</p>`;
 
 function page(body: string, head = ''): string {
   return `<!doctype html><html><head><title>Daily Example: news from the river valley and the hills beyond</title>${head}</head><body>${body}</body></html>`;

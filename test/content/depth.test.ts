@@ -79,7 +79,7 @@ describe('conversion deadline', () => {
 
   it('ends a conversion past the deadline, and the worker serves the next page', async () => {
     const paragraph =
-      '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
+      '<p>A paragraph of ordinary prose, long enough to count as the main content, with commas, clauses.</p>';
     const huge = `<html><body><article>${paragraph.repeat(40_000)}</article></body></html>`;
     const started = performance.now();
     await expect(

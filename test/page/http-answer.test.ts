@@ -4,7 +4,7 @@ import { pageContentThreads, readHttpAnswerOn } from '../../src/page/http-answer
 
 const ocr = { concurrency: 1, pageTimeoutMs: 10_000, budgetMs: 10_000, maxPixels: 1_000_000 };
 const paragraph =
-  '<p>A paragraph of ordinary prose, long enough to count as content for extraction, with commas, clauses.</p>';
+  '<p>A paragraph of ordinary prose, long enough to count as the main content, with commas, clauses.</p>';
 
 describe('reading an HTTP answer on a conversion worker', () => {
   const pool = pageContentThreads(1, 30_000, ocr);

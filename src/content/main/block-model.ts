@@ -25,7 +25,7 @@ export interface BlockInputs {
 }
 
 /**
- * The block classifier, trained by bench/extraction/train.ts (`npm run train:extraction`) on
+ * The block classifier, trained by bench/main-content/train.ts (`npm run train:main-content`) on
  * the WCXB dev pages and shipped beside this file. Stage one judges each block on its own
  * features; stage two judges it again beside how its neighbours and the blocks under the same
  * parents scored, so a short line inside a run of content stays and a long one inside a menu goes.

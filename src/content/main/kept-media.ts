@@ -90,7 +90,7 @@ function pagePicture(title: string, declared: Set<string>, img: Element): boolea
  * product's gallery above its title). A sidebar's ad banners, a teaser list's thumbnails and a
  * header's logo go with the text the classifier dropped around them (before, every image in the
  * element the kept text spans stayed: on the 181 article-extraction pages, 910 images beside
- * those of Readability's pick of the article, under 350 since; `bench/extraction/images.ts`). A
+ * those of Readability's pick of the article, under 350 since; `bench/main-content/images.ts`). A
  * figure's own text (its caption, credit, a gallery's count) is not what it stands beside: it
  * keeps the figure's media when kept, and when dropped, the text around the figure decides.
  * `elements` are the document's as `selectMainContent` took them: the passes since have taken

@@ -259,7 +259,7 @@ export interface MainContentOptions {
 /**
  * The blocks the classifier keeps (the title heading aside) and what they hold, in numbers: those
  * kept (`keptAt`) at the threshold the page's scores choose, without comment threads unless asked
- * for. The training's held-out reading (`bench/extraction/route-cases.ts`) calls this too, so
+ * for. The training's held-out reading (`bench/main-content/route-cases.ts`) calls this too, so
  * that it scores what the converter keeps by default.
  */
 export function pickBlocks(

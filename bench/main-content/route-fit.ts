@@ -17,7 +17,7 @@ const MENU_RATIOS = [0, 0.05, 0.1, 0.2, 0.5, 1];
 /**
  * The policies tried, the declared-article terms among them. Those terms were held at "always
  * Readability" while only WCXB was fitted on: WCXB kept declared pages with the classifier, which
- * article-extraction, then never trained on, did not bear out (docs/extraction.md). With both
+ * article-extraction, then never trained on, did not bear out (docs/main-content.md). With both
  * sets in the folds the fit weighs the two together.
  */
 export function grid(): RoutePolicy[] {

@@ -6,7 +6,7 @@
  * (`imageFileName`), so one picture at two sizes counts once. Word F1 does not see
  * images (the metrics drop them), so this is their only measure.
  *
- *   node bench/extraction/images.ts
+ *   node bench/main-content/images.ts
  */
 
 import { parseHtml } from '../../src/content/dom/parse.ts';

@@ -1,5 +1,5 @@
 /**
- * Main-content extraction quality and speed. Measured in this run, on the same pages:
+ * Main-content quality and speed. Measured in this run, on the same pages:
  *   - Readability 0.6 on linkedom (its textContent, as the published baseline) and its time;
  *   - Defuddle on JSDOM, each page on a worker thread cut off after --defuddle-timeout seconds
  *     (a page cut off or thrown on scores 0);
@@ -10,12 +10,12 @@
  *     forests trained on four folds score the fifth, so no page is scored by a model that saw its
  *     ground truth nor another page of its site (`crossValidate`, folds by site: `folds.ts`).
  *
- *   node bench/extraction/run.ts [--limit N] [--set article|wcxb] [--defuddle-limit N] [--folds] [--scores FILE]
+ *   node bench/main-content/run.ts [--limit N] [--set article|wcxb] [--defuddle-limit N] [--folds] [--scores FILE]
  *
  * --limit samples every n-th page of each set; --defuddle-limit samples Defuddle's pages the
  * same way (it takes seconds a page on JSDOM), scored beside the others on those pages only.
  * The shipped model is trained on every page of both sets, so its figures through the API are
- * in-sample; the held-out figures (--folds here for WCXB, train:extraction for both) are the honest ones.
+ * in-sample; the held-out figures (--folds here for WCXB, train:main-content for both) are the honest ones.
  */
 
 import { writeFileSync } from 'node:fs';

@@ -11,9 +11,9 @@
  * figure both ways (pages of one site then sit in training and test folds at once, which flatters it).
  * Saves the route cases (bench/results/route-cases.json) so that
  *
- *   npm run train:extraction                   # classifier, page forests and route policy, about 36 min on 2 cores
- *   npm run train:extraction -- --route-only   # only the route policy, from the saved cases, seconds
- *   npm run train:extraction -- --limit 400 --trees 50   # a cheap held-out estimate; writes nothing
+ *   npm run train:main-content                   # classifier, page forests and route policy, about 36 min on 2 cores
+ *   npm run train:main-content -- --route-only   # only the route policy, from the saved cases, seconds
+ *   npm run train:main-content -- --limit 400 --trees 50   # a cheap held-out estimate; writes nothing
  *
  * `--limit N` samples every n-th page of each set and `--trees N` fits fewer trees: runs for
  * comparing one change with another, whose figures are below the full run's; they write neither

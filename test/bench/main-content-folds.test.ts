@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FOLDS, foldsOf, siteOf } from '../../bench/extraction/folds.ts';
+import { FOLDS, foldsOf, siteOf } from '../../bench/main-content/folds.ts';
 
 const page = (id: string, url: string) => ({ id, url, set: 'wcxb' as const });
 
-describe('held-out folds of the extraction bench', () => {
+describe('held-out folds of the main-content bench', () => {
   it('names a page by its registrable domain, a hosting platform counting as one site', () => {
     expect(siteOf(page('1', 'https://news.example.co.uk/a/b'))).toBe('example.co.uk');
     expect(siteOf(page('2', 'https://www.example.com/x'))).toBe('example.com');

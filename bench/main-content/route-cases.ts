@@ -175,12 +175,12 @@ export function saveCases(cases: SavedCases): void {
 
 export function loadCases(): SavedCases {
   if (!existsSync(CASES_FILE))
-    throw new Error(`${CASES_FILE} is missing: run train:extraction once without --route-only`);
+    throw new Error(`${CASES_FILE} is missing: run train:main-content once without --route-only`);
   const cases = JSON.parse(readFileSync(CASES_FILE, 'utf8')) as Partial<SavedCases>;
   // Cases saved before the folds were grouped by site carry no folds; their folds were others.
   if (!cases.fold)
     throw new Error(
-      `${CASES_FILE} predates the site folds: run train:extraction once without --route-only`,
+      `${CASES_FILE} predates the site folds: run train:main-content once without --route-only`,
     );
   return cases as SavedCases;
 }
