@@ -13,8 +13,8 @@ import { Jobs } from '../jobs/index.ts';
 import { watch } from '../metrics/index.ts';
 import { Monitors } from '../monitors/index.ts';
 import { crawlPoliteness, type Services } from '../ops/index.ts';
-import { pageContentThreads, stealthPageFetcher } from '../page/index.ts';
-import { createSearchProviders, httpPageFetcher } from '../search/index.ts';
+import { pageContentThreads, stealthSerpFetcher } from '../page/index.ts';
+import { createSearchProviders, httpSerpFetcher } from '../search/index.ts';
 import { SessionManager } from '../sessions/index.ts';
 import {
   type Database,
@@ -120,7 +120,7 @@ export async function createServices(
     egressLimits,
   });
   const search = createSearchProviders(config.search, config.llm, {
-    fetchers: { plain: httpPageFetcher(httpEngine), stealth: stealthPageFetcher(browser) },
+    fetchers: { plain: httpSerpFetcher(httpEngine), stealth: stealthSerpFetcher(browser) },
   });
   const artifacts = new LocalArtifactStore({
     dir: join(config.dataDir, 'files'),

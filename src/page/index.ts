@@ -11,4 +11,4 @@ export {
   UnreadablePdfError,
 } from './outputs.ts';
 export { BlockedPageError, type DocumentState, settledContent, trackDocument } from './settle.ts';
-export { stealthPageFetcher } from './stealth-page.ts';
+export { stealthSerpFetcher } from './stealth-serp-fetcher.ts';

@@ -15,7 +15,7 @@ export { collect } from './collect.ts';
 export { normaliseDomain } from './domains.ts';
 export { SearchProviderError } from './errors.ts';
 export { googleNoResults, googleRefusal, parseGoogleSerp } from './google-serp.ts';
-export { httpPageFetcher } from './page-fetcher.ts';
+export { httpSerpFetcher } from './http-serp-fetcher.ts';
 export type { SearchHit } from './types.ts';
 
 export type SearchProviders = Record<SearchProviderName, SearchProvider>;

@@ -3,12 +3,6 @@ import type { Page } from 'playwright-core';
 import { type BrowserEngine, openUrl } from '../browser/index.ts';
 import { BlockedPageError, PageNotReadyError, settledContent, trackDocument } from './settle.ts';
 
-export interface RenderedPage {
-  url: string;
-  statusCode: number;
-  html: string;
-}
-
 /** How long a results page may keep navigating and loading after the first document (a JavaScript gate reloading itself). */
 const QUIET_WAIT_MS = 8_000;
 /** The main frame counts as arrived once it has not navigated for this long. */
@@ -48,10 +42,8 @@ const SERP_KEY = 'search-engines';
  * Renders a URL in browser-stealth and returns its settled HTML: what a search engine serves a
  * real browser after its JavaScript gate has run. Used as the second try of SERP adapters.
  */
-export function stealthPageFetcher(
-  browser: BrowserEngine,
-): (url: string, signal: AbortSignal) => Promise<RenderedPage> {
-  return (url, signal) =>
+export function stealthSerpFetcher(browser: BrowserEngine) {
+  return (url: string, signal: AbortSignal) =>
     browser.run(
       'browser-stealth',
       async (page, env) => {
