@@ -1,25 +1,17 @@
 import { type Static, Type } from 'typebox';
-import { Cost, Timestamp } from './common.ts';
+import { Cost, Outcome } from './common.ts';
 
-export const MapResult = Type.Object({
-  success: Type.Boolean(),
+export const MapResult = Outcome({
   links: Type.Array(Type.String()),
   total: Type.Number({ description: 'Length of links' }),
-  cost: Cost,
-  error: Type.Optional(Type.String()),
-  timestamp: Timestamp,
 });
 export type MapResult = Static<typeof MapResult>;
 
-export const ScreenshotResult = Type.Object({
-  success: Type.Boolean(),
+export const ScreenshotResult = Outcome({
   url: Type.Optional(Type.String({ description: 'Public PNG URL' })),
   sourceUrl: Type.String(),
   width: Type.Optional(Type.Number()),
   height: Type.Optional(Type.Number()),
-  cost: Cost,
-  error: Type.Optional(Type.String()),
-  timestamp: Timestamp,
 });
 export type ScreenshotResult = Static<typeof ScreenshotResult>;
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Cost, Timestamp } from './common.ts';
+import { BatchOf, Cost, Timestamp } from './common.ts';
 
 /** The metadata a result carries when `extractMetadata` was asked for: what the page says and how it was served. */
 export const ResultMetadata = Type.Object({
@@ -149,12 +149,5 @@ export const FetchResult = Type.Object({
 });
 export type FetchResult = Static<typeof FetchResult>;
 
-export const BatchResult = Type.Object({
-  results: Type.Array(FetchResult),
-  total: Type.Number(),
-  successful: Type.Number(),
-  failed: Type.Number(),
-  timestamp: Timestamp,
-  cost: Cost,
-});
+export const BatchResult = BatchOf(FetchResult, {});
 export type BatchResult = Static<typeof BatchResult>;

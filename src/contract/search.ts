@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Cost, Timestamp } from './common.ts';
+import { BatchOf, Cost } from './common.ts';
 import { FetchResult } from './page.ts';
 
 /** `page` is there when the search was asked to scrape its hits. */
@@ -21,13 +21,5 @@ export const SearchQueryResult = Type.Object({
 });
 export type SearchQueryResult = Static<typeof SearchQueryResult>;
 
-export const SearchResult = Type.Object({
-  results: Type.Array(SearchQueryResult),
-  total: Type.Number(),
-  successful: Type.Number(),
-  failed: Type.Number(),
-  totalTimeMs: Type.Number(),
-  timestamp: Timestamp,
-  cost: Cost,
-});
+export const SearchResult = BatchOf(SearchQueryResult, { totalTimeMs: Type.Number() });
 export type SearchResult = Static<typeof SearchResult>;

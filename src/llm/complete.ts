@@ -100,6 +100,8 @@ function wire(
 ): { path: string; body: object; read: (answer: never) => LlmAnswer } {
   const system = { role: 'system', content: call.instructions };
   const structured = call.schema !== undefined && settings.structuredOutput;
+  // Not strict: OpenAI's strict mode refuses common schemas (optional properties); ajv checks the answer anyway.
+  const namedSchema = { name: 'extraction', schema: call.schema, strict: false };
   switch (settings.api) {
     case 'responses':
       return {
@@ -111,19 +113,7 @@ function wire(
           input: call.messages.length === 1 ? call.messages[0]!.content : call.messages,
           // Pages are fetched for the caller, not to be kept by the model's provider.
           store: false,
-          // Not strict: OpenAI's strict mode refuses common schemas (optional properties); ajv checks the answer anyway.
-          ...(structured
-            ? {
-                text: {
-                  format: {
-                    type: 'json_schema',
-                    name: 'extraction',
-                    schema: call.schema,
-                    strict: false,
-                  },
-                },
-              }
-            : {}),
+          ...(structured ? { text: { format: { type: 'json_schema', ...namedSchema } } } : {}),
         },
         read: responsesAnswer,
       };
@@ -135,12 +125,7 @@ function wire(
           messages: [system, ...call.messages],
           store: false,
           ...(structured
-            ? {
-                response_format: {
-                  type: 'json_schema',
-                  json_schema: { name: 'extraction', schema: call.schema, strict: false },
-                },
-              }
+            ? { response_format: { type: 'json_schema', json_schema: namedSchema } }
             : {}),
         },
         read: chatAnswer,
