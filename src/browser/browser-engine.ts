@@ -9,6 +9,7 @@ import {
   startEgressProxy,
 } from '../acquire/index.ts';
 import type { BrowserConfig, ChromiumPaths, FirefoxPaths } from '../config.ts';
+import type { BROWSER_RUNGS } from '../contract/index.ts';
 import type { ProxyTable } from '../settings/index.ts';
 import { BrowserPool, type BrowserPoolStats } from './browser-pool.ts';
 import { PageCrashedError } from './errors.ts';
@@ -29,7 +30,7 @@ import { startXvfb, type Xvfb } from './xvfb.ts';
 const playwright = () => import('playwright-core');
 
 /** The browser methods of the API, in escalation order. */
-export type BrowserMethod = 'browser' | 'browser-stealth' | 'browser-firefox';
+export type BrowserMethod = (typeof BROWSER_RUNGS)[number];
 
 export interface BrowserEngineOptions extends BrowserConfig {
   chromium: ChromiumPaths;

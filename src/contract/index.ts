@@ -4,6 +4,7 @@ export { MapResult, PdfResult, ScreenshotResult } from './outputs.ts';
 export {
   AcquireMethod,
   BatchResult,
+  BROWSER_RUNGS,
   ChangeTracking,
   FetchResult,
   ListingItem,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { BatchOf, Cost, Timestamp } from './common.ts';
+import { BatchOf, Cost, LiteralUnion, Timestamp } from './common.ts';
 
 /** The metadata a result carries when `extractMetadata` was asked for: what the page says and how it was served. */
 export const ResultMetadata = Type.Object({
@@ -38,18 +38,13 @@ const PageExtraFields = Type.Object(pageExtraFields);
 export type PageExtraFields = Static<typeof PageExtraFields>;
 
 /** Every way a page can be acquired, in the order the ladder tries them. */
-export const AcquireMethod = Type.Union(
-  [
-    Type.Literal('http'),
-    Type.Literal('browser'),
-    Type.Literal('browser-stealth'),
-    Type.Literal('browser-firefox'),
-  ],
-  {
-    description:
-      'How the page was acquired: plain HTTP, the headless browser, browser-stealth, or headless Firefox (beyond the spec; absent when nothing was acquired)',
-  },
-);
+/** The ladder's browser rungs, cheapest first; a browser sequence runs on one of them. */
+export const BROWSER_RUNGS = ['browser', 'browser-stealth', 'browser-firefox'] as const;
+
+export const AcquireMethod = LiteralUnion(['http', ...BROWSER_RUNGS], {
+  description:
+    'How the page was acquired: plain HTTP, the headless browser, browser-stealth, or headless Firefox (beyond the spec; absent when nothing was acquired)',
+});
 export type AcquireMethod = Static<typeof AcquireMethod>;
 
 /** The engine a caller asks for: one rung of the ladder, or `auto` to climb it. */

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Cost, Timestamp } from './common.ts';
-import { pageExtraFields, ResultMetadata } from './page.ts';
+import { Cost, LiteralUnion, Timestamp } from './common.ts';
+import { BROWSER_RUNGS, pageExtraFields, ResultMetadata } from './page.ts';
 
 /** What a sequence's `scrape` step captured. */
 export const Breakpoint = Type.Object({
@@ -18,11 +18,7 @@ export const SequenceResult = Type.Object({
   data: Type.Array(Breakpoint),
   totalBreakpoints: Type.Number(),
   completedBreakpoints: Type.Number(),
-  method: Type.Union([
-    Type.Literal('browser'),
-    Type.Literal('browser-stealth'),
-    Type.Literal('browser-firefox'),
-  ]),
+  method: LiteralUnion(BROWSER_RUNGS),
   totalTimeMs: Type.Number(),
   error: Type.Optional(Type.String()),
   failedAtStepIndex: Type.Optional(Type.Number()),

@@ -9,11 +9,16 @@ import {
   runAction,
 } from '../browser/index.ts';
 import type { OutputFormat } from '../content/index.ts';
-import type { AcquireMethod, Breakpoint, SequenceResult, SequenceStep } from '../contract/index.ts';
+import {
+  type AcquireMethod,
+  BROWSER_RUNGS,
+  type Breakpoint,
+  type SequenceResult,
+  type SequenceStep,
+} from '../contract/index.ts';
 import type { ExtractRequest, SummaryRequest } from '../extract/index.ts';
 import {
   BlockedPageError,
-  BROWSER_METHODS,
   browse,
   type DocumentState,
   PageConverter,
@@ -100,7 +105,7 @@ export async function sequence(input: SequenceInput, ctx: OpContext): Promise<Se
   const type = input.type ?? 'markdown';
   const totalBreakpoints = input.steps.filter((s) => s.type === 'scrape').length;
   let run: Run;
-  const methods = input.methods?.filter((m): m is BrowserMethod => m !== 'http') ?? BROWSER_METHODS;
+  const methods = input.methods?.filter((m): m is BrowserMethod => m !== 'http') ?? BROWSER_RUNGS;
   let method: BrowserMethod = methods[0]!;
   try {
     const out = await browse(

@@ -9,7 +9,7 @@ import {
   readDownload,
   runAction,
 } from '../browser/index.ts';
-import type { Action } from '../contract/index.ts';
+import { type Action, BROWSER_RUNGS } from '../contract/index.ts';
 import { countBlock } from '../metrics/index.ts';
 import type { PageContext } from './context.ts';
 import {
@@ -20,8 +20,6 @@ import {
   trackDocument,
 } from './settle.ts';
 
-export const BROWSER_METHODS: BrowserMethod[] = ['browser', 'browser-stealth', 'browser-firefox'];
-
 /** A next method is not started with less than this left of the budget: it could not finish. */
 const MIN_TRY_MS = 2_000;
 
@@ -30,7 +28,7 @@ export interface BrowseRequest {
   actions?: Action[];
   viewport?: { width: number; height: number };
   /** Methods to try in order; the next one is tried only when the page is a challenge or block. */
-  methods?: BrowserMethod[];
+  methods?: readonly BrowserMethod[];
   /** Upstream (geo) proxy the page's requests leave through. */
   proxy?: ProxyRoute;
   /** Epoch ms the whole call must end by; every navigation and wait draws from it. Default: now + the page budget. */
@@ -70,7 +68,7 @@ export async function browse<T>(
   capture: (opened: Opened) => Promise<T>,
   download?: (file: DownloadedFile, method: BrowserMethod) => T,
 ): Promise<{ value: T; method: BrowserMethod }> {
-  const methods = req.methods ?? BROWSER_METHODS;
+  const methods = req.methods ?? BROWSER_RUNGS;
   const deadline = req.deadline ?? Date.now() + ctx.services.config.pageBudgetMs;
   const tried: string[] = [...(req.triedBefore ?? [])];
   let last: BlockedPageError | undefined;

@@ -1,4 +1,4 @@
-export { BROWSER_METHODS, browse, type Opened } from './browse.ts';
+export { browse, type Opened } from './browse.ts';
 export type { PageContext, PageServices } from './context.ts';
 export { PageConverter } from './converter.ts';
 export { PAGE_FORMATS, type PageFormat } from './formats.ts';
