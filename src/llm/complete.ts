@@ -159,7 +159,7 @@ export async function complete(
   try {
     answer = await requestJson(SERVICE, `${settings.baseUrl}${path}`, {
       method: 'POST',
-      headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+      bearer: settings.apiKey,
       body,
       signal: AbortSignal.any([signal, deadline]),
     });

@@ -104,7 +104,7 @@ export function chatgptProvider(opts: {
       };
       const answer = (await requestJson('chatgpt', `${opts.baseUrl}/responses`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${opts.apiKey}` },
+        bearer: opts.apiKey,
         body,
         signal,
       })) as ResponsesAnswer;

@@ -1,31 +1,22 @@
 import { requestJson } from '../upstream/index.ts';
 import { withSiteOperators } from './domains.ts';
 import { googleNoResults, googleRefusal, parseGoogleSerp } from './google-serp.ts';
-import type { SerpFetchers } from './serp-fetch.ts';
-import { serpProvider } from './serp-provider.ts';
+import type { SerpDialect } from './serp-provider.ts';
 import type { ProviderQuery, SearchHit, SearchProvider } from './types.ts';
 
 const PAGE_SIZE = 10;
 
 /** Google's results page, `gl` for the country and `start` to page. */
-export function googleSerpProvider(opts: {
-  baseUrl: string;
-  fetchers: SerpFetchers;
-}): SearchProvider {
-  return serpProvider(
-    {
-      name: 'google',
-      params: (offset, location) => ({
-        start: offset > 0 ? String(offset) : undefined,
-        gl: location?.toLowerCase(),
-      }),
-      parse: parseGoogleSerp,
-      refusal: googleRefusal,
-      noResults: googleNoResults,
-    },
-    opts,
-  );
-}
+export const GOOGLE_SERP: SerpDialect = {
+  name: 'google',
+  params: (offset, location) => ({
+    start: offset > 0 ? String(offset) : undefined,
+    gl: location?.toLowerCase(),
+  }),
+  parse: parseGoogleSerp,
+  refusal: googleRefusal,
+  noResults: googleNoResults,
+};
 
 interface CseAnswer {
   items?: Array<{ title?: string; link?: string; snippet?: string }>;

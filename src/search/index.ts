@@ -1,13 +1,14 @@
 import type { LlmSettings, SearchSettings } from '../config.ts';
 import type { SearchProviderName } from '../settings/index.ts';
-import { bingSerpProvider } from './bing.ts';
+import { BING_SERP } from './bing.ts';
 import { braveProvider } from './brave.ts';
 import { chatgptProvider } from './chatgpt.ts';
 import { notConfigured } from './errors.ts';
-import { googleCseProvider, googleSerpProvider } from './google.ts';
+import { GOOGLE_SERP, googleCseProvider } from './google.ts';
 import { perplexityProvider } from './perplexity.ts';
 import { searxngProvider } from './searxng.ts';
 import type { SerpFetchers } from './serp-fetch.ts';
+import { serpProvider } from './serp-provider.ts';
 import type { SearchProvider } from './types.ts';
 
 export { bingNoResults, bingRefusal, decodeBingHref, parseBingSerp } from './bing-serp.ts';
@@ -50,8 +51,8 @@ export function createSearchProviders(
             key: settings.googleCseKey,
             cx: settings.googleCseCx,
           })
-        : googleSerpProvider({ baseUrl: settings.googleUrl, fetchers }),
-    bing: bingSerpProvider({ baseUrl: settings.bingUrl, fetchers }),
+        : serpProvider(GOOGLE_SERP, { baseUrl: settings.googleUrl, fetchers }),
+    bing: serpProvider(BING_SERP, { baseUrl: settings.bingUrl, fetchers }),
     chatgpt: llm.apiKey
       ? chatgptProvider({
           baseUrl: llm.baseUrl,

@@ -25,7 +25,7 @@ export function perplexityProvider(opts: { baseUrl: string; apiKey: string }): S
       if (filter.length > 0) body.search_domain_filter = filter;
       const answer = (await requestJson('perplexity', `${opts.baseUrl}/search`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${opts.apiKey}` },
+        bearer: opts.apiKey,
         body,
         signal,
       })) as PerplexityAnswer;

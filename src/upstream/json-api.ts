@@ -4,6 +4,8 @@ import { UpstreamError } from './errors.ts';
 export interface JsonRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
+  /** An API key, sent as `authorization: Bearer`; none is sent when absent. */
+  bearer?: string;
   body?: unknown;
   signal: AbortSignal;
 }
@@ -51,6 +53,7 @@ export async function requestJson(
         accept: 'application/json',
         ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...req.headers,
+        ...(req.bearer ? { authorization: `Bearer ${req.bearer}` } : {}),
       },
       body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
       signal: req.signal,
