@@ -77,37 +77,23 @@ export function addMonitorCommands(program: Command): void {
         else print(res.monitors.map(line).join('\n') || 'no monitors');
       }),
     );
+  /** A command on one monitor that prints the monitor as the server answers it. */
+  const onMonitor = (method: 'GET' | 'PATCH', body?: Body) =>
+    action(async (s, g, id: string) => {
+      const path = `/api/v1/monitors/${encodeURIComponent(id)}`;
+      const res = await s.call<{ monitor: Body }>(method, path, body);
+      if (g.json) printJson(res);
+      else print(line(res.monitor));
+    });
+  monitor.command('get').argument('<id>').action(onMonitor('GET'));
   monitor
-    .command('get')
+    .command('pause')
     .argument('<id>')
-    .action(
-      action(async (s, g, id: string) => {
-        const res = await s.call<{ monitor: Body }>(
-          'GET',
-          `/api/v1/monitors/${encodeURIComponent(id)}`,
-        );
-        if (g.json) printJson(res);
-        else print(line(res.monitor));
-      }),
-    );
-  for (const [name, paused] of [
-    ['pause', true],
-    ['resume', false],
-  ] as const)
-    monitor
-      .command(name)
-      .argument('<id>')
-      .action(
-        action(async (s, g, id: string) => {
-          const res = await s.call<{ monitor: Body }>(
-            'PATCH',
-            `/api/v1/monitors/${encodeURIComponent(id)}`,
-            { paused },
-          );
-          if (g.json) printJson(res);
-          else print(line(res.monitor));
-        }),
-      );
+    .action(onMonitor('PATCH', { paused: true }));
+  monitor
+    .command('resume')
+    .argument('<id>')
+    .action(onMonitor('PATCH', { paused: false }));
   monitor
     .command('delete')
     .argument('<id>')
