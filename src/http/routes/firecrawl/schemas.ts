@@ -18,6 +18,11 @@ import { DomainFilter } from '../../schemas/search.ts';
  * only tune Firecrawl's own infrastructure (TLS checks, ad blocking...) are accepted and
  * have no effect; any other unknown field is a 400 naming it, as on the native API.
  */
+/** Tags Firecrawl's SDKs send to say who calls; every body takes them, to no effect. */
+const CallerTags = {
+  integration: Type.Optional(Type.String()),
+  origin: Type.Optional(Type.String()),
+};
 const Loose = Type.Object({ type: Type.String() }, { additionalProperties: true });
 const NoEffect = {
   timeout: Type.Optional(Type.Number()),
@@ -28,8 +33,7 @@ const NoEffect = {
   minAge: Type.Optional(Type.Number()),
   parsers: Type.Optional(Type.Array(Type.Unknown())),
   zeroDataRetention: Type.Optional(Type.Boolean()),
-  integration: Type.Optional(Type.String()),
-  origin: Type.Optional(Type.String()),
+  ...CallerTags,
 };
 
 /** Firecrawl's JSON options beside a plain `json` format; the format object carries the same two fields. */
@@ -103,8 +107,7 @@ export const V2MapBody = Type.Object(
     ignoreQueryParameters: Type.Optional(Type.Boolean()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
     timeout: Type.Optional(Type.Number()),
-    integration: Type.Optional(Type.String()),
-    origin: Type.Optional(Type.String()),
+    ...CallerTags,
   },
   { additionalProperties: false },
 );
@@ -122,8 +125,7 @@ export const V2SearchBody = Type.Object(
     scrapeOptions: Type.Optional(ScrapeOptions),
     timeout: Type.Optional(Type.Number()),
     ignoreInvalidURLs: Type.Optional(Type.Boolean()),
-    integration: Type.Optional(Type.String()),
-    origin: Type.Optional(Type.String()),
+    ...CallerTags,
   },
   { additionalProperties: false },
 );
@@ -160,8 +162,7 @@ export const V2CrawlBody = Type.Object(
     deduplicateSimilarURLs: Type.Optional(Type.Boolean()),
     scrapeOptions: Type.Optional(ScrapeOptions),
     zeroDataRetention: Type.Optional(Type.Boolean()),
-    integration: Type.Optional(Type.String()),
-    origin: Type.Optional(Type.String()),
+    ...CallerTags,
   },
   { additionalProperties: false },
 );
