@@ -1,50 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BOT_DETECTORS,
-  detectorUrl,
-  verdictIn,
-  worldsIn,
-} from '../fixtures/site/routes/bot-detectors.ts';
+import { BOT_DETECTORS, detectorUrl, worldsIn } from '../fixtures/site/routes/bot-detectors.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
+import {
+  CHROMIUM_RUNGS,
+  type ChromiumRung,
+  expectNothingCaught,
+  scrapeRawHtml,
+} from '../helpers/stealth.ts';
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
 const t = useServer({ settings: { WEBDATA_BROWSER_POOL_SIZE: '1' } });
 
-type Rung = 'browser' | 'browser-stealth';
-const RUNGS: Rung[] = ['browser', 'browser-stealth'];
-
 /** Scrapes `url` on `rung`, giving the page's scripts `waitMs` after load. */
-async function scrapeOn(rung: Rung, url: string, waitMs: number): Promise<string> {
-  const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
-    url,
-    method: rung,
-    formats: ['rawHtml'],
-    actions: [{ type: 'wait', milliseconds: waitMs }],
-  });
-  expect(status).toBe(200);
-  expect(json.success, json.error).toBe(true);
-  expect(json.method).toBe(rung);
-  return json.rawHtml as string;
-}
+const scrapeOn = (rung: ChromiumRung, url: string, waitMs: number) =>
+  scrapeRawHtml(t, { url, method: rung, actions: [{ type: 'wait', milliseconds: waitMs }] });
 
 describe('the open-source bot detectors, scraped through the API on each browser rung', () => {
-  for (const rung of RUNGS)
+  for (const rung of CHROMIUM_RUNGS)
     for (const detector of BOT_DETECTORS)
       it(`${detector} catches nothing on ${rung}`, async () => {
-        const html = await scrapeOn(rung, detectorUrl(site.origin, detector), 2500);
-        const verdict = verdictIn(html);
-        expect(verdict?.final).toBe(true);
-        expect(verdict?.caught).toEqual([]);
-        expect(verdict?.pass).toBe(true);
+        expectNothingCaught(await scrapeOn(rung, detectorUrl(site.origin, detector), 2500));
       });
 });
 
 describe('one fingerprint across the page, its iframes and its workers', () => {
-  for (const rung of RUNGS)
+  for (const rung of CHROMIUM_RUNGS)
     it(`tells the same story in every world on ${rung}`, async () => {
       const html = await scrapeOn(rung, `${site.origin}/fingerprint-worlds`, 2500);
       const report = worldsIn(html);

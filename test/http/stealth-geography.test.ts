@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { startGeoProxyProvider } from '../fixtures/geo-proxy-provider.ts';
-import {
-  BOT_DETECTORS,
-  detectorUrl,
-  verdictIn,
-  worldsIn,
-} from '../fixtures/site/routes/bot-detectors.ts';
+import { BOT_DETECTORS, detectorUrl, worldsIn } from '../fixtures/site/routes/bot-detectors.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
+import { CHROMIUM_RUNGS, expectNothingCaught, scrapeRawHtml } from '../helpers/stealth.ts';
 
 expectNoBrowsersLeft();
 const site = useFixture(() => startFixtureSite());
@@ -22,19 +18,7 @@ const t = useServer({
   }),
 });
 
-type Rung = 'browser' | 'browser-stealth';
-const RUNGS: Rung[] = ['browser', 'browser-stealth'];
-
-async function scrape(body: Record<string, unknown>): Promise<string> {
-  const { status, json } = await t.api('POST', '/api/v1/scrape/single', {
-    formats: ['rawHtml'],
-    ...body,
-  });
-  expect(status).toBe(200);
-  expect(json.success, json.error).toBe(true);
-  if (body.method) expect(json.method).toBe(body.method);
-  return json.rawHtml as string;
-}
+const scrape = (body: Record<string, unknown>) => scrapeRawHtml(t, body);
 
 const GERMAN = {
   languages: ['de-DE'],
@@ -44,7 +28,7 @@ const GERMAN = {
 };
 
 describe('a page asked for from a country speaks its language and keeps its time, in every world', () => {
-  for (const rung of RUNGS)
+  for (const rung of CHROMIUM_RUNGS)
     it(`presents de-DE and Europe/Berlin on ${rung} for proxy.country de`, async () => {
       const html = await scrape({
         url: `${site.origin}/fingerprint-worlds`,
@@ -93,7 +77,7 @@ describe('a page asked for from a country speaks its language and keeps its time
     expect(plain).toContain('acceptLanguage: "en-US,en;q=0.9"');
   });
 
-  for (const rung of RUNGS)
+  for (const rung of CHROMIUM_RUNGS)
     for (const detector of BOT_DETECTORS)
       it(`${detector} still catches nothing on ${rung} with a country`, async () => {
         const html = await scrape({
@@ -102,9 +86,6 @@ describe('a page asked for from a country speaks its language and keeps its time
           proxy: { country: 'de' },
           actions: [{ type: 'wait', milliseconds: 2500 }],
         });
-        const verdict = verdictIn(html);
-        expect(verdict?.final).toBe(true);
-        expect(verdict?.caught).toEqual([]);
-        expect(verdict?.pass).toBe(true);
+        expectNothingCaught(html);
       });
 });
