@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { type Group, PRESENTATION_FLAGS, QUIET_FEATURES, sharedFlags } from '../browser/index.ts';
+import { PRESENTATION_FLAGS, QUIET_FEATURES, sharedFlags } from '../browser/index.ts';
 import { CdpConnection } from './cdp.ts';
 import { writeSessionPolicy } from './chromium-policy.ts';
 import { type PageAttachments, presentAsChrome } from './presentation.ts';
@@ -9,7 +9,6 @@ import {
   type BrowserProcess,
   type LaunchOptions,
   launchSandboxed,
-  stderrTail,
 } from './sandboxed.ts';
 
 /** A running Chromium: its debugging pipe and the pages the service is attached to. */
@@ -51,10 +50,9 @@ function chromiumArgs(o: LaunchOptions, profile: string): string[] {
 /** Ready once the browser answers on its pipe; a browser that exits or stays silent fails the launch. */
 async function waitForBrowser(
   control: CdpConnection,
-  group: Group,
   timeoutMs: number,
+  tail: () => string,
 ): Promise<void> {
-  const tail = stderrTail(group);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -90,12 +88,12 @@ function chromium(o: LaunchOptions): BrowserFamily<CdpConnection> {
     args: (profile) => chromiumArgs(o, profile),
     env: {},
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    async connect(browser, _dir, timeoutMs) {
+    async connect(browser, _dir, timeoutMs, tail) {
       const control = new CdpConnection(
         browser.child.stdio[3] as Writable,
         browser.child.stdio[4] as Readable,
       );
-      await waitForBrowser(control, browser, timeoutMs);
+      await waitForBrowser(control, timeoutMs, tail);
       return control;
     },
     close: (control) => control.send('Browser.close'),

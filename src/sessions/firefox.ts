@@ -8,7 +8,6 @@ import {
   type BrowserProcess,
   type LaunchOptions,
   launchSandboxed,
-  stderrTail,
 } from './sandboxed.ts';
 
 /** A running Firefox: the service's WebDriver BiDi connection, which holds the browser's one session. */
@@ -53,8 +52,8 @@ async function connectBidi(
   browser: BrowserProcess['groups'][number],
   dir: string,
   timeoutMs: number,
+  tail: () => string,
 ): Promise<BidiConnection> {
-  const tail = stderrTail(browser);
   const stderr = browser.child.stderr!;
   let timer: NodeJS.Timeout | undefined;
   let onData: ((chunk: Buffer) => void) | undefined;

@@ -56,14 +56,17 @@ export interface BrowserFamily<C extends { closed: boolean; close(): void }> {
   /** A TCP port inside the sandbox the service connects to through `dir/debug.sock`. */
   inboundPort?: number;
   stdio: StdioOptions;
-  /** Opens the control connection once the browser is up; rejects when it exits or stays silent. */
-  connect(browser: Group, dir: string, timeoutMs: number): Promise<C>;
+  /**
+   * Opens the control connection once the browser is up; rejects when it exits or stays silent,
+   * saying why with `tail`, the browser's last lines on stderr.
+   */
+  connect(browser: Group, dir: string, timeoutMs: number, tail: () => string): Promise<C>;
   /** Asks the browser to close as a user would. */
   close(control: C): Promise<unknown>;
 }
 
 /** The last lines the browser wrote to stderr, for the error when it does not start. */
-export function stderrTail(group: Group): () => string {
+function stderrTail(group: Group): () => string {
   let text = '';
   group.child.stderr!.on('data', (chunk: Buffer) => {
     text = (text + String(chunk)).slice(-4096);
@@ -156,7 +159,7 @@ export async function launchSandboxed<C extends { closed: boolean; close(): void
       { env, stdio: family.stdio },
     );
     groups.unshift(browser);
-    control = await family.connect(browser, dir, timeoutMs);
+    control = await family.connect(browser, dir, timeoutMs, stderrTail(browser));
     const connected = control;
     const exit = async (ms: number) => {
       if (connected.closed) return;
