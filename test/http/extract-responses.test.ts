@@ -15,15 +15,15 @@ const site = useFixture(() => startFixtureSite({ '/tricky-page': promptBreakerPa
 const responses = useFixture(startOpenAiResponsesServer);
 const t = useServer({ settings: llm(responses) });
 const article = () => `${site.origin}/article.html`;
+/** Scrapes the article with the schema and `prompt`, watching the LLM's requests and the ledger. */
+const extractArticle = (prompt: string) =>
+  observed(t, responses, () =>
+    t.api('POST', '/api/v1/scrape/single', { url: article(), extract: { schema: SCHEMA, prompt } }),
+  );
 
 describe('extract with a JSON Schema, OpenAI Responses API', () => {
   it('returns the object as json, sends the schema as the structured output format and the main-content page, and charges fetch + extract', async () => {
-    const { out, llm, rows } = await observed(t, responses, () =>
-      t.api('POST', '/api/v1/scrape/single', {
-        url: article(),
-        extract: { schema: SCHEMA, prompt: 'What is this article about?' },
-      }),
-    );
+    const { out, llm, rows } = await extractArticle('What is this article about?');
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({
       success: true,
@@ -57,12 +57,7 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
   });
 
   it('repairs an invalid first answer in a second round that carries the validation errors', async () => {
-    const { out, llm, rows } = await observed(t, responses, () =>
-      t.api('POST', '/api/v1/scrape/single', {
-        url: article(),
-        extract: { schema: SCHEMA, prompt: `Please ${INVALID_ONCE}.` },
-      }),
-    );
+    const { out, llm, rows } = await extractArticle(`Please ${INVALID_ONCE}.`);
     expect(out.json).toMatchObject({ success: true, cost: 0.003, json: ARTICLE_OBJECT });
     expect(llm).toHaveLength(2);
     const repair = llm[1]!.body.input as Array<{ role: string; content: string }>;
@@ -78,12 +73,7 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
   });
 
   it('fails naming the validation errors when the repair round is still invalid, charging only the fetch', async () => {
-    const { out, llm, rows } = await observed(t, responses, () =>
-      t.api('POST', '/api/v1/scrape/single', {
-        url: article(),
-        extract: { schema: SCHEMA, prompt: ALWAYS_INVALID },
-      }),
-    );
+    const { out, llm, rows } = await extractArticle(ALWAYS_INVALID);
     expect(out.status).toBe(200);
     expect(out.json).toMatchObject({ success: false, statusCode: 200, cost: 0.002 });
     expect(out.json.error).toBe(
@@ -96,12 +86,7 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
   });
 
   it('reports a truncated answer with its finish reason and does not retry it', async () => {
-    const { out, llm, rows } = await observed(t, responses, () =>
-      t.api('POST', '/api/v1/scrape/single', {
-        url: article(),
-        extract: { schema: SCHEMA, prompt: RUN_OUT_OF_TOKENS },
-      }),
-    );
+    const { out, llm, rows } = await extractArticle(RUN_OUT_OF_TOKENS);
     expect(out.json).toMatchObject({ success: false, cost: 0.002, finishReason: 'length' });
     expect(out.json.error).toMatch(
       /^extract: the model stopped before finishing \(length\): .*truncated/,
@@ -111,12 +96,7 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
   });
 
   it('fails naming the LLM when it answers HTTP 500, charging only the fetch', async () => {
-    const { out, llm, rows } = await observed(t, responses, () =>
-      t.api('POST', '/api/v1/scrape/single', {
-        url: article(),
-        extract: { schema: SCHEMA, prompt: FAIL_WITH_500 },
-      }),
-    );
+    const { out, llm, rows } = await extractArticle(FAIL_WITH_500);
     expect(out.json).toMatchObject({ success: false, cost: 0.002 });
     expect(out.json.error).toMatch(/^extract: the LLM failed: HTTP 500: The server had an error/);
     expect(out.json.finishReason).toBeUndefined();

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.ts';
 import { startCrawlSite } from '../fixtures/crawl-site.ts';
 import { useFixture } from '../helpers/fixture.ts';
-import { toLoopback, useServer } from '../helpers/server.ts';
+import { type TestServer, toLoopback, useServer } from '../helpers/server.ts';
 import {
   allPages,
   chargesOf,
@@ -29,6 +29,17 @@ const running = useCliProcesses();
 
 const pageHits = (host: string) =>
   site.hits.filter((h) => h.path.startsWith(`${host}/`) && !h.path.endsWith('/robots.txt'));
+
+/** Starts a crawl of `host` up to LIMIT pages, links only, and returns its job's poll URL. */
+async function startCrawl(c: Pick<TestServer, 'api'>, host: string): Promise<string> {
+  const created = await c.api('POST', '/api/v1/crawl', {
+    url: site.url(host),
+    limit: LIMIT,
+    sitemap: 'skip',
+  });
+  expect(created.status).toBe(202);
+  return created.json.url;
+}
 
 /** Every page once in the results, each charged once, the limit reached and never passed. */
 function expectExactlyOnce(job: any, data: any[], charges: number) {
@@ -56,21 +67,16 @@ describe('crawl durability', () => {
         WEBDATA_JOB_CONCURRENCY: '4',
       });
       const first = await serve();
-      const created = await client.api('POST', '/api/v1/crawl', {
-        url: site.url('embedded.test'),
-        limit: LIMIT,
-        sitemap: 'skip',
-      });
-      expect(created.status).toBe(202);
+      const jobUrl = await startCrawl(client, 'embedded.test');
       // Pages recorded, more in flight, more discovered and waiting: the worst moment to lose the process.
       const hits = () => pageHits('embedded.test').length;
       const second = await crashAt(
         first,
-        created.json.url,
+        jobUrl,
         (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
       );
-      const job = await waitForJob(client, created.json.url, { timeoutMs: 60_000 });
-      const { data } = await allPages(client, created.json.url, 100);
+      const job = await waitForJob(client, jobUrl, { timeoutMs: 60_000 });
+      const { data } = await allPages(client, jobUrl, 100);
       await second.kill9();
 
       const database = await openDatabase({ databaseUrl: '', dataDir });
@@ -115,19 +121,14 @@ describe('crawl durability', () => {
         });
       const doomed = await startWorker();
       await startWorker();
-      const created = await t.api('POST', '/api/v1/crawl', {
-        url: site.url('workers.test'),
-        limit: LIMIT,
-        sitemap: 'skip',
-      });
-      expect(created.status).toBe(202);
+      const jobUrl = await startCrawl(t, 'workers.test');
       const hits = () => pageHits('workers.test').length;
-      await waitForJob(t, created.json.url, {
+      await waitForJob(t, jobUrl, {
         until: (j) => j.completed >= 5 && j.completed <= 20 && hits() >= j.completed + 2,
       });
       await doomed.kill9();
-      const job = await waitForJob(t, created.json.url, { timeoutMs: 90_000 });
-      const { data } = await allPages(t, created.json.url, 100);
+      const job = await waitForJob(t, jobUrl, { timeoutMs: 90_000 });
+      const { data } = await allPages(t, jobUrl, 100);
       const charges = await chargesOf(t.server.database, job.id);
       expectExactlyOnce(job, data, charges.length);
       const fetched = pageHits('workers.test').map((h) => h.path);
