@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALWAYS_INVALID, INVALID_ONCE, RUN_OUT_OF_TOKENS } from '../fixtures/llm-extraction.ts';
 import { FAIL_WITH_500, startOpenAiResponsesServer } from '../fixtures/openai-responses-server.ts';
 import { pageTags, promptBreakerPage } from '../fixtures/prompt-breaker.ts';
+import { formThenSecond } from '../fixtures/site/routes/browser.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -161,14 +162,9 @@ describe('extract with a JSON Schema, OpenAI Responses API', () => {
     };
     const { out, rows } = await observed(t, responses, () =>
       t.api('POST', '/api/v1/scrape/sequence', {
-        startUrl: `${site.origin}/browser/form`,
+        ...formThenSecond(site.origin),
         type: 'html',
         extract: { schema },
-        steps: [
-          { type: 'scrape' },
-          { type: 'navigate', url: `${site.origin}/browser/second` },
-          { type: 'scrape' },
-        ],
       }),
     );
     expect(out.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });

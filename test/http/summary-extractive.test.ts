@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { promptBreakerPage } from '../fixtures/prompt-breaker.ts';
+import { formThenSecond } from '../fixtures/site/routes/browser.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -78,13 +79,8 @@ describe('summary without an LLM configured: extractive', () => {
     });
 
     const seq = await noLlm.api('POST', '/api/v1/scrape/sequence', {
-      startUrl: `${site.origin}/browser/form`,
+      ...formThenSecond(site.origin),
       summary: { query: 'search the archive' },
-      steps: [
-        { type: 'scrape' },
-        { type: 'navigate', url: `${site.origin}/browser/second` },
-        { type: 'scrape' },
-      ],
     });
     expect(seq.json).toMatchObject({ success: true, completedBreakpoints: 2, cost: 0.006 });
     expect(

@@ -7,6 +7,7 @@ import {
   startOpenAiResponsesServer,
 } from '../fixtures/openai-responses-server.ts';
 import { pageTags, promptBreakerPage } from '../fixtures/prompt-breaker.ts';
+import { formThenSecond } from '../fixtures/site/routes/browser.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { expectNoBrowsersLeft } from '../helpers/browsers.ts';
 import { useFixture } from '../helpers/fixture.ts';
@@ -220,14 +221,9 @@ describe('summary on POST /v1/scrape/sequence', () => {
   it('answers the instruction at each breakpoint and charges the summary per breakpoint', async () => {
     const { out, llm, rows } = await observed(t, openai, () =>
       t.api('POST', '/api/v1/scrape/sequence', {
-        startUrl: `${site.origin}/browser/form`,
+        ...formThenSecond(site.origin),
         type: 'html',
         summary: { query: 'What is this page for?' },
-        steps: [
-          { type: 'scrape' },
-          { type: 'navigate', url: `${site.origin}/browser/second` },
-          { type: 'scrape' },
-        ],
       }),
     );
     expect(out.status).toBe(200);
