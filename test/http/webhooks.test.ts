@@ -8,7 +8,7 @@ import { startWebhookReceiver } from '../fixtures/webhook-receiver.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { startTestServer, TEST_KEY_2, toLoopback, useServer } from '../helpers/server.ts';
-import { waitForJob } from '../jobs/helpers.ts';
+import { recordedWebhooks, waitForJob } from '../jobs/helpers.ts';
 
 const site = useFixture(() =>
   startCrawlSite({
@@ -219,14 +219,7 @@ describe('webhooks', () => {
           'started',
         ]);
         expect(refusedBefore).toBeGreaterThan(0);
-        // The receiver sees a delivery before the deliverer has recorded its answer.
-        const view = await waitFor(
-          async () => {
-            const v = (await second.api('GET', `${started.json.url}/webhooks`)).json;
-            return v.events.every((e: any) => e.state !== 'pending') && v;
-          },
-          { timeoutMs: 10_000, what: 'every event recorded as delivered or failed' },
-        );
+        const view = await recordedWebhooks(second, started.json.url);
         expect(view.total).toBe(4);
         for (const e of view.events) expect(e.attempts.at(-1).statusCode).toBe(200);
       } finally {

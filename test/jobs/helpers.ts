@@ -40,6 +40,20 @@ export async function waitForJob(
   );
 }
 
+/**
+ * A job's webhook events once none is pending. The receiver sees a delivery before the
+ * deliverer has recorded its answer, so a test that has seen the deliveries waits for the record.
+ */
+export function recordedWebhooks(t: Pick<TestServer, 'api'>, jobUrl: string): Promise<any> {
+  return waitFor(
+    async () => {
+      const v = (await t.api('GET', `${jobUrl}/webhooks`)).json;
+      return v.events.every((e: any) => e.state !== 'pending') && v;
+    },
+    { timeoutMs: 10_000, what: 'every event recorded as delivered or failed' },
+  );
+}
+
 /** Starts a job with a POST to `path`, which must answer 202, and waits for it as waitForJob does. */
 export async function runJob(
   t: Pick<TestServer, 'api'>,

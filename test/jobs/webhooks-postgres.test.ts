@@ -5,7 +5,7 @@ import { startWebhookReceiver } from '../fixtures/webhook-receiver.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { waitFor } from '../helpers/poll.ts';
 import { useServer } from '../helpers/server.ts';
-import { waitForJob } from './helpers.ts';
+import { recordedWebhooks, waitForJob } from './helpers.ts';
 
 const site = useFixture(() =>
   startCrawlSite({
@@ -46,14 +46,7 @@ it('on Postgres, a crawl delivers its signed events once each, retried after a f
       `v1=${createHmac('sha256', started.json.webhookSecret).update(`${ts}.${d.body}`).digest('hex')}`,
     );
   }
-  // The receiver sees a delivery before the deliverer has recorded its answer: wait for the record.
-  const view = await waitFor(
-    async () => {
-      const v = (await t.api('GET', `${started.json.url}/webhooks`)).json;
-      return v.events.every((e: any) => e.state !== 'pending') && v;
-    },
-    { timeoutMs: 10_000, what: 'every event recorded as delivered or failed' },
-  );
+  const view = await recordedWebhooks(t, started.json.url);
   expect(view.total).toBe(4);
   for (const e of view.events) {
     expect(e.state).toBe('delivered');
