@@ -70,9 +70,20 @@ export class PageCache {
   #countedAt = 0;
   /** The trim under way, which stores meanwhile share. */
   #trimming: Promise<void> | undefined;
+  /** The last use this process stamped. */
+  #lastUse = 0;
 
   constructor(opts: PageCacheOptions) {
     this.#o = opts;
+  }
+
+  /**
+   * A use's time, later than every use this process stamped before. Milliseconds alone tie when
+   * a read follows a store within one, and a tie let the database pick either entry to evict.
+   */
+  #useStamp(): number {
+    this.#lastUse = Math.max(Date.now(), this.#lastUse + 1);
+    return this.#lastUse;
   }
 
   #file(id: string): string {
@@ -98,7 +109,7 @@ export class PageCache {
     }
     await this.#o.db
       .updateTable('page_cache')
-      .set({ used_at: Date.now() })
+      .set({ used_at: this.#useStamp() })
       .where('id', '=', row.id)
       .execute();
     return { body, cachedAt: row.created_at };
@@ -147,7 +158,7 @@ export class PageCache {
       url,
       bytes: packed.length,
       created_at: cachedAt,
-      used_at: Date.now(),
+      used_at: this.#useStamp(),
     };
     await this.#o.db
       .insertInto('page_cache')

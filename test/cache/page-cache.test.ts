@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PageCache } from '../../src/cache/index.ts';
+import { storeBackends } from '../helpers/backends.ts';
+import { useFixture } from '../helpers/fixture.ts';
+
+/** About 4 kB of hex that brotli cannot shrink below about 2 kB: a body of a known size. */
+function body(seed: string): string {
+  let text = '';
+  for (let i = 0; text.length < 4096; i++)
+    text += createHash('sha256').update(`${seed}:${i}`).digest('hex');
+  return text;
+}
+
+describe.each(storeBackends)('the page cache on %s', (_name, open) => {
+  const database = useFixture(open);
+  afterEach(() => vi.restoreAllMocks());
+
+  it('evicts the least recently used entry when stores and reads fall in one millisecond', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'webdata-cache-'));
+    try {
+      // Room for two bodies, not three.
+      const cache = new PageCache({
+        db: database.db,
+        dir,
+        maxBytes: 5_000,
+        ttlMs: 3_600_000,
+        shared: false,
+      });
+      const now = Date.now();
+      vi.spyOn(Date, 'now').mockReturnValue(now);
+      await cache.put('u', 'a', 'https://a.test/', body('a'), now);
+      await cache.put('u', 'b', 'https://b.test/', body('b'), now);
+      expect((await cache.get('u', 'a', 0))?.body).toBe(body('a'));
+      await cache.put('u', 'c', 'https://c.test/', body('c'), now);
+      expect(await cache.get('u', 'b', 0)).toBeUndefined();
+      expect((await cache.get('u', 'a', 0))?.body).toBe(body('a'));
+      expect((await cache.get('u', 'c', 0))?.body).toBe(body('c'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
