@@ -39,9 +39,7 @@ export class Recordings extends UserFolders {
 
   /** Whether the session was recorded and its recording is still kept. */
   async exists(userId: string, sessionId: string): Promise<boolean> {
-    const s = await lstat(join(this.of(userId, sessionId), EVENTS_FILE)).catch(
-      () => undefined,
-    );
+    const s = await lstat(join(this.of(userId, sessionId), EVENTS_FILE)).catch(() => undefined);
     return s?.isFile() ?? false;
   }
 
