@@ -104,50 +104,56 @@ export class BrowserEngine {
       this.#proxy = Promise.resolve(opts.proxy);
       this.#startedProxy = opts.proxy;
     }
-    const common = {
-      maxPages: opts.maxPages,
-      pagesPerKey: opts.pagesPerKey,
-      queueWaitMs: opts.queueWaitMs,
-      recycleAfterPages: opts.recycleAfterPages,
-      onEvent: opts.onEvent,
-    };
-    const headlessScript = headlessInitScript();
-    const stealthScript = stealthInitScript();
-    this.#headless = new BrowserPool({
-      ...common,
-      name: 'browser',
-      size: opts.poolSize,
-      launch: async (marker) =>
+    this.#headless = this.#newPool(
+      'browser',
+      opts.poolSize,
+      async (marker) =>
         (await playwright()).chromium.launch({
           executablePath: opts.chromium.headless,
           args: [...poolFlags((await this.#egress()).url, 'browser'), marker],
           ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
         }),
-      prepareContext: (context) => context.addInitScript(headlessScript),
-    });
-    this.#stealth = new BrowserPool({
-      ...common,
-      name: 'browser-stealth',
-      size: opts.stealthPoolSize,
-      launch: (marker) => this.#launchStealth(marker),
-      prepareContext: (context) => context.addInitScript(stealthScript),
-    });
-    this.#firefox = new BrowserPool({
-      ...common,
-      name: 'browser-firefox',
-      size: opts.firefoxPoolSize,
-      launch: async (marker) =>
-        (await playwright()).firefox.launch({
-          // Playwright's WebDriver BiDi driver, which runs a stock Firefox (its own `firefox` needs
-          // Playwright's patched build); see patches/README.md.
-          channel: 'moz-firefox',
-          executablePath: opts.firefox.firefox,
-          headless: true,
-          args: [marker],
-          env: { ...process.env, ...FIREFOX_ENV },
-          firefoxUserPrefs: firefoxPrefs((await this.#egress()).url),
-        }),
-      prepareContext: async () => undefined,
+      headlessInitScript(),
+    );
+    this.#stealth = this.#newPool(
+      'browser-stealth',
+      opts.stealthPoolSize,
+      (marker) => this.#launchStealth(marker),
+      stealthInitScript(),
+    );
+    this.#firefox = this.#newPool('browser-firefox', opts.firefoxPoolSize, async (marker) =>
+      (await playwright()).firefox.launch({
+        // Playwright's WebDriver BiDi driver, which runs a stock Firefox (its own `firefox` needs
+        // Playwright's patched build); see patches/README.md.
+        channel: 'moz-firefox',
+        executablePath: opts.firefox.firefox,
+        headless: true,
+        args: [marker],
+        env: { ...process.env, ...FIREFOX_ENV },
+        firefoxUserPrefs: firefoxPrefs((await this.#egress()).url),
+      }),
+    );
+  }
+
+  /** The pool of one rung: its browsers started by `launch`, each fresh context given `initScript`. */
+  #newPool(
+    name: BrowserMethod,
+    size: number,
+    launch: (marker: string) => Promise<Browser>,
+    initScript?: string,
+  ): BrowserPool {
+    const opts = this.#opts;
+    return new BrowserPool({
+      name,
+      size,
+      maxPages: opts.maxPages,
+      pagesPerKey: opts.pagesPerKey,
+      queueWaitMs: opts.queueWaitMs,
+      recycleAfterPages: opts.recycleAfterPages,
+      onEvent: opts.onEvent,
+      launch,
+      prepareContext:
+        initScript === undefined ? undefined : (context) => context.addInitScript(initScript),
     });
   }
 

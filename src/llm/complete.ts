@@ -98,7 +98,12 @@ function wire(
   settings: LlmSettings,
   call: LlmCall,
 ): { path: string; body: object; read: (answer: never) => LlmAnswer } {
-  const system = { role: 'system', content: call.instructions };
+  // Both chat wire formats (OpenAI's and Ollama's) take the instructions as the first message.
+  const chat = (fields: object) => ({
+    model: call.model,
+    messages: [{ role: 'system', content: call.instructions }, ...call.messages],
+    ...fields,
+  });
   const structured = call.schema !== undefined && settings.structuredOutput;
   // Not strict: OpenAI's strict mode refuses common schemas (optional properties); ajv checks the answer anyway.
   const namedSchema = { name: 'extraction', schema: call.schema, strict: false };
@@ -120,25 +125,18 @@ function wire(
     case 'chat-completions':
       return {
         path: '/chat/completions',
-        body: {
-          model: call.model,
-          messages: [system, ...call.messages],
+        body: chat({
           store: false,
           ...(structured
             ? { response_format: { type: 'json_schema', json_schema: namedSchema } }
             : {}),
-        },
+        }),
         read: chatAnswer,
       };
     case 'ollama':
       return {
         path: '/api/chat',
-        body: {
-          model: call.model,
-          messages: [system, ...call.messages],
-          stream: false,
-          ...(structured ? { format: call.schema } : {}),
-        },
+        body: chat({ stream: false, ...(structured ? { format: call.schema } : {}) }),
         read: ollamaAnswer,
       };
   }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, OrderByExpression, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Tables } from '../store/index.ts';
 import { nextTick } from './schedule.ts';
 import type {
@@ -51,6 +51,22 @@ function toCheck(row: CheckRow): CheckView {
     error: row.error,
     pages: row.pages ? (JSON.parse(row.pages) as CheckPage[]) : [],
   };
+}
+
+/**
+ * The `page`th run of `limit` rows (pages count from 1), newest first by the first column, then by
+ * the second among rows alike in the first.
+ */
+function newestPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  [newest, then]: [OrderByExpression<DB, TB, O>, OrderByExpression<DB, TB, O>],
+  { page, limit }: { page: number; limit: number },
+): SelectQueryBuilder<DB, TB, O> {
+  return query
+    .orderBy(newest, 'desc')
+    .orderBy(then, 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit);
 }
 
 /** A user's monitors and their checks in the store (both backends); every read is scoped to the user. */
@@ -112,15 +128,11 @@ export class MonitorStore {
     page: number,
     limit: number,
   ): Promise<{ monitors: MonitorView[]; total: number }> {
-    const rows = await this.#db
-      .selectFrom('monitors')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute();
+    const rows = await newestPage(
+      this.#db.selectFrom('monitors').selectAll().where('user_id', '=', userId),
+      ['created_at', 'id'],
+      { page, limit },
+    ).execute();
     return { monitors: rows.map(toView), total: await this.count(userId) };
   }
 
@@ -178,15 +190,11 @@ export class MonitorStore {
   ): Promise<{ checks: CheckView[]; total: number } | undefined> {
     const monitor = await this.get(userId, id);
     if (!monitor) return undefined;
-    const rows = await this.#db
-      .selectFrom('monitor_checks')
-      .selectAll()
-      .where('monitor_id', '=', id)
-      .orderBy('scheduled_at', 'desc')
-      .orderBy('started_at', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute();
+    const rows = await newestPage(
+      this.#db.selectFrom('monitor_checks').selectAll().where('monitor_id', '=', id),
+      ['scheduled_at', 'started_at'],
+      { page, limit },
+    ).execute();
     const { n } = await this.#db
       .selectFrom('monitor_checks')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))

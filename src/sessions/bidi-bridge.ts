@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { type BidiConnection, BidiError } from './bidi.ts';
 import { type BidiCommand, checkBidiCommand } from './bidi-policy.ts';
 import { RECORDING_CHANNEL } from './bidi-recording.ts';
+import { onClientCommand } from './client-commands.ts';
 import type { SessionManager } from './manager.ts';
 import type { LiveSession } from './types.ts';
 
@@ -49,17 +50,7 @@ export function bridgeBidi(
 ): void {
   const held: BidiCommand[] = [];
   let relay: ((command: BidiCommand) => void) | undefined;
-  client.on('message', (data) => {
-    manager.touch(live);
-    let command: BidiCommand;
-    try {
-      command = JSON.parse(String(data)) as BidiCommand;
-      if (typeof command.method !== 'string' || typeof command.id !== 'number')
-        throw new Error('not a command');
-    } catch {
-      client.close(1007, 'not a WebDriver BiDi command');
-      return;
-    }
+  onClientCommand<BidiCommand>(manager, live, client, 'WebDriver BiDi', (command) => {
     if (relay) relay(command);
     else held.push(command);
   });

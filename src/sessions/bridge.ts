@@ -4,6 +4,7 @@ import { bridgeBidi } from './bidi-bridge.ts';
 import type { CdpChannel, CdpConnection } from './cdp.ts';
 import { type CdpCommand, checkCommand } from './cdp-policy.ts';
 import { allowDownloads } from './chromium.ts';
+import { onClientCommand } from './client-commands.ts';
 import type { SessionManager } from './manager.ts';
 import type { LiveSession } from './types.ts';
 
@@ -49,19 +50,7 @@ function bridgeCdp(
       channel = opened;
       for (const command of held.splice(0)) opened.send(command);
     }, end);
-  client.on('message', (data) => {
-    manager.touch(live);
-    let command: CdpCommand;
-    try {
-      command = JSON.parse(String(data)) as CdpCommand;
-      if (typeof command.method !== 'string' || typeof command.id !== 'number')
-        throw new Error('not a command');
-    } catch {
-      // Chromium's parser accepts what JSON.parse may not (trailing commas); a frame the policy
-      // cannot read must not reach the browser.
-      client.close(1007, 'not a CDP command');
-      return;
-    }
+  onClientCommand<CdpCommand>(manager, live, client, 'CDP', (command) => {
     // Puppeteer's browser.close() ends the session the way DELETE does, saving its state,
     // instead of killing the browser under it and losing the state.
     if (command.method === 'Browser.close' && !command.sessionId) {

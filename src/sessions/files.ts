@@ -107,17 +107,16 @@ function capped(limit: number): { stream: Transform; over: () => boolean } {
  * Where sessions' files wait while their sessions are closed (`<data>/session-files/<user>/<session>`),
  * and the limits every upload is held to.
  */
-export class SessionFiles {
-  readonly #folders: UserFolders;
+export class SessionFiles extends UserFolders {
   readonly #limits: FileLimits;
 
   constructor(dataDir: string, limits: FileLimits) {
-    this.#folders = new UserFolders(dataDir, 'session-files');
+    super(dataDir, 'session-files');
     this.#limits = limits;
   }
 
   savedFolder(userId: string, sessionId: string): string {
-    return this.#folders.of(userId, sessionId);
+    return this.of(userId, sessionId);
   }
 
   /** Replaces the saved copy of a closing session's files with the folder as it is now. */
@@ -125,7 +124,7 @@ export class SessionFiles {
     const to = this.savedFolder(userId, sessionId);
     await rm(to, { recursive: true, force: true });
     if ((await listFolder(from, false)).length === 0) return;
-    await mkdir(this.#folders.ofUser(userId), { recursive: true });
+    await mkdir(this.ofUser(userId), { recursive: true });
     await cp(from, to, {
       recursive: true,
       preserveTimestamps: true,
@@ -147,7 +146,7 @@ export class SessionFiles {
   async usedBytes(userId: string, live: Map<string, string>): Promise<number> {
     let used = 0;
     for (const dir of live.values()) used += await folderBytes(dir);
-    const saved = await readdir(this.#folders.ofUser(userId)).catch(() => [] as string[]);
+    const saved = await readdir(this.ofUser(userId)).catch(() => [] as string[]);
     for (const id of saved)
       if (!live.has(id)) used += await folderBytes(this.savedFolder(userId, id));
     return used;

@@ -42,12 +42,11 @@ export function copyProfile(from: string, to: string): Promise<void> {
  * `<data>/profiles/<user>/<name>`, copied into a session's sandbox when it starts and, when the
  * session says `save`, copied back once its browser has exited. One session holds a profile at a time.
  */
-export class Profiles {
-  readonly #folders: UserFolders;
+export class Profiles extends UserFolders {
   readonly #store: ProfileStore;
 
   constructor(dataDir: string, store: ProfileStore) {
-    this.#folders = new UserFolders(dataDir, 'profiles');
+    super(dataDir, 'profiles');
     this.#store = store;
   }
 
@@ -72,7 +71,7 @@ export class Profiles {
       await this.get(userId, name);
       throw new SessionError('conflict', `profile ${name} is in use by a session; close it first`);
     }
-    await rm(this.#folders.of(userId, name), { recursive: true, force: true });
+    await rm(this.of(userId, name), { recursive: true, force: true });
   }
 
   /** Gives the profile to a session; its folder (absent until a first save) to start the browser from. */
@@ -83,7 +82,7 @@ export class Profiles {
         field: 'profile.name',
       });
     }
-    return this.#folders.of(userId, name);
+    return this.of(userId, name);
   }
 
   /**
@@ -92,7 +91,7 @@ export class Profiles {
    */
   async giveBack(userId: string, name: string, sessionId: string, from?: string): Promise<void> {
     let savedAt: number | undefined;
-    const folder = this.#folders.of(userId, name);
+    const folder = this.of(userId, name);
     const next = `${folder}.saving-${randomUUID()}`;
     try {
       if (from) {

@@ -29,20 +29,17 @@ export interface StoredRecording {
  * outlives its session's close and the service's restart, until it has gone
  * `recordingRetentionMs` without a new event.
  */
-export class Recordings {
-  readonly #folders: UserFolders;
+export class Recordings extends UserFolders {
   readonly #limits: RecordingLimits;
 
   constructor(dataDir: string, limits: RecordingLimits) {
-    this.#folders = new UserFolders(dataDir, 'session-recordings');
+    super(dataDir, 'session-recordings');
     this.#limits = limits;
   }
 
   /** Whether the session was recorded and its recording is still kept. */
   async exists(userId: string, sessionId: string): Promise<boolean> {
-    const s = await lstat(join(this.#folders.of(userId, sessionId), EVENTS_FILE)).catch(
-      () => undefined,
-    );
+    const s = await lstat(join(this.of(userId, sessionId), EVENTS_FILE)).catch(() => undefined);
     return s?.isFile() ?? false;
   }
 
@@ -51,7 +48,7 @@ export class Recordings {
    * up to the size limit; past it, events are left out and the recording marked truncated.
    */
   async open(userId: string, sessionId: string): Promise<RecordingSink> {
-    const folder = this.#folders.of(userId, sessionId);
+    const folder = this.of(userId, sessionId);
     const file = join(folder, EVENTS_FILE);
     await mkdir(folder, { recursive: true });
     await appendFile(file, '');
@@ -73,7 +70,7 @@ export class Recordings {
   }
 
   async read(userId: string, sessionId: string): Promise<StoredRecording | undefined> {
-    const folder = this.#folders.of(userId, sessionId);
+    const folder = this.of(userId, sessionId);
     const file = join(folder, EVENTS_FILE);
     const s = await lstat(file).catch(() => undefined);
     if (!s?.isFile()) return undefined;
@@ -97,7 +94,7 @@ export class Recordings {
 
   /** Where a recorded visible session's video is written (video.ts). */
   videoPath(userId: string, sessionId: string): string {
-    return join(this.#folders.of(userId, sessionId), VIDEO_FILE);
+    return join(this.of(userId, sessionId), VIDEO_FILE);
   }
 
   async openVideo(
@@ -113,12 +110,12 @@ export class Recordings {
   /** Removes recordings nothing was added to for the retention time; `live` sessions' are kept. */
   async prune(now: number, live: Set<string>): Promise<number> {
     let removed = 0;
-    const users = await readdir(this.#folders.root).catch(() => [] as string[]);
+    const users = await readdir(this.root).catch(() => [] as string[]);
     for (const user of users) {
-      const sessions = await readdir(this.#folders.ofUser(user)).catch(() => [] as string[]);
+      const sessions = await readdir(this.ofUser(user)).catch(() => [] as string[]);
       for (const id of sessions) {
         if (live.has(id)) continue;
-        const folder = this.#folders.of(user, id);
+        const folder = this.of(user, id);
         const s = await stat(join(folder, EVENTS_FILE)).catch(() => undefined);
         const video = await stat(join(folder, VIDEO_FILE)).catch(() => undefined);
         const last = Math.max(s?.mtimeMs ?? 0, video?.mtimeMs ?? 0);

@@ -63,46 +63,45 @@ function code(value: string | number | boolean): string {
   return `\`${value}\``;
 }
 
+/** A row of the table: what it says about itself, and how its kind shows the default and reads the text. */
+function setting<T>(
+  variable: string,
+  o: About,
+  kind: string,
+  shownDefault: string,
+  read: Setting<T>['read'],
+): Setting<T> {
+  return { ...o, variable, kind, shownDefault, read };
+}
+
 export function int(
   variable: string,
   o: About & { default: Fallback<number>; min: number; max: number },
 ): Setting<number> {
   const shownDefault = o.shownDefault ?? code(fallback(o.default, () => undefined));
-  return {
-    ...o,
-    variable,
-    kind: `integer, ${o.min} to ${o.max}`,
-    shownDefault,
-    read(raw, earlier) {
-      const text = given(raw);
-      if (text === undefined) return fallback(o.default, earlier);
-      if (!/^\d+$/.test(text))
-        throw new ConfigError(`${variable} must be a whole number, got "${raw}"`);
-      const value = Number(text);
-      if (value < o.min || value > o.max)
-        throw new ConfigError(`${variable} must be between ${o.min} and ${o.max}, got ${value}`);
-      return value;
-    },
-  };
+  return setting(variable, o, `integer, ${o.min} to ${o.max}`, shownDefault, (raw, earlier) => {
+    const text = given(raw);
+    if (text === undefined) return fallback(o.default, earlier);
+    if (!/^\d+$/.test(text))
+      throw new ConfigError(`${variable} must be a whole number, got "${raw}"`);
+    const value = Number(text);
+    if (value < o.min || value > o.max)
+      throw new ConfigError(`${variable} must be between ${o.min} and ${o.max}, got ${value}`);
+    return value;
+  });
 }
 
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off'];
 
 export function bool(variable: string, o: About & { default: boolean }): Setting<boolean> {
-  return {
-    ...o,
-    variable,
-    kind: 'boolean',
-    shownDefault: o.shownDefault ?? code(o.default),
-    read(raw) {
-      const text = given(raw)?.toLowerCase();
-      if (text === undefined) return o.default;
-      if (TRUE.includes(text)) return true;
-      if (FALSE.includes(text)) return false;
-      throw new ConfigError(`${variable} must be true or false, got "${raw}"`);
-    },
-  };
+  return setting(variable, o, 'boolean', o.shownDefault ?? code(o.default), (raw) => {
+    const text = given(raw)?.toLowerCase();
+    if (text === undefined) return o.default;
+    if (TRUE.includes(text)) return true;
+    if (FALSE.includes(text)) return false;
+    throw new ConfigError(`${variable} must be true or false, got "${raw}"`);
+  });
 }
 
 /** A text default as the docs show it: in code, or (none) for one that is empty or computed as such. */
@@ -113,65 +112,55 @@ function shownText(o: About & { default: Fallback<string> }): string {
 
 /** Free text; `secret` ones (keys, tokens) default to empty and are never shown. */
 export function text(variable: string, o: About & { default: Fallback<string> }): Setting<string> {
-  return {
-    ...o,
+  return setting(
     variable,
-    kind: 'text',
-    shownDefault: shownText(o),
-    read: (raw, earlier) => given(raw) ?? fallback(o.default, earlier),
-  };
+    o,
+    'text',
+    shownText(o),
+    (raw, earlier) => given(raw) ?? fallback(o.default, earlier),
+  );
 }
 
 export function path(variable: string, o: About & { default: string }): Setting<string> {
-  return {
-    ...o,
-    variable,
-    kind: 'path',
-    shownDefault: o.shownDefault ?? code(o.default),
-    read: (raw) => resolve(given(raw) ?? o.default),
-  };
+  return setting(variable, o, 'path', o.shownDefault ?? code(o.default), (raw) =>
+    resolve(given(raw) ?? o.default),
+  );
 }
 
 /** An http(s) URL without trailing slashes; an empty default leaves it unset (''). */
 export function url(variable: string, o: About & { default: Fallback<string> }): Setting<string> {
-  return {
-    ...o,
-    variable,
-    kind: 'http(s) URL',
-    shownDefault: shownText(o),
-    read(raw, earlier) {
-      const value = given(raw) ?? fallback(o.default, earlier);
-      if (value === '') return '';
-      let parsed: URL;
-      try {
-        parsed = new URL(value);
-      } catch {
-        throw new ConfigError(`${variable} must be a URL, got "${value}"`);
-      }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-        throw new ConfigError(`${variable} must use http: or https:, got "${value}"`);
-      return value.replace(/\/+$/, '');
-    },
-  };
+  return setting(variable, o, 'http(s) URL', shownText(o), (raw, earlier) => {
+    const value = given(raw) ?? fallback(o.default, earlier);
+    if (value === '') return '';
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(`${variable} must be a URL, got "${value}"`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new ConfigError(`${variable} must use http: or https:, got "${value}"`);
+    return value.replace(/\/+$/, '');
+  });
 }
 
 export function choice<const T extends string>(
   variable: string,
   o: About & { options: readonly T[]; default: NoInfer<T> },
 ): Setting<T> {
-  return {
-    ...o,
+  return setting(
     variable,
-    kind: `one of ${o.options.map(code).join(', ')}`,
-    shownDefault: o.shownDefault ?? code(o.default),
-    read(raw) {
+    o,
+    `one of ${o.options.map(code).join(', ')}`,
+    o.shownDefault ?? code(o.default),
+    (raw) => {
       const value = given(raw);
       if (value === undefined) return o.default;
       if (!(o.options as readonly string[]).includes(value))
         throw new ConfigError(`${variable} must be one of ${o.options.join(', ')}, got "${value}"`);
       return value as T;
     },
-  };
+  );
 }
 
 function items(raw: string | undefined): string[] {
@@ -186,20 +175,14 @@ export function list(
   variable: string,
   o: About & { check?: (item: string) => string | undefined },
 ): Setting<string[]> {
-  return {
-    ...o,
-    variable,
-    kind: 'comma-separated list',
-    shownDefault: o.shownDefault ?? '(none)',
-    read(raw) {
-      const values = items(raw);
-      for (const item of values) {
-        const problem = o.check?.(item);
-        if (problem) throw new ConfigError(`${variable} ${problem}`);
-      }
-      return values;
-    },
-  };
+  return setting(variable, o, 'comma-separated list', o.shownDefault ?? '(none)', (raw) => {
+    const values = items(raw);
+    for (const item of values) {
+      const problem = o.check?.(item);
+      if (problem) throw new ConfigError(`${variable} ${problem}`);
+    }
+    return values;
+  });
 }
 
 /** A kind of its own: `parse` throws a plain Error whose message follows the variable's name. */

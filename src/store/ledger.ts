@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { usersRows } from './owned.ts';
 import type { Tables } from './schema.ts';
 
 export interface LedgerEntry {
@@ -56,12 +57,7 @@ export class LedgerStore {
   }
 
   async forUser(userId: string): Promise<LedgerRow[]> {
-    const rows = await this.#db
-      .selectFrom('usage_ledger')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .execute();
+    const rows = await usersRows(this.#db, 'usage_ledger', userId).orderBy('created_at').execute();
     return rows.map((r) => ({
       id: r.id,
       userId: r.user_id,

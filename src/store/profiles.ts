@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { usersRows } from './owned.ts';
 import type { BrowserProfilesTable, Tables } from './schema.ts';
 
 export type ProfileRow = BrowserProfilesTable;
@@ -25,22 +26,14 @@ export class ProfileStore {
   }
 
   async get(userId: string, name: string): Promise<ProfileRow | undefined> {
-    const row = await this.#db
-      .selectFrom('browser_profiles')
-      .selectAll()
-      .where('user_id', '=', userId)
+    const row = await usersRows(this.#db, 'browser_profiles', userId)
       .where('name', '=', name)
       .executeTakeFirst();
     return row && normalise(row);
   }
 
   async list(userId: string): Promise<ProfileRow[]> {
-    const rows = await this.#db
-      .selectFrom('browser_profiles')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('name')
-      .execute();
+    const rows = await usersRows(this.#db, 'browser_profiles', userId).orderBy('name').execute();
     return rows.map(normalise);
   }
 

@@ -42,6 +42,11 @@ function webdata(
   });
 }
 
+/** The parsed answer `webdata --json <args>` prints. */
+async function webdataJson(args: string[]): Promise<any> {
+  return JSON.parse((await webdata(['--json', ...args])).stdout);
+}
+
 // Each command is a fresh Node process; on a loaded machine that is seconds, not milliseconds.
 describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   it('scrape prints markdown, cost on stderr; --json prints the API result', async () => {
@@ -50,8 +55,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
     expect(human.stdout).toContain('Twice a day the ocean pulls back');
     expect(human.stdout).not.toContain('cost');
     expect(human.stderr).toBe('cost: $0.002\n');
-    const json = await webdata([
-      '--json',
+    const page = await webdataJson([
       'scrape',
       `${site.origin}/article.html`,
       '-f',
@@ -59,7 +63,6 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
       '--exclude',
       'table',
     ]);
-    const page = JSON.parse(json.stdout);
     expect(page).toMatchObject({ success: true, cost: 0.002 });
     expect(page.links).toContain(`${site.origin}/kelp`);
     expect(page.markdown).not.toMatch(/\| Zone\s*\|/);
@@ -67,14 +70,14 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
 
   it('scrape --max-age serves the cached result; --no-store-in-cache keeps none', async () => {
     const url = `${site.origin}/article.html?cli=cache`;
-    const first = await webdata(['--json', 'scrape', url, '--max-age', '60000']);
-    expect(JSON.parse(first.stdout).cacheState).toBe('miss');
-    const second = await webdata(['--json', 'scrape', url, '--max-age', '60000']);
-    expect(JSON.parse(second.stdout).cacheState).toBe('hit');
+    const first = await webdataJson(['scrape', url, '--max-age', '60000']);
+    expect(first.cacheState).toBe('miss');
+    const second = await webdataJson(['scrape', url, '--max-age', '60000']);
+    expect(second.cacheState).toBe('hit');
     const other = `${site.origin}/article.html?cli=nostore`;
     await webdata(['scrape', other, '--no-store-in-cache']);
-    const after = await webdata(['--json', 'scrape', other, '--max-age', '60000']);
-    expect(JSON.parse(after.stdout).cacheState).toBe('miss');
+    const after = await webdataJson(['scrape', other, '--max-age', '60000']);
+    expect(after.cacheState).toBe('miss');
     const bad = await webdata(['scrape', url, '--max-age', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('max-age');
@@ -89,14 +92,8 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('scrape --method picks the engine; an unknown one is a usage error', async () => {
-    const res = await webdata([
-      '--json',
-      'scrape',
-      `${site.origin}/article.html`,
-      '--method',
-      'browser',
-    ]);
-    expect(JSON.parse(res.stdout)).toMatchObject({ success: true, method: 'browser' });
+    const res = await webdataJson(['scrape', `${site.origin}/article.html`, '--method', 'browser']);
+    expect(res).toMatchObject({ success: true, method: 'browser' });
     const bad = await webdata(['scrape', `${site.origin}/article.html`, '--method', 'fast']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('method');
@@ -186,10 +183,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
       '-f',
       'links',
     ]);
-    const under = JSON.parse(
-      (await webdata(['--json', 'crawl', web.url('tree.test', '/p/1'), '--under-start-path']))
-        .stdout,
-    );
+    const under = await webdataJson(['crawl', web.url('tree.test', '/p/1'), '--under-start-path']);
     expect(under.data.map((p: { url: string }) => p.url)).toEqual([web.url('tree.test', '/p/1')]);
     expect(json.code).toBe(0);
     const job = JSON.parse(json.stdout);
@@ -257,9 +251,7 @@ describe('webdata CLI against a running server', { timeout: 120_000 }, () => {
   });
 
   it('session create, get and close', async () => {
-    const created = JSON.parse(
-      (await webdata(['--json', 'session', 'create', '--width', '800', '--height', '600'])).stdout,
-    );
+    const created = await webdataJson(['session', 'create', '--width', '800', '--height', '600']);
     expect(created.sessionId).toBeTruthy();
     const got = await webdata(['session', 'get', created.sessionId]);
     expect(got.stdout).toContain(`session ${created.sessionId}: active`);
