@@ -37,10 +37,10 @@ export const pageExtraFields = {
 const PageExtraFields = Type.Object(pageExtraFields);
 export type PageExtraFields = Static<typeof PageExtraFields>;
 
-/** Every way a page can be acquired, in the order the ladder tries them. */
 /** The ladder's browser rungs, cheapest first; a browser sequence runs on one of them. */
 export const BROWSER_RUNGS = ['browser', 'browser-stealth', 'browser-firefox'] as const;
 
+/** Every way a page can be acquired, in the order the ladder tries them. */
 export const AcquireMethod = LiteralUnion(['http', ...BROWSER_RUNGS], {
   description:
     'How the page was acquired: plain HTTP, the headless browser, browser-stealth, or headless Firefox (beyond the spec; absent when nothing was acquired)',
