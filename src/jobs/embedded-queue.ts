@@ -24,7 +24,7 @@ interface Running extends QueueWorker {
 }
 
 /**
- * The embedded engine: the job_items table is the queue and this process its only consumer, so a
+ * The embedded queue: the job_items table is the queue and this process its only consumer, so a
  * dispatcher claims pending items in groups and runs up to `concurrency` of them; the rest of a
  * group waits here for a slot (a cancel reaches them through the executor, in this same process).
  * Users take turns: claimed items wait by user (`FairQueue`) and start users in turn, each user
@@ -36,7 +36,6 @@ interface Running extends QueueWorker {
  * failed, as pg-boss's dead-letter path does on Postgres, so its job still ends.
  */
 export class EmbeddedQueue implements JobQueue {
-  readonly engine = 'embedded' as const;
   readonly #perKey: number | undefined;
   #run?: Running;
   /** Claimed items waiting for a free slot, by user. */

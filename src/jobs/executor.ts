@@ -26,7 +26,7 @@ export type Executed = { stopped: true } | { stopped: false; recorded: Promise<v
 
 /**
  * Runs claimed items through their job type's operation and hands the results to the recorder,
- * which writes them in batches. Shared by both engines: they differ only in how an item reaches
+ * which writes them in batches. Shared by both queues: they differ only in how an item reaches
  * `execute`. Whether jobs were cancelled is asked for all running items in one statement.
  */
 export class ItemExecutor {
@@ -167,7 +167,7 @@ export class ItemExecutor {
     for (const c of this.#running.get(jobId) ?? []) c.abort(new Error('job cancelled'));
   }
 
-  /** Aborts every running item; each resolves stopped so its engine can hand it back. */
+  /** Aborts every running item; each resolves stopped so its queue can hand it back. */
   stopAll(): void {
     for (const controllers of this.#running.values())
       for (const c of controllers) c.abort(new Stopping('worker stopping'));

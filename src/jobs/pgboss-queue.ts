@@ -39,7 +39,7 @@ const IDLE_POLL_MS = 250;
 type ItemMessage = ItemRef;
 
 /**
- * The scale-out engine: one pg-boss job per item on the shared Postgres. pg-boss hands each to one
+ * The scale-out queue: one pg-boss job per item on the shared Postgres. pg-boss hands each to one
  * worker (SKIP LOCKED) and records its heartbeat; a worker that stops heartbeating has its item
  * failed back to `retry` by whichever process supervises next, and another worker runs it. Our own
  * item table still decides what is recorded, so a late or duplicate run never writes twice.
@@ -51,7 +51,6 @@ type ItemMessage = ItemRef;
  * workers each sleep a polling interval after every short job.
  */
 export class PgBossQueue implements JobQueue {
-  readonly engine = 'pg-boss' as const;
   readonly #boss: PgBoss;
   readonly #heartbeatSeconds: number;
   #started = false;

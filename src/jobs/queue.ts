@@ -15,7 +15,6 @@ export interface QueueWorker {
 
 /** How job items travel from the request that creates them to a process that runs them. */
 export interface JobQueue {
-  readonly engine: 'embedded' | 'pg-boss';
   /** Connects; needed before `enqueue`. */
   start(log: FastifyBaseLogger): Promise<void>;
   /** Queues items inside the transaction that stores them (a new job's, or those a running item found). */
