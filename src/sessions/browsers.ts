@@ -22,7 +22,7 @@ function installed(path: string): boolean {
 }
 
 /**
- * The engines this build can run, by the name a create gives: Chromium always; Firefox when its
+ * The browsers this build can run, by the name a create gives: Chromium always; Firefox when its
  * binary is installed; Camoufox (a Firefox build) only where an operator names its binary, run
  * the way Firefox is. lightpanda is named by the spec but not run here. Looked up once, when the
  * session manager is made, not on every create.
@@ -31,7 +31,7 @@ export function runnableBrowsers(
   chromium: ChromiumPaths,
   firefox: FirefoxPaths,
 ): RunnableBrowser[] {
-  const engines: RunnableBrowser[] = [
+  const runnables: RunnableBrowser[] = [
     {
       name: 'chromium',
       family: 'chromium',
@@ -42,18 +42,19 @@ export function runnableBrowsers(
     ['firefox', firefox.firefox],
     ['camoufox', firefox.camoufox],
   ] as const) {
-    if (path && installed(path)) engines.push({ name, family: 'firefox', executable: () => path });
+    if (path && installed(path))
+      runnables.push({ name, family: 'firefox', executable: () => path });
   }
-  return engines;
+  return runnables;
 }
 
 /** `browser` when this build runs it; else a 400 naming the field and what it can run. */
-export function runnableBrowser(browser: string, engines: RunnableBrowser[]): RunnableBrowser {
-  const found = engines.find((e) => e.name === browser);
+export function runnableBrowser(browser: string, runnables: RunnableBrowser[]): RunnableBrowser {
+  const found = runnables.find((e) => e.name === browser);
   if (!found)
     throw new SessionError(
       'bad-request',
-      `${browser} is not available on this server; available: ${engines.map((e) => e.name).join(', ')}`,
+      `${browser} is not available on this server; available: ${runnables.map((e) => e.name).join(', ')}`,
       { field: 'browser' },
     );
   return found;

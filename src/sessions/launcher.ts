@@ -13,7 +13,7 @@ export const DEFAULT_HEIGHT = 720;
 export type RunningBrowser = ChromiumBrowser | FirefoxBrowser;
 
 export interface LaunchRequest {
-  engine: RunnableBrowser;
+  runnable: RunnableBrowser;
   headless: boolean;
   width: number;
   height: number;
@@ -31,17 +31,17 @@ export interface LauncherOptions {
   upstreamProxyUrl?: string;
 }
 
-/** The spares of one engine, and those still launching. */
+/** The spares of one browser, and those still launching. */
 interface Shelf {
-  engine: RunnableBrowser;
+  runnable: RunnableBrowser;
   spares: RunningBrowser[];
   inflight: Set<Promise<unknown>>;
 }
 
 /**
  * Starts session browsers, keeping `warmSpares` headless browsers of the default size launched
- * per engine so that a create for the common case takes one from the shelf instead of waiting for
- * a launch (~300 ms for Chromium, ~2.5 s for Firefox). An engine's spares are first launched with
+ * per browser so that a create for the common case takes one from the shelf instead of waiting for
+ * a launch (~300 ms for Chromium, ~2.5 s for Firefox). A browser's spares are first launched with
  * its first session, not at start-up: a service nobody asks for a session (or a Firefox one) runs
  * no browser for them, and only that first create waits for a launch.
  */
@@ -70,10 +70,10 @@ export class SessionLauncher {
   }
 
   async launch(req: LaunchRequest): Promise<RunningBrowser> {
-    let shelf = this.#shelves.get(req.engine.name);
+    let shelf = this.#shelves.get(req.runnable.name);
     if (!shelf) {
-      shelf = { engine: req.engine, spares: [], inflight: new Set() };
-      this.#shelves.set(req.engine.name, shelf);
+      shelf = { runnable: req.runnable, spares: [], inflight: new Set() };
+      this.#shelves.set(req.runnable.name, shelf);
     }
     // Spares are launched for the default request (`proxy` is true when an upstream exists).
     if (
@@ -102,7 +102,7 @@ export class SessionLauncher {
       shelf.spares.length + shelf.inflight.size < this.#o.config.warmSpares
     ) {
       const launch = this.#launchFresh({
-        engine: shelf.engine,
+        runnable: shelf.runnable,
         headless: true,
         width: DEFAULT_WIDTH,
         height: DEFAULT_HEIGHT,
@@ -137,10 +137,10 @@ export class SessionLauncher {
   }
 
   async #launchFresh(req: LaunchRequest): Promise<RunningBrowser> {
-    const launch = req.engine.family === 'firefox' ? launchFirefox : launchChromium;
+    const launch = req.runnable.family === 'firefox' ? launchFirefox : launchChromium;
     try {
       return await launch({
-        executable: req.engine.executable(req.headless),
+        executable: req.runnable.executable(req.headless),
         headless: req.headless,
         width: req.width,
         height: req.height,

@@ -71,7 +71,7 @@ export class SessionManager {
   readonly #launching = new LaunchSlots();
   readonly #launcher: SessionLauncher;
   /** The browsers this build can run (browsers.ts). */
-  readonly #engines: RunnableBrowser[];
+  readonly #runnables: RunnableBrowser[];
   readonly #files: SessionFiles;
   readonly #ownership: SessionOwnership;
   /** Named browser profiles of each key (create, list, get, delete), used by sessions here. */
@@ -98,7 +98,7 @@ export class SessionManager {
       .digest('hex')
       .slice(0, 12);
     this.#root = join(tmpdir(), `${RUNTIME_PREFIX}${instance}`);
-    this.#engines = runnableBrowsers(o.chromium, o.firefox);
+    this.#runnables = runnableBrowsers(o.chromium, o.firefox);
     this.#files = new SessionFiles(o.dataDir, o.config);
     this.#ownership = new SessionOwnership(o.store, this.#live);
     this.profiles = new Profiles(o.dataDir, o.profiles);
@@ -153,19 +153,19 @@ export class SessionManager {
   }
 
   async create(userId: string, opts: CreateOptions): Promise<SessionCreated> {
-    const engine = this.#engine(opts.browser ?? this.#o.config.defaultBrowser);
-    refuseUnfit(opts, engine, this.proxyAvailable);
+    const runnable = this.#runnable(opts.browser ?? this.#o.config.defaultBrowser);
+    refuseUnfit(opts, runnable, this.proxyAvailable);
     const id = randomUUID();
     const profile = opts.profile;
     const profileFrom = profile && (await this.profiles.take(userId, profile.name, id));
-    const created = this.#begin(userId, { ...opts, engine, profileFrom }, async (running) => {
+    const created = this.#begin(userId, { ...opts, runnable, profileFrom }, async (running) => {
       const now = Date.now();
       const live = newLiveSession({
         id,
         userId,
         ...opts,
         profile,
-        browser: engine.name,
+        browser: runnable.name,
         createdAt: now,
         startedAt: now,
         billedMicros: 0,
@@ -192,7 +192,7 @@ export class SessionManager {
       throw new SessionError('conflict', 'session is active; close it before resuming');
     if (!row.storage_state)
       throw new SessionError('conflict', 'session has no saved state to resume');
-    const engine = this.#engine(row.browser);
+    const runnable = this.#runnable(row.browser);
     const headless = row.headless === 1;
     if (row.proxy === 1 && !this.proxyAvailable)
       throw new SessionError(
@@ -201,14 +201,14 @@ export class SessionManager {
       );
     return this.#begin(
       userId,
-      { engine, headless, width: row.width, height: row.height, proxy: row.proxy === 1 },
+      { runnable, headless, width: row.width, height: row.height, proxy: row.proxy === 1 },
       async (running) => {
         const state = JSON.parse(row.storage_state!) as StorageState;
         const now = Date.now();
         const live = newLiveSession({
           id,
           userId,
-          browser: engine.name,
+          browser: runnable.name,
           headless,
           proxy: row.proxy === 1,
           width: row.width,
@@ -381,8 +381,8 @@ export class SessionManager {
     }
   }
 
-  #engine(name: string): RunnableBrowser {
-    return runnableBrowser(name, this.#engines);
+  #runnable(name: string): RunnableBrowser {
+    return runnableBrowser(name, this.#runnables);
   }
 
   #owned(userId: string, id: string): Promise<SessionRow> {
