@@ -3,12 +3,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FitWorkerData } from './fit-workers.ts';
 import { fitClassifier } from './train-lib.ts';
 
-const { pages, forestOptions } = workerData as FitWorkerData;
+const { pages, options } = workerData as FitWorkerData;
 parentPort!.on('message', (subset: boolean[]) => {
   parentPort!.postMessage(
     fitClassifier(
       pages.filter((_, i) => subset[i]),
-      forestOptions,
+      options,
     ),
   );
 });

@@ -8,20 +8,19 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BlockModel } from '../../src/content/main/block-model.ts';
-import type { ForestOptions } from './forest-fit.ts';
-import type { FitPage } from './train-lib.ts';
+import type { FitOptions, FitPage } from './train-lib.ts';
 
 /** What the worker is given at start. */
 export interface FitWorkerData {
   pages: FitPage[];
-  forestOptions: ForestOptions;
+  options: FitOptions;
 }
 
 /** Fits one classifier on the pages each subset marks; the models in the subsets' order. */
 export async function fitClassifiers(
   pages: readonly FitPage[],
   subsets: readonly boolean[][],
-  forestOptions: ForestOptions,
+  options: FitOptions,
 ): Promise<BlockModel[]> {
   const workerData: FitWorkerData = {
     pages: pages.map(({ features, tokens, words, groups, labels, unreachable }) => ({
@@ -32,7 +31,7 @@ export async function fitClassifiers(
       labels,
       unreachable,
     })),
-    forestOptions,
+    options,
   };
   const models: BlockModel[] = new Array(subsets.length);
   let next = 0;

@@ -61,10 +61,15 @@ export function shingleScore(truth: string, predicted: string): PrecisionRecall 
   return { precision: tp + fp > 0 ? tp / (tp + fp) : 0, recall: tp + fn > 0 ? tp / (tp + fn) : 0 };
 }
 
-/** The F1 of one precision and recall. */
-export function f1Of(s: PrecisionRecall): number {
-  return s.precision + s.recall > 0 ? (2 * s.precision * s.recall) / (s.precision + s.recall) : 0;
+/** The F-beta of one precision and recall: beta under 1 weighs precision more. */
+export function fBetaOf(s: PrecisionRecall, beta: number): number {
+  const b2 = beta * beta;
+  const d = b2 * s.precision + s.recall;
+  return d > 0 ? ((1 + b2) * s.precision * s.recall) / d : 0;
 }
+
+/** The F1 of one precision and recall. */
+export const f1Of = (s: PrecisionRecall): number => fBetaOf(s, 1);
 
 /** One page's shingle F1, the page-level figure behind f1OfAverages. */
 export const shingleF1 = (truth: string, predicted: string) => f1Of(shingleScore(truth, predicted));

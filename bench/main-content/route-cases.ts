@@ -13,7 +13,7 @@ import { keptText, pickBlocks, readabilityArticle } from '../../src/content/main
 import { agreement, type KeptSummary } from '../../src/content/main/route.ts';
 import { missingFacts } from '../../src/content/main/structured-data.ts';
 import type { DataSet } from './data.ts';
-import { bagOfWordsScore, f1Of, type PrecisionRecall, shingleScore } from './metrics.ts';
+import { bagOfWordsScore, f1Of, fBetaOf, type PrecisionRecall, shingleScore } from './metrics.ts';
 import type { PageBlocks } from './train-lib.ts';
 
 /** One page read by one classifier. */
@@ -82,9 +82,12 @@ function scored(
   return { f1: f1Of(shingles), shingles };
 }
 
-/** The page's F1 when the converter returns the blocks `keep` marks (and the title heading). */
-export const readingF1 = (p: PageBlocks, keep: boolean[]): number =>
-  scored(p, withDescription(p, classifierText(p, keep))).f1;
+/** The page's F-beta when the converter returns the blocks `keep` marks (and the title heading). */
+export function readingFBeta(p: PageBlocks, keep: boolean[], beta: number): number {
+  const { words, shingles } = scored(p, withDescription(p, classifierText(p, keep)));
+  // Every set is scored by words (WCXB) or shingles (article-extraction).
+  return fBetaOf((words ?? shingles)!, beta);
+}
 
 /**
  * The classifier's reading of the blocks `keep` marks, scored as the converter returns it, without
