@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Meter } from '../billing/index.ts';
-import type { Tables } from '../store/index.ts';
+import { newestPage, type Tables } from '../store/index.ts';
 import { deleteWebhookEvents, type WebhookTarget } from '../webhooks/index.ts';
 import { type Claimed, claimItems, claimPending, claimPendingOf } from './claim.ts';
 import { emit, finalState } from './events.ts';
@@ -164,13 +164,7 @@ export class JobStore {
     const { n } = await q
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    const rows = await q
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(opts.limit)
-      .offset((opts.page - 1) * opts.limit)
-      .execute();
+    const rows = await newestPage(q.selectAll(), ['created_at', 'id'], opts).execute();
     return { jobs: rows.map(toSummary), total: Number(n) };
   }
 

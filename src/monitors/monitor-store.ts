@@ -1,5 +1,5 @@
-import type { Kysely, OrderByExpression, Selectable, SelectQueryBuilder } from 'kysely';
-import type { Tables } from '../store/index.ts';
+import type { Kysely, Selectable } from 'kysely';
+import { newestPage, type Tables, usersRows } from '../store/index.ts';
 import { nextTick } from './schedule.ts';
 import type {
   CheckPage,
@@ -53,22 +53,6 @@ function toCheck(row: CheckRow): CheckView {
   };
 }
 
-/**
- * The `page`th run of `limit` rows (pages count from 1), newest first by the first column, then by
- * the second among rows alike in the first.
- */
-function newestPage<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
-  [newest, then]: [OrderByExpression<DB, TB, O>, OrderByExpression<DB, TB, O>],
-  { page, limit }: { page: number; limit: number },
-): SelectQueryBuilder<DB, TB, O> {
-  return query
-    .orderBy(newest, 'desc')
-    .orderBy(then, 'desc')
-    .limit(limit)
-    .offset((page - 1) * limit);
-}
-
 /** A user's monitors and their checks in the store (both backends); every read is scoped to the user. */
 export class MonitorStore {
   readonly #db: Kysely<Tables>;
@@ -114,11 +98,8 @@ export class MonitorStore {
   }
 
   async get(userId: string, id: string): Promise<MonitorView | undefined> {
-    const row = await this.#db
-      .selectFrom('monitors')
-      .selectAll()
+    const row = await usersRows(this.#db, 'monitors', userId)
       .where('id', '=', id)
-      .where('user_id', '=', userId)
       .executeTakeFirst();
     return row && toView(row);
   }
@@ -128,11 +109,10 @@ export class MonitorStore {
     page: number,
     limit: number,
   ): Promise<{ monitors: MonitorView[]; total: number }> {
-    const rows = await newestPage(
-      this.#db.selectFrom('monitors').selectAll().where('user_id', '=', userId),
-      ['created_at', 'id'],
-      { page, limit },
-    ).execute();
+    const rows = await newestPage(usersRows(this.#db, 'monitors', userId), ['created_at', 'id'], {
+      page,
+      limit,
+    }).execute();
     return { monitors: rows.map(toView), total: await this.count(userId) };
   }
 
