@@ -68,6 +68,12 @@ export function fBetaOf(s: PrecisionRecall, beta: number): number {
   return d > 0 ? ((1 + b2) * s.precision * s.recall) / d : 0;
 }
 
+/** The F-beta of counts of words (or weights) kept rightly, kept wrongly and missed; 0 when none is right. */
+export function fBetaOfCounts(tp: number, fp: number, fn: number, beta: number): number {
+  const b2 = beta * beta;
+  return tp ? ((1 + b2) * tp) / ((1 + b2) * tp + b2 * fn + fp) : 0;
+}
+
 /** The F1 of one precision and recall. */
 export const f1Of = (s: PrecisionRecall): number => fBetaOf(s, 1);
 

@@ -24,7 +24,7 @@ import type { Page } from './data.ts';
 import { fitClassifiers } from './fit-workers.ts';
 import { FOLDS } from './folds.ts';
 import { FOREST_OPTIONS, type ForestOptions, fitForest } from './forest-fit.ts';
-import { tokens } from './metrics.ts';
+import { fBetaOfCounts, tokens } from './metrics.ts';
 import { fitPageThreshold, type HeldOutScores } from './page-threshold-fit.ts';
 import { type RouteCase, routeCase } from './route-cases.ts';
 import { bestRoute, heldOutF1 } from './route-fit.ts';
@@ -273,7 +273,6 @@ export function fitClassifier(pages: FitPage[], options: FitOptions = FIT_OPTION
 
 /** The threshold with the best mean page F-beta over the training pages, counted from block labels. */
 function bestThreshold(model: BlockModel, pages: FitPage[], beta: number): number {
-  const b2 = beta * beta;
   const scored = pages.map((p) => classifyBlocks(model, p));
   let best = 0.5;
   let bestSum = -1;
@@ -290,7 +289,7 @@ function bestThreshold(model: BlockModel, pages: FitPage[], beta: number): numbe
           fp += w * (1 - y);
         } else fn += w * y;
       });
-      sum += tp ? ((1 + b2) * tp) / ((1 + b2) * tp + b2 * fn + fp) : 0;
+      sum += fBetaOfCounts(tp, fp, fn, beta);
     });
     if (sum > bestSum) {
       bestSum = sum;

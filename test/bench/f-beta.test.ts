@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { f1Of, fBetaOf } from '../../bench/main-content/metrics.ts';
+import { f1Of, fBetaOf, fBetaOfCounts } from '../../bench/main-content/metrics.ts';
 
 // The trainer's objective (`train:main-content -- --beta`): F1 at beta 1, precision weighed more below it.
 describe('fBetaOf', () => {
@@ -17,5 +17,14 @@ describe('fBetaOf', () => {
     expect(fBetaOf(precise, 1)).toBeCloseTo(fBetaOf(recalling, 1), 12);
     expect(fBetaOf(precise, 0.8)).toBeGreaterThan(fBetaOf(recalling, 0.8));
     expect(fBetaOf({ precision: 0, recall: 0 }, 0.8)).toBe(0);
+  });
+
+  it('reads counts as it reads their precision and recall', () => {
+    // 6 right, 4 wrongly kept, 1 missed: precision 0.6, recall 6/7.
+    expect(fBetaOfCounts(6, 4, 1, 0.8)).toBeCloseTo(
+      fBetaOf({ precision: 0.6, recall: 6 / 7 }, 0.8),
+      12,
+    );
+    expect(fBetaOfCounts(0, 3, 2, 1)).toBe(0);
   });
 });
