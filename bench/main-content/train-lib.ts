@@ -103,14 +103,18 @@ export function labelPage(page: Page): PageBlocks {
     labels,
     unreachable: Math.max(0, tokens(page.truth).length - reachable),
     // Without their elements, so that each page's tree can go once it is read.
-    blocks: analysis.blocks.map(({ text, linkChars, specTable, quoted, viewport, comment }) => ({
-      text,
-      linkChars,
-      specTable,
-      quoted,
-      viewport,
-      comment,
-    })),
+    blocks: analysis.blocks.map(
+      ({ text, tag, linkChars, item, specTable, quoted, viewport, comment }) => ({
+        text,
+        tag,
+        linkChars,
+        item,
+        specTable,
+        quoted,
+        viewport,
+        comment,
+      }),
+    ),
     groups: analysis.groups,
     title: analysis.title,
     declaresArticle: analysis.declaresArticle,

@@ -5,29 +5,17 @@ import { collectBlocks } from '../../src/content/main/blocks.ts';
 
 describe('which blocks are kept', () => {
   it('keeps those at or above the threshold', () => {
-    expect(keptBlocks([0.2, 0.5, 0.7], 0.5, [-1, -1, -1], [1, 2, 3])).toEqual([false, true, true]);
+    expect(keptBlocks([0.2, 0.5, 0.7], 0.5, [-1, -1, -1])).toEqual([false, true, true]);
   });
 
   it('keeps every label-value cell of a table one of whose cells is kept, and no other table', () => {
-    expect(keptBlocks([0.6, 0.1, 0.3, 0.2, 0.1], 0.5, [4, 4, 4, 7, -1], [4, 4, 5, 7, 1])).toEqual([
+    expect(keptBlocks([0.6, 0.1, 0.3, 0.2, 0.1], 0.5, [4, 4, 4, 7, -1])).toEqual([
       true,
       true,
       true,
       false,
       false,
     ]);
-  });
-
-  it('keeps a block framed by kept blocks under the same parent, and not one framed across parents or at an end', () => {
-    const parents = [1, 1, 2, 1, 1, 3, 1];
-    expect(
-      keptBlocks(
-        [0.9, 0.1, 0.9, 0.9, 0.1, 0.9, 0.1],
-        0.5,
-        parents.map(() => -1),
-        parents,
-      ),
-    ).toEqual([true, true, true, true, false, true, false]);
   });
 
   it("marks the cells of a table's label-value rows with their table, and neither a layout table's long cell, a paragraph inside a cell nor a listing's row of more cells", () => {

@@ -194,34 +194,15 @@ export function shippedModel(): BlockModel {
 }
 
 /**
- * Which blocks to keep, given their scores: those at or above the threshold; every cell of the
+ * Which blocks to keep, given their scores: those at or above the threshold, and every cell of the
  * label-value rows of a table (blocks.ts) one of whose cells is kept, since a spec's label
  * without its value tells a reader nothing, a spec sheet is read whole, and the classifier,
- * judging cells one by one, often drops a row whose value is a bare number or unit; and a block
- * whose nearest blocks under the same parent, before and after it, are both kept: a short code
- * sample or formula between two kept paragraphs is part of the text they frame, however little
- * it looks like prose on its own.
+ * judging cells one by one, often drops a row whose value is a bare number or unit.
  */
-export function keptBlocks(
-  scores: number[],
-  threshold: number,
-  specTables: number[],
-  parents: number[],
-): boolean[] {
+export function keptBlocks(scores: number[], threshold: number, specTables: number[]): boolean[] {
   const keptTables = new Set<number>();
   scores.forEach((s, i) => {
     if (s >= threshold && specTables[i]! >= 0) keptTables.add(specTables[i]!);
   });
-  const kept = scores.map((s, i) => s >= threshold || keptTables.has(specTables[i]!));
-  const siblings = new Map<number, number[]>();
-  parents.forEach((parent, i) => {
-    const run = siblings.get(parent);
-    if (run) run.push(i);
-    else siblings.set(parent, [i]);
-  });
-  const withFramed = [...kept];
-  for (const run of siblings.values())
-    for (let k = 1; k + 1 < run.length; k++)
-      if (kept[run[k - 1]!] && kept[run[k + 1]!]) withFramed[run[k]!] = true;
-  return withFramed;
+  return scores.map((s, i) => s >= threshold || keptTables.has(specTables[i]!));
 }

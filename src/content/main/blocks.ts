@@ -130,6 +130,8 @@ interface Context {
 
 export interface Block {
   element: Element;
+  /** The element's tag, for the rules after the pick, which read blocks without their elements. */
+  tag: string;
   text: string;
   /** Words in its text (`wordCount`). */
   words: number;
@@ -144,6 +146,12 @@ export interface Block {
    * (repeats.ts): the classifier's second stage reads how their neighbours scored.
    */
   groups: number[];
+  /**
+   * Shared by the blocks of one item of a run of repeated siblings (a card, a post: `repeats.ts`),
+   * -1 when the block is in no run; a block that is an item itself (a paragraph among paragraphs)
+   * has an id of its own.
+   */
+  item: number;
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
   specTable: number;
   /**
@@ -160,7 +168,7 @@ export interface Block {
 /** What the pick and the routing count of a block, without its element (`pickBlocks`). */
 export type BlockFacts = Pick<
   Block,
-  'text' | 'linkChars' | 'specTable' | 'quoted' | 'viewport' | 'comment'
+  'text' | 'tag' | 'linkChars' | 'item' | 'specTable' | 'quoted' | 'viewport' | 'comment'
 >;
 
 export const BLOCK_ATTR = 'data-webdata-block';
@@ -210,12 +218,14 @@ export function collectBlocks(root: Element): Block[] {
         if (!block) {
           block = {
             element: owner,
+            tag: owner.tagName,
             text: '',
             words: 0,
             linkChars: 0,
             own: [],
             tokens: [],
             groups: [],
+            item: -1,
             specTable: -1,
             quoted: ctx.quoted,
             viewport: ctx.viewport,
@@ -278,6 +288,8 @@ export function collectBlocks(root: Element): Block[] {
     copies.set(block.text, before + 1);
     return before;
   });
+  // Ids of their own, apart from `groupIds`: numbering them there would renumber the groups.
+  const itemIds = new Map<Element, number>();
   const containers = containerScores(blocks);
   const repeats = new Repeats((el) => containers.chars.get(el) ?? 0);
   const tokens = new BlockTokens();
@@ -294,6 +306,10 @@ export function collectBlocks(root: Element): Block[] {
       item.id,
       repeats.signature(block.element),
     ];
+    if (item.element) {
+      block.item = itemIds.get(item.element) ?? itemIds.size;
+      itemIds.set(item.element, block.item);
+    }
     const words = wordCount(block.text);
     block.words = words;
     block.tokens = tokens.of(block.element, block.text);
@@ -314,7 +330,7 @@ export function collectBlocks(root: Element): Block[] {
       containers.topShare,
     ];
     // Pushed in turn: spreading three mapped arrays made four arrays a block to copy.
-    for (const v of tagFeatures(block.element.tagName)) own.push(v);
+    for (const v of tagFeatures(block.tag)) own.push(v);
     for (let b = 0; b < PLACES.length; b++) own.push((ctx.places >> b) & 1);
     for (let b = 0; b < NAME_GROUPS.length; b++) own.push((ctx.names >> b) & 1);
     own.push(

@@ -30,6 +30,7 @@ import {
   readsDeclaredFirst,
 } from './route.ts';
 import { missingFacts, type ProductFacts, productFacts } from './structured-data.ts';
+import { keepUnitsWhole } from './whole-units.ts';
 
 /**
  * The first h1 block that names the page; else the page's only h1 block, unless it stands in the
@@ -234,16 +235,21 @@ export const keptText = (blocks: readonly BlockFacts[], keep: readonly boolean[]
   blocks.flatMap((b, i) => (keep[i] ? [b.text] : [])).join('\n');
 
 /**
- * The blocks kept at `threshold`: those scored at or over it with their table rows whole, less the
- * copies the page marks as copies; a small page whole. The training reads each candidate
- * threshold of a page (`page-threshold.ts`) through this.
+ * The blocks kept at `threshold`: those scored at or over it with their table rows, framed code and
+ * cards' titles whole, less the copies the page marks as copies; a small page whole. The training
+ * reads each candidate threshold of a page (`page-threshold.ts`) through this.
  */
 export function keptAt(page: PickInputs, scores: number[], threshold: number): boolean[] {
   const keep = keptBlocks(
     scores,
     threshold,
     page.blocks.map((b) => b.specTable),
+  );
+  keepUnitsWhole(
+    page.blocks,
     page.groups.map((g) => g[0]!),
+    page.words,
+    keep,
   );
   dropRepeatedText(page.blocks, keep);
   if (page.words.reduce((a, b) => a + b, 0) < SMALL_PAGE_WORDS) keep.fill(true);

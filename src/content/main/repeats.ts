@@ -53,6 +53,8 @@ export interface RepeatedItem {
   depth: number;
   /** Shared by the blocks of one run; -1 when none. */
   id: number;
+  /** The item: the ancestor-or-self that is one of the run's siblings; null when none. */
+  element: Element | null;
 }
 
 export class Repeats {
@@ -114,9 +116,10 @@ export class Repeats {
         share: Math.min(1, run.chars / (this.chars(parent) || 1)),
         depth: level / MAX_LEVELS,
         id: run.id,
+        element: cur,
       };
     }
-    return { count: 0, share: 0, depth: 1, id: -1 };
+    return { count: 0, share: 0, depth: 1, id: -1, element: null };
   }
 
   /**
