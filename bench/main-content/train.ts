@@ -21,8 +21,7 @@
  * instead of F1 (under 1 weighs precision more); it too only estimates. Figures stay F1.
  * The route-only run keeps the shipped classifier and fits the route to the last full run's cases.
  * Training is deterministic: two full runs write the same bytes. A change to what the blocks are
- * changes the fit: refit, read the hand-written converter tests again, and ship it with the change
- * (the shipped model predates some such changes; docs/main-content.md, "Left open").
+ * changes the fit: refit, read the hand-written converter tests again, and ship it with the change.
  */
 import { parseArgs } from 'node:util';
 import { type BlockModel, shippedModel } from '../../src/content/main/block-model.ts';
