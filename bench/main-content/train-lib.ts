@@ -104,11 +104,12 @@ export function labelPage(page: Page): PageBlocks {
     unreachable: Math.max(0, tokens(page.truth).length - reachable),
     // Without their elements, so that each page's tree can go once it is read.
     blocks: analysis.blocks.map(
-      ({ text, tag, linkChars, item, specTable, quoted, viewport, comment }) => ({
+      ({ text, tag, linkChars, item, copies, specTable, quoted, viewport, comment }) => ({
         text,
         tag,
         linkChars,
         item,
+        copies,
         specTable,
         quoted,
         viewport,

@@ -3,8 +3,8 @@ import { parseHtml } from '../../src/content/dom/parse.ts';
 import { collectBlocks } from '../../src/content/main/blocks.ts';
 import { keepUnitsWhole } from '../../src/content/main/whole-units.ts';
 
-/** Blocks of the given tags and texts, none in a repeated item. */
-const plain = (tags: string[]) => tags.map((tag, i) => ({ tag, text: `block ${i}`, item: -1 }));
+/** Blocks of the given tags, none in a repeated item, each printed once. */
+const plain = (tags: string[]) => tags.map((tag) => ({ tag, item: -1, copies: 1 }));
 
 describe('units kept whole after the pick', () => {
   it('keeps a block framed by kept blocks under the same parent, and not one framed across parents or at an end', () => {

@@ -152,6 +152,8 @@ export interface Block {
    * has an id of its own.
    */
   item: number;
+  /** How many blocks of the page, this one included, print its text (see "copies" in `collectBlocks`). */
+  copies: number;
   /** The id of the table (or table section) whose label-value row the block is a cell of, or -1 (see `keptBlocks`). */
   specTable: number;
   /**
@@ -168,7 +170,7 @@ export interface Block {
 /** What the pick and the routing count of a block, without its element (`pickBlocks`). */
 export type BlockFacts = Pick<
   Block,
-  'text' | 'tag' | 'linkChars' | 'item' | 'specTable' | 'quoted' | 'viewport' | 'comment'
+  'text' | 'tag' | 'linkChars' | 'item' | 'copies' | 'specTable' | 'quoted' | 'viewport' | 'comment'
 >;
 
 export const BLOCK_ATTR = 'data-webdata-block';
@@ -226,6 +228,7 @@ export function collectBlocks(root: Element): Block[] {
             tokens: [],
             groups: [],
             item: -1,
+            copies: 1,
             specTable: -1,
             quoted: ctx.quoted,
             viewport: ctx.viewport,
@@ -296,6 +299,7 @@ export function collectBlocks(root: Element): Block[] {
   blocks.forEach((block, i) => {
     const ctx = contexts.get(block.element)!;
     block.element.setAttribute(BLOCK_ATTR, String(i));
+    block.copies = copies.get(block.text)!;
     const parent = block.element.parentElement;
     const grand = parent?.parentElement;
     const item = repeats.item(block.element);
@@ -337,7 +341,7 @@ export function collectBlocks(root: Element): Block[] {
       Math.log1p(item.count),
       item.share,
       item.depth,
-      Math.log1p(copies.get(block.text)! - 1),
+      Math.log1p(block.copies - 1),
       Math.min(copyIndex[i]!, 10) / 10,
     );
     block.own = own;

@@ -19,12 +19,7 @@ function keepFramed(
   parents: readonly number[],
   keep: boolean[],
 ): void {
-  const siblings = new Map<number, number[]>();
-  parents.forEach((parent, i) => {
-    const run = siblings.get(parent);
-    if (run) run.push(i);
-    else siblings.set(parent, [i]);
-  });
+  const siblings = Map.groupBy(parents.keys(), (i) => parents[i]!);
   const kept = [...keep];
   for (const run of siblings.values()) {
     let k = 1;
@@ -51,7 +46,7 @@ function keepFramed(
  * carries ("Details") is the card's furniture.
  */
 function keepItemTitles(
-  blocks: readonly Pick<BlockFacts, 'text' | 'tag' | 'item'>[],
+  blocks: readonly Pick<BlockFacts, 'tag' | 'item' | 'copies'>[],
   words: readonly number[],
   keep: boolean[],
 ): void {
@@ -63,10 +58,8 @@ function keepItemTitles(
     if (keep[i]) counts.kept += words[i]!;
     items.set(item, counts);
   });
-  const copies = new Map<string, number>();
-  for (const { text } of blocks) copies.set(text, (copies.get(text) ?? 0) + 1);
-  blocks.forEach(({ text, tag, item }, i) => {
-    if (keep[i] || item < 0 || !isHeading(tag) || copies.get(text)! > 1) return;
+  blocks.forEach(({ tag, item, copies }, i) => {
+    if (keep[i] || item < 0 || !isHeading(tag) || copies > 1) return;
     const counts = items.get(item)!;
     if (counts.kept * 2 > counts.words) keep[i] = true;
   });
@@ -78,7 +71,7 @@ function keepItemTitles(
  * (`keepItemTitles`). `parents` are the ids of the blocks' parent elements.
  */
 export function keepUnitsWhole(
-  blocks: readonly Pick<BlockFacts, 'text' | 'tag' | 'item'>[],
+  blocks: readonly Pick<BlockFacts, 'tag' | 'item' | 'copies'>[],
   parents: readonly number[],
   words: readonly number[],
   keep: boolean[],
