@@ -78,7 +78,7 @@ const pageFields = {
   includeComments: Type.Optional(
     Type.Boolean({
       description:
-        "Keep readers' comment threads under a story in the main content; default false (left out, as trafilatura does). Forum threads and Q&A pages keep their replies either way",
+        "Keep readers' comment threads under a story, and customers' reviews on a product page, in the main content; default false (left out, as trafilatura does). Forum threads and Q&A pages keep their replies either way",
     }),
   ),
   method: Type.Optional(MethodChoice),

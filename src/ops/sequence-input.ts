@@ -30,7 +30,7 @@ export const SequenceBody = Type.Object(
     includeComments: Type.Optional(
       Type.Boolean({
         description:
-          "Keep readers' comment threads under a story in each breakpoint's main content; default false",
+          "Keep readers' comment threads under a story, and customers' reviews on a product page, in each breakpoint's main content; default false",
       }),
     ),
     extractMetadata: Type.Optional(

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../../src/content/dom/parse.ts';
 import { convertHtml } from '../../src/content/index.ts';
 import { stripBoilerplate } from '../../src/content/main/boilerplate.ts';
-import { precisionMarkers, STORY_WITH_FURNITURE } from '../fixtures/precision-pages.ts';
+import {
+  PRODUCT_WITH_REVIEWS,
+  precisionMarkers,
+  STORY_WITH_FURNITURE,
+} from '../fixtures/precision-pages.ts';
 
 const URL_ = 'https://valley.example/2026/02/12/river-path/';
 
@@ -65,5 +69,33 @@ describe('main content of a story with furniture and comments', () => {
     );
     stripBoilerplate(contact);
     expect(contact.body.textContent).toContain('KEEP-CONTACT');
+  });
+});
+
+describe("main content of a product page with its customers' reviews", () => {
+  const product = precisionMarkers(PRODUCT_WITH_REVIEWS);
+
+  it('keeps the description and specifications and leaves the reviews out by default', () => {
+    for (const md of [markdown(PRODUCT_WITH_REVIEWS), markdown(PRODUCT_WITH_REVIEWS, false)]) {
+      for (const m of product.keep) expect(md, m).toContain(m);
+      for (const m of product.comments) expect(md, m).not.toContain(m);
+      expect(md).not.toContain('Was this review helpful');
+    }
+  });
+
+  it('keeps what the customers wrote with includeComments, after the description', () => {
+    const md = markdown(PRODUCT_WITH_REVIEWS, true);
+    for (const m of [...product.keep, ...product.comments]) expect(md, m).toContain(m);
+    expect(md.indexOf('COMMENT-ONE')).toBeGreaterThan(md.indexOf('KEEP-DESCRIPTION-TWO'));
+  });
+
+  it('leaves the reviews to the classifier on a page that declares no product (a service quoting its clients)', () => {
+    const html = PRODUCT_WITH_REVIEWS.replace(/<meta property="og:type"[^>]*>/, '').replace(
+      /<script type="application\/ld\+json">.*?<\/script>/s,
+      '',
+    );
+    const md = markdown(html);
+    for (const m of product.keep) expect(md, m).toContain(m);
+    expect(md).toContain('COMMENT-ONE');
   });
 });

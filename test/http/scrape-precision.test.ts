@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { precisionMarkers, STORY_WITH_FURNITURE } from '../fixtures/precision-pages.ts';
+import {
+  PRODUCT_WITH_REVIEWS,
+  precisionMarkers,
+  STORY_WITH_FURNITURE,
+} from '../fixtures/precision-pages.ts';
 import { startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
@@ -10,6 +14,10 @@ const site = useFixture(() =>
       void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(STORY_WITH_FURNITURE),
+    '/blankets/harbour/': (_req, res) =>
+      void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(PRODUCT_WITH_REVIEWS),
   }),
 );
 const t = useServer();
@@ -64,5 +72,24 @@ describe('POST /v1/scrape/single on a story with furniture and comments', () => 
     const { status, json } = await scrape({ includeComments: 'yes' });
     expect(status).toBe(400);
     expect(JSON.stringify(json)).toContain('includeComments');
+  });
+});
+
+describe("POST /v1/scrape/single on a product page with its customers' reviews", () => {
+  const product = precisionMarkers(PRODUCT_WITH_REVIEWS);
+  const scrape = (extra: object) =>
+    t.api('POST', '/api/v1/scrape/single', { url: `${site.origin}/blankets/harbour/`, ...extra });
+
+  it('returns the description and specifications without the reviews', async () => {
+    const { status, json } = await scrape({});
+    expect(status).toBe(200);
+    for (const m of product.keep) expect(json.markdown, m).toContain(m);
+    for (const m of product.comments) expect(json.markdown, m).not.toContain(m);
+  });
+
+  it('returns the reviews after the description with includeComments', async () => {
+    const { status, json } = await scrape({ includeComments: true });
+    expect(status).toBe(200);
+    for (const m of [...product.keep, ...product.comments]) expect(json.markdown, m).toContain(m);
   });
 });

@@ -15,7 +15,10 @@ function contentOptions(cmd: Command): Command {
     .option('--html', 'HTML instead of markdown')
     .option('-f, --formats <list>', 'several formats: markdown,html,rawHtml,links,listing', list)
     .option('--all', 'the whole page, not only its main content')
-    .option('--comments', "keep readers' comment threads under a story in the main content")
+    .option(
+      '--comments',
+      "keep readers' comment threads under a story, and a product's reviews, in the main content",
+    )
     .option(
       '--include <selectors>',
       'keep only elements matching these CSS selectors (comma-separated)',

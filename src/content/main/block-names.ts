@@ -29,6 +29,14 @@ const CITING_NAMES =
 const THREAD_NAMES =
   /(?:^|[\s_-])(?:comments|commentlist|comment-list|comment-section|comment-thread|disqus_thread)(?=$|[\s_-])/i;
 
+/**
+ * Names of a product's customer reviews: the list and the box around it (`reviews`,
+ * `product-reviews`, `customer-reviews`, `user_reviews`, a widget's `okendo-reviews`). A blog's
+ * `tag-reviews` or `category-reviews` names a post about a product, which is a story.
+ */
+const REVIEW_NAMES =
+  /(?:^|[\s_-])(?<!(?:tag|category|cat)[_-])(?:reviews|review-list|reviews-list|reviews-section|reviews-widget)(?=$|[\s_-])/i;
+
 /** Words of class and id names, in groups that mean the same thing to a reader. */
 export const NAME_GROUPS: Array<[string, RegExp]> = [
   [
@@ -77,6 +85,8 @@ export interface NamesRead {
   viewport: boolean;
   /** Names a comment thread (`THREAD_NAMES`). */
   thread: boolean;
+  /** Names a product's reviews (`REVIEW_NAMES`). */
+  reviews: boolean;
 }
 
 function nameBits(names: string): number {
@@ -102,6 +112,7 @@ export function nameReader(): (names: string) => NamesRead {
         citing: CITING_NAMES.test(names),
         viewport: VIEWPORT_NAMES.test(names),
         thread: THREAD_NAMES.test(names),
+        reviews: REVIEW_NAMES.test(names),
       };
       seen.set(names, read);
     }

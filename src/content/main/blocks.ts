@@ -163,7 +163,10 @@ export interface Block {
   quoted: boolean;
   /** Inside markup shown at one screen size only: one of a phone's and a desktop's copies (`repeated-text.ts`). */
   viewport: boolean;
-  /** Inside a comment thread (`block-names.ts`), which is main content only when asked for (`comments.ts`). */
+  /**
+   * Inside a comment thread or, on a product page, its reviews (`block-names.ts`), which are main
+   * content only when asked for (`comments.ts`).
+   */
   comment: boolean;
 }
 
@@ -201,9 +204,10 @@ const IN_TOP = 8;
 
 /**
  * Walks the tree once, carrying where it is as bit sets, and marks each block's element with its
- * index so the blocks can be found again in a copy of the document.
+ * index so the blocks can be found again in a copy of the document. `reviewsAreComments`, on a
+ * page that declares a product, counts its customers' reviews as a comment thread.
  */
-export function collectBlocks(root: Element): Block[] {
+export function collectBlocks(root: Element, reviewsAreComments = false): Block[] {
   const blocks: Block[] = [];
   const byElement = new Map<Element, Block>();
   const contexts = new Map<Element, Context>();
@@ -251,7 +255,7 @@ export function collectBlocks(root: Element): Block[] {
           depth: ctx.depth + 1,
           quoted: ctx.quoted || tag === 'BLOCKQUOTE' || names.citing,
           viewport: ctx.viewport || names.viewport,
-          comment: ctx.comment || names.thread,
+          comment: ctx.comment || names.thread || (reviewsAreComments && names.reviews),
         };
         visit(c, INLINE.has(tag) ? owner : c, next, inLink || tag === 'A');
       }

@@ -5,7 +5,9 @@ import type { Block, BlockFacts } from './blocks.ts';
  * Readers' comments under a story are not the story. A caller feeding a model the page wants
  * what its author wrote, and comments are other people's words, often more of them than the
  * story's, on another subject, and changing from one visit to the next; trafilatura leaves them
- * out by default for the same reason. `includeComments` keeps them.
+ * out by default for the same reason. A product's customer reviews are its comments (on WCXB's
+ * product pages 18% of the words under review markup are in the truth). `includeComments` keeps
+ * them.
  */
 
 /**

@@ -140,7 +140,7 @@ export function analysePage(
   const facts = declaredProductFacts(doc, declared);
   stripBoilerplate(doc, elements);
   const body = doc.body ?? doc.documentElement;
-  const blocks = body ? collectBlocks(body) : [];
+  const blocks = body ? collectBlocks(body, declared.product) : [];
   const counts = blocks.map((b) => b.words);
   const totalWords = counts.reduce((a, b) => a + b, 0);
   const features = featureVectors(blocks, { declared, totalWords });
