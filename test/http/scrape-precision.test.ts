@@ -4,20 +4,18 @@ import {
   precisionMarkers,
   STORY_WITH_FURNITURE,
 } from '../fixtures/precision-pages.ts';
-import { startFixtureSite } from '../fixtures/site/server.ts';
+import { type FixtureHandler, startFixtureSite } from '../fixtures/site/server.ts';
 import { useFixture } from '../helpers/fixture.ts';
 import { useServer } from '../helpers/server.ts';
 
+const served =
+  (html: string): FixtureHandler =>
+  (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
 const site = useFixture(() =>
   startFixtureSite({
-    '/2026/02/12/river-path/': (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(STORY_WITH_FURNITURE),
-    '/blankets/harbour/': (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(PRODUCT_WITH_REVIEWS),
+    '/2026/02/12/river-path/': served(STORY_WITH_FURNITURE),
+    '/blankets/harbour/': served(PRODUCT_WITH_REVIEWS),
   }),
 );
 const t = useServer();
