@@ -31,16 +31,20 @@ export function treeValue(tree: Tree, x: readonly number[]): number {
 /**
  * The trees laid end to end in typed arrays, node indices absolute, so a block's score walks flat
  * arrays rather than each tree object's own; with one input buffer per page (`classifyBlocks`),
- * classifying took 1.4 ms an article-extraction page instead of 1.7.
+ * classifying took 1.4 ms an article-extraction page instead of 1.7. Each node's two children
+ * are laid side by side (right = left + 1) and a leaf keeps its value where an inner node keeps
+ * its threshold, so a step reads three arrays of 16 bytes a node rather than five of 28; a block
+ * walks 200 trees, and the smaller forest stays in the processor's cache.
  */
 interface FlatForest {
   base: number;
   roots: Int32Array;
+  /** The feature a node splits on, -1 at a leaf. */
   feature: Int32Array;
-  threshold: Float64Array;
+  /** An inner node's threshold; a leaf's value. */
+  split: Float64Array;
+  /** An inner node's left child; its right child follows it. */
   left: Int32Array;
-  right: Int32Array;
-  value: Float64Array;
 }
 
 const flattened = new WeakMap<Forest, FlatForest>();
@@ -51,22 +55,26 @@ function flatten(forest: Forest): FlatForest {
     base: forest.base,
     roots: new Int32Array(forest.trees.length),
     feature: new Int32Array(size),
-    threshold: new Float64Array(size),
+    split: new Float64Array(size),
     left: new Int32Array(size),
-    right: new Int32Array(size),
-    value: new Float64Array(size),
   };
-  let start = 0;
+  let next = 0;
   forest.trees.forEach((tree, t) => {
-    flat.roots[t] = start;
-    tree.feature.forEach((f, n) => {
-      flat.feature[start + n] = f;
-      flat.threshold[start + n] = tree.threshold[n]!;
-      flat.left[start + n] = start + tree.left[n]!;
-      flat.right[start + n] = start + tree.right[n]!;
-      flat.value[start + n] = tree.value[n]!;
-    });
-    start += tree.feature.length;
+    flat.roots[t] = next;
+    // Breadth first: each inner node's children take the next two places.
+    const queue: Array<[number, number]> = [[0, next++]];
+    for (const [n, at] of queue) {
+      const f = tree.feature[n]!;
+      flat.feature[at] = f;
+      if (f < 0) {
+        flat.split[at] = tree.value[n]!;
+        continue;
+      }
+      flat.split[at] = tree.threshold[n]!;
+      flat.left[at] = next;
+      queue.push([tree.left[n]!, next], [tree.right[n]!, next + 1]);
+      next += 2;
+    }
   });
   return flat;
 }
@@ -78,13 +86,13 @@ export function forestProbability(forest: Forest, x: ArrayLike<number>): number 
     flat = flatten(forest);
     flattened.set(forest, flat);
   }
-  const { feature, threshold, left, right, value } = flat;
+  const { feature, split, left } = flat;
   let z = flat.base;
   for (const root of flat.roots) {
     let node = root;
     for (let f = feature[node]!; f >= 0; f = feature[node]!)
-      node = (x[f] ?? 0) <= threshold[node]! ? left[node]! : right[node]!;
-    z += value[node]!;
+      node = left[node]! + ((x[f] ?? 0) <= split[node]! ? 0 : 1);
+    z += split[node]!;
   }
   return 1 / (1 + Math.exp(-z));
 }
