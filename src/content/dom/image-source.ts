@@ -10,6 +10,7 @@ import { absoluteUrl } from './parse.ts';
  * or a placeholder (a data: URI of a blank SVG or GIF), most common first over 1,657 real pages.
  */
 const LAZY_SRC = ['data-src', 'data-lazy-src', 'nitro-lazy-src', 'lazy-src', 'data-original'];
+const LAZY_SRC_NAMES = new Set(LAZY_SRC);
 const LAZY_SRCSET = ['srcset', 'data-srcset', 'data-lazy-srcset', 'nitro-lazy-srcset'];
 
 /** An attribute by name whatever its case: React prints `srcSet`, and linkedom keeps the case it read. */
@@ -39,8 +40,16 @@ function widestCandidate(srcset: string): string | undefined {
  * served from the site). Without this the markdown carried the placeholder and lost the picture.
  */
 export function lazyAttributeSource(img: Element, base: string): string | undefined {
+  // The attributes read once, not once a name: linkedom builds the list anew on every read, and
+  // every image of every page is asked.
+  const lazy = new Map<string, string>();
+  for (const attr of img.attributes) {
+    const name = attr.name.toLowerCase();
+    if (LAZY_SRC_NAMES.has(name) && !lazy.has(name)) lazy.set(name, attr.value);
+  }
+  if (!lazy.size) return undefined;
   for (const name of LAZY_SRC) {
-    const value = attribute(img, name);
+    const value = lazy.get(name);
     // A flag some scripts keep there (`data-src="false"`) is not a path.
     if (!value || !/[./]/.test(value)) continue;
     const abs = absoluteUrl(value, base);

@@ -23,15 +23,23 @@ const SHORT_BLOCK_WORDS = 12;
 /** Levels of the tree read, the block's own element first. */
 const LEVELS = 4;
 
-/** FNV-1a: fast, and the same buckets on every machine. */
-function bucket(token: string): number {
-  let h = 0x811c9dc5;
+/** FNV-1a's state after `token`, from state `h`: fast, and the same buckets on every machine. */
+function hashOn(h: number, token: string): number {
   for (let i = 0; i < token.length; i++) {
     h ^= token.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) & (TOKEN_BUCKETS - 1);
+  return h;
 }
+
+const FNV_OFFSET = 0x811c9dc5;
+
+function bucket(token: string): number {
+  return (hashOn(FNV_OFFSET, token) >>> 0) & (TOKEN_BUCKETS - 1);
+}
+
+/** The state after a short block's words' prefix: each word's bucket is `t:word`'s, without the string. */
+const WORD_PREFIX = hashOn(FNV_OFFSET, 't:');
 
 const LETTERS = /\p{L}+/gu;
 
@@ -54,6 +62,9 @@ export class BlockTokens {
   /** An element's names' buckets as read from a block near it (itself, its parent) and from further down. */
   private readonly near = new Map<Element, number[]>();
   private readonly far = new Map<Element, number[]>();
+  /** Per bucket, the number of the last `of` call that took it. */
+  private readonly marks = new Int32Array(TOKEN_BUCKETS);
+  private calls = 0;
 
   /** An element's class and id names, whole and split into their words, and its tag. */
   private namesOf(el: Element): string[] {
@@ -107,11 +118,21 @@ export class BlockTokens {
    * its words): stage one adds their weights in this order.
    */
   of(el: Element, text: string): number[] {
-    const out = new Set<number>(this.bucketsOf(el, true));
+    // Each bucket once: marked with this call's number in a table of every bucket, cheaper than a
+    // set made per block.
+    const mark = ++this.calls;
+    const out: number[] = [];
+    const add = (b: number) => {
+      if (this.marks[b] === mark) return;
+      this.marks[b] = mark;
+      out.push(b);
+    };
+    for (const b of this.bucketsOf(el, true)) add(b);
     const parent = el.parentElement;
-    if (parent) for (const b of this.bucketsAbove(parent)) out.add(b);
-    for (const w of shortBlockWords(text)) out.add(bucket(`t:${w}`));
-    return [...out];
+    if (parent) for (const b of this.bucketsAbove(parent)) add(b);
+    for (const w of shortBlockWords(text))
+      add((hashOn(WORD_PREFIX, w) >>> 0) & (TOKEN_BUCKETS - 1));
+    return out;
   }
 }
 

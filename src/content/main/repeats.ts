@@ -11,6 +11,8 @@
 function spelled(el: Element, name: (c: string) => string): string {
   const cls = el.getAttribute('class');
   if (!cls) return `${el.tagName} `;
+  // One name, the commonest case after none: the same string without splitting and joining.
+  if (!/\s/.test(cls)) return `${el.tagName} ${name(cls)}`;
   return `${el.tagName} ${[...new Set(cls.split(/\s+/).filter(Boolean).map(name))].join(' ')}`;
 }
 
