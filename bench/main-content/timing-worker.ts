@@ -2,7 +2,8 @@
  * One extractor timed on a thread of its own, with a heap of its own, as the service converts
  * pages (`src/content/content-threads.ts`): timed beside another extractor in one heap, each is
  * charged for collecting the other's garbage (see "Speed measured as the service converts" in
- * docs/main-content.md). Loads the same pages as the bench, warms up on the first five, then
+ * docs/main-content.md). Loads the same pages as the bench, warms up with an untimed pass over
+ * them all (a service converts page after page: its code is compiled and its heap sized), then
  * answers each message with the milliseconds of one pass over every page.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -16,7 +17,7 @@ const { set, limit, extractor } = workerData as {
 };
 const pages = set === 'article' ? loadArticleExtraction(limit) : loadWcxb(limit);
 const run = EXTRACTORS[extractor];
-for (const page of pages.slice(0, 5)) run(page);
+for (const page of pages) run(page);
 
 parentPort!.on('message', () => {
   let ms = 0;
