@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wordCount } from '../../src/content/dom/words.ts';
+import { trimmedLength, wordCount } from '../../src/content/dom/index.ts';
 
 /** The definition wordCount counts without building: runs of letters and digits. */
 const matched = (text: string) => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
@@ -23,5 +23,20 @@ describe('wordCount', () => {
   ])('counts %j as %i words, as matching it does', (text, words) => {
     expect(wordCount(text)).toBe(words);
     expect(wordCount(text)).toBe(matched(text));
+  });
+});
+
+describe('trimmedLength', () => {
+  it.each([
+    '',
+    '   ',
+    'word',
+    '  padded  ',
+    '\n\ttabs and lines\r\n',
+    '\u00a0no-break\u3000ideographic\u2028',
+    '\ufeffmarked\ufeff',
+    '\u200bzero width is not space\u200b',
+  ])('reads %j as trim does', (text) => {
+    expect(trimmedLength(text)).toBe(text.trim().length);
   });
 });

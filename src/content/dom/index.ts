@@ -1,3 +1,4 @@
+export { codePointClass, isSpace, trimmedLength } from './code-points.ts';
 export { imageSources, lazyAttributeSource, srcsetSource } from './image-source.ts';
 export { firstMeta, firstTag, metadataTags } from './metadata-tags.ts';
 export { NOT_SHOWN, resolveNoscripts } from './noscript.ts';

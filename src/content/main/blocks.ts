@@ -9,6 +9,7 @@
 
 import { wordCount } from '../dom/index.ts';
 import { NAME_GROUPS, nameReader } from './block-names.ts';
+import { spaced, textCounts } from './block-text.ts';
 import { BlockTokens, idAndClass } from './block-tokens.ts';
 import { containerScores } from './container-score.ts';
 import { isLabelValueCell } from './label-value-rows.ts';
@@ -197,8 +198,6 @@ function tagFeatures(tag: string): number[] {
   return features;
 }
 
-const SENTENCE_END = /[.!?。！？](?:\s|$)/g;
-
 /** Where "in the best container" sits in a block's own features. */
 const IN_TOP = 8;
 
@@ -285,7 +284,7 @@ export function collectBlocks(root: Element, reviewsAreComments = false): Block[
     }
     return id;
   };
-  for (const block of blocks) block.text = block.text.replace(/\s+/g, ' ').trim();
+  for (const block of blocks) block.text = spaced(block.text);
   // A line printed on every post or card (a name, a date, "Reply"): how many copies the page
   // prints and which copy this is, so the classifier can keep a line as often as it is content
   // rather than every copy or none (the labels count copies the same way, train-lib.ts).
@@ -323,12 +322,13 @@ export function collectBlocks(root: Element, reviewsAreComments = false): Block[
     block.tokens = tokens.of(block.element, block.text);
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
-    const digits = (block.text.match(/\p{N}/gu)?.length ?? 0) / chars;
+    const counts = textCounts(block.text);
+    const digits = counts.digits / chars;
     const own = [
       Math.log1p(words),
       block.linkChars / chars,
-      (block.text.match(SENTENCE_END)?.length ?? 0) / (words || 1),
-      (block.text.match(/[,;:]/g)?.length ?? 0) / (words || 1),
+      counts.sentenceEnds / (words || 1),
+      counts.clauseMarks / (words || 1),
       digits,
       /[.!?:"”)]$/.test(block.text) ? 1 : 0,
       Math.log1p(repeats.siblings(block.element)),

@@ -1,4 +1,10 @@
-import { isEmbeddedPlayer, NOT_SHOWN, resolveNoscripts, wordCount } from '../dom/index.ts';
+import {
+  isEmbeddedPlayer,
+  NOT_SHOWN,
+  resolveNoscripts,
+  trimmedLength,
+  wordCount,
+} from '../dom/index.ts';
 
 /**
  * Removes what is never main content before the blocks are scored: cookie banners, share bars,
@@ -183,7 +189,7 @@ function subscriptionBox(form: Element): Element {
 function readableChars(node: Node): number {
   let chars = 0;
   for (let child = node.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3) chars += (child as Text).data.trim().length;
+    if (child.nodeType === 3) chars += trimmedLength((child as Text).data);
     else if (child.nodeType === 1 && !NOT_SHOWN.has(child.nodeName)) chars += readableChars(child);
   }
   return chars;
