@@ -323,13 +323,12 @@ export function collectBlocks(root: Element, reviewsAreComments = false): Block[
     if (isLabelValueCell(block.element, words)) block.specTable = groupOf(grand);
     const chars = block.text.length || 1;
     const counts = textCounts(block.text);
-    const digits = counts.digits / chars;
     const own = [
       Math.log1p(words),
       block.linkChars / chars,
       counts.sentenceEnds / (words || 1),
       counts.clauseMarks / (words || 1),
-      digits,
+      counts.digits / chars,
       /[.!?:"”)]$/.test(block.text) ? 1 : 0,
       Math.log1p(repeats.siblings(block.element)),
       Math.min(ctx.depth, 40) / 40,
