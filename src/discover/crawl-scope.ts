@@ -64,9 +64,12 @@ export async function crawlKeys(
   return urls.map((u) => (u && passes.get(u.pathname) ? u.href : undefined));
 }
 
-/** Why each of a request's path patterns cannot be used, or null; compiled off the event loop. */
-export function pathPatternProblems(patterns: string[]): Promise<Array<string | null>> {
-  return pathMatcher().problems(patterns);
+/** Why each of a request's path patterns cannot be used, or null; compiled off the event loop in `caller`'s turn. */
+export function pathPatternProblems(
+  patterns: string[],
+  caller: string,
+): Promise<Array<string | null>> {
+  return pathMatcher().problems(patterns, caller);
 }
 
 /** The start URL's own spelling (the key that makes it fetched once), or undefined when it is not a crawlable URL. */

@@ -50,11 +50,9 @@ class PathMatcher {
     }
   }
 
-  /** Why each pattern cannot be used, or null: checked at the request, off the event loop too (compiling is the same work). */
-  problems(patterns: string[]): Promise<Array<string | null>> {
-    // At request time, before a key reaches the parsers: such checks share one turn, bounded by
-    // each key's requests in flight.
-    return this.#run('problems', { patterns }, 'request-pattern-checks');
+  /** Why each pattern cannot be used, or null, in `key`'s turn: checked at the request, off the event loop too (compiling is the same work). */
+  problems(patterns: string[], key: string): Promise<Array<string | null>> {
+    return this.#run('problems', { patterns }, key);
   }
 
   close(): Promise<void> {

@@ -37,13 +37,6 @@ const pool = new SharedPool(
  */
 const lane = new FairLane({ capacity: THREADS, perKey: THREADS });
 
-/**
- * Whose a schema check is at request time, before a key reaches the parsers: such checks share
- * one turn, apart from the checks of answers, which go by the key that asked. A request's checks
- * are bounded by its key's requests in flight (WEBDATA_MAX_INFLIGHT_PER_USER).
- */
-const REQUEST_CHECKS = 'request-schema-checks';
-
 /** Holds the schema workers for one service, until the returned release (SharedPool). */
 export function holdSchemaWorkers(): () => Promise<void> {
   return pool.hold();
@@ -76,18 +69,21 @@ async function runTask<T>(
 
 /**
  * What is wrong with a caller's schema (see schemaProblem), or undefined when it can be used;
- * compiled on a schema worker within `timeoutMs`. The shape and byte cap are checked here first,
+ * compiled on a schema worker within `timeoutMs`, in `caller`'s turn. The shape and byte cap are checked here first,
  * so an oversized schema is never copied to a worker.
  */
-export async function checkSchema(schema: unknown, timeoutMs: number): Promise<string | undefined> {
+export async function checkSchema(
+  schema: unknown,
+  timeoutMs: number,
+  caller: string,
+): Promise<string | undefined> {
   const shape = shapeProblem(schema);
   if (shape) return shape;
   const key = JSON.stringify(schema);
   if (checked.has(key)) return checked.get(key);
   let problem: string | undefined;
   try {
-    problem =
-      (await runTask<string | null>('check', { schema }, timeoutMs, REQUEST_CHECKS)) ?? undefined;
+    problem = (await runTask<string | null>('check', { schema }, timeoutMs, caller)) ?? undefined;
   } catch (err) {
     if (!(err instanceof SchemaTaskError)) throw err;
     // Not kept: a deadline missed on a loaded machine says little about the next try.

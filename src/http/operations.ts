@@ -22,9 +22,10 @@ export interface OperationRoute<B extends TSchema> {
   };
   /**
    * Reads the validated body into the operation's input (a 400 naming the field when it cannot),
-   * then the work; asynchronous when a check runs off the event loop (a caller's JSON Schema).
+   * then the work; asynchronous when a check runs off the event loop (a caller's JSON Schema),
+   * in the turn of `caller`, the key that sent the request, on workers every key shares.
    */
-  prepare(body: Static<B>): Prepared | Promise<Prepared>;
+  prepare(body: Static<B>, caller: string): Prepared | Promise<Prepared>;
 }
 
 /** An operation's work on an input already read and checked. */
@@ -35,11 +36,11 @@ type Prepared = (ctx: OpContext) => Promise<unknown>;
  * throws an InputError naming the field), then the operation on it.
  */
 export function parsed<B, I>(
-  parse: (body: B) => I | Promise<I>,
+  parse: (body: B, caller: string) => I | Promise<I>,
   op: (input: I, ctx: OpContext) => Promise<unknown>,
-): (body: B) => Promise<Prepared> {
-  return async (body) => {
-    const input = await parse(body);
+): (body: B, caller: string) => Promise<Prepared> {
+  return async (body, caller) => {
+    const input = await parse(body, caller);
     return (ctx) => op(input, ctx);
   };
 }
@@ -50,7 +51,7 @@ type JsonSchema = Record<string, unknown>;
 interface RegisteredOperation {
   body: JsonSchema;
   result?: JsonSchema;
-  prepare(body: unknown): Prepared | Promise<Prepared>;
+  prepare(body: unknown, caller: string): Prepared | Promise<Prepared>;
 }
 
 declare module 'fastify' {
@@ -76,13 +77,13 @@ export function operationRoute<B extends TSchema>(
       deps.ledger,
       request,
       reply,
-      await route.prepare(request.body as Static<B>),
+      await route.prepare(request.body as Static<B>, request.user.userId),
     ),
   );
   app.operations.set(`POST ${app.prefix}${route.url}`, {
     body: route.schema.body as JsonSchema,
     ...(route.schema.response ? { result: route.schema.response[200] as JsonSchema } : {}),
-    prepare: (body) => route.prepare(body as Static<B>),
+    prepare: (body, caller) => route.prepare(body as Static<B>, caller),
   });
 }
 
@@ -114,7 +115,7 @@ export function operationCalls(
           deps.ledger,
           request,
           reply,
-          await op.prepare(body),
+          await op.prepare(body, request.user.userId),
         );
         const serialise = op.result
           ? reply.compileSerializationSchema(op.result, '200')

@@ -70,11 +70,13 @@ export type ExtractObject = Static<typeof ExtractObject>;
 
 /**
  * An extraction request this server can run, or an InputError naming the field: exactly one mode, a
- * usable schema (and an LLM to fill it), or selectors that parse.
+ * usable schema (and an LLM to fill it), or selectors that parse. The schema is checked on the
+ * workers every key shares, in the turn of `caller`, the key that sent the request.
  */
 export async function extractRequest(
   body: ExtractObject | undefined,
   config: Config,
+  caller: string,
   field: string,
 ): Promise<ExtractRequest | undefined> {
   if (body === undefined) return undefined;
@@ -105,21 +107,22 @@ export async function extractRequest(
   if (prompt !== undefined && prompt.length > MAX_PROMPT_CHARS)
     throw new InputError(`${field}.prompt`, `at most ${MAX_PROMPT_CHARS} characters`);
   return {
-    schema: await usableSchema(schema, config, `${field}.schema`),
+    schema: await usableSchema(schema, config, caller, `${field}.schema`),
     ...(prompt?.trim() ? { prompt } : {}),
   };
 }
 
 /**
  * A caller's schema this server can fill, or an InputError naming `field`: checked and compiled on a
- * schema worker within its deadline, and an LLM configured to fill it.
+ * schema worker within its deadline in `caller`'s turn, and an LLM configured to fill it.
  */
 export async function usableSchema(
   schema: unknown,
   config: Config,
+  caller: string,
   field: string,
 ): Promise<object> {
-  const problem = await checkSchema(schema, config.extract.schemaTimeoutMs);
+  const problem = await checkSchema(schema, config.extract.schemaTimeoutMs, caller);
   if (problem) throw new InputError(field, problem);
   if (!llmConfigured(config.llm))
     throw new InputError(
@@ -154,6 +157,7 @@ export type ExtractFields = Static<typeof ExtractFields>;
 export async function extractInput(
   body: ExtractFields,
   config: Config,
+  caller: string,
   maxUrls: number,
 ): Promise<ExtractInput> {
   if (body.urls.length > maxUrls)
@@ -162,6 +166,6 @@ export async function extractInput(
       `at most ${maxUrls} URLs per extraction (got ${body.urls.length})`,
     );
   const urls = body.urls.map((u, i) => requireHttpUrl(u, `urls[${i}]`));
-  const schema = await usableSchema(body.schema, config, 'schema');
+  const schema = await usableSchema(body.schema, config, caller, 'schema');
   return { urls, schema, ...(body.prompt?.trim() ? { prompt: body.prompt } : {}) };
 }

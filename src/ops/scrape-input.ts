@@ -155,6 +155,7 @@ export type ScrapeBatchBody = Static<typeof ScrapeBatchBody>;
 export async function scrapeInput(
   body: ScrapeSingleBody,
   config: Config,
+  caller: string,
   prefix = '',
   extraction = body.extract !== undefined,
 ): Promise<ScrapeInput> {
@@ -167,7 +168,7 @@ export async function scrapeInput(
     url: requireHttpUrl(body.url, `${prefix}url`),
     actions: body.actions,
     summary: body.summary,
-    extract: await extractRequest(body.extract, config, `${prefix}extract`),
+    extract: await extractRequest(body.extract, config, caller, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }
@@ -268,6 +269,7 @@ export function pageScrapeOptions(
 export async function batchInput(
   body: ScrapeBatchBody,
   config: Config,
+  caller: string,
   limit: { max: number; what: string },
 ): Promise<BatchInput> {
   if (body.urls.length > limit.max)
@@ -289,6 +291,7 @@ export async function batchInput(
     const input = await scrapeInput(
       item,
       config,
+      caller,
       `urls[${i}].`,
       extraction || item.extract !== undefined,
     );
@@ -300,7 +303,7 @@ export async function batchInput(
     ...options,
     urls,
     summary: body.summary,
-    extract: await extractRequest(body.extract, config, 'extract'),
+    extract: await extractRequest(body.extract, config, caller, 'extract'),
     proxy,
   };
 }

@@ -49,6 +49,7 @@ export type SequenceBody = Static<typeof SequenceBody>;
 export async function sequenceInput(
   body: SequenceBody,
   config: Config,
+  caller: string,
   prefix = '',
 ): Promise<SequenceInput> {
   checkSteps(body.steps, `${prefix}steps`);
@@ -68,7 +69,7 @@ export async function sequenceInput(
     includeComments: body.includeComments,
     extractMetadata: body.extractMetadata,
     summary: body.summary,
-    extract: await extractRequest(body.extract, config, `${prefix}extract`),
+    extract: await extractRequest(body.extract, config, caller, `${prefix}extract`),
     proxy: requireProxy(config, body.proxy, prefix),
   };
 }

@@ -156,12 +156,16 @@ export function mapInput(body: MapBody): MapInput {
  * A crawl's path patterns, each one RE2 accepts within the compiled-size cap, or a 400 naming it.
  * One at a time, each under the matcher's deadline, so the one too costly to compile is named.
  */
-async function patterns(list: string[] | undefined, field: string): Promise<string[]> {
+async function patterns(
+  list: string[] | undefined,
+  caller: string,
+  field: string,
+): Promise<string[]> {
   const given = list ?? [];
   for (const [i, pattern] of given.entries()) {
     let problem: string | null | undefined;
     try {
-      [problem] = await pathPatternProblems([pattern]);
+      [problem] = await pathPatternProblems([pattern], caller);
     } catch (err) {
       if (!(err instanceof PathMatchDeadlineError)) throw err;
       problem = `took longer than ${PATH_MATCH_DEADLINE_MS} ms to compile: use smaller repeat counts`;
@@ -175,6 +179,7 @@ async function patterns(list: string[] | undefined, field: string): Promise<stri
 export async function crawlSettings(
   body: CrawlFields,
   config: Config,
+  caller: string,
 ): Promise<{ settings: CrawlSettings; startKey: string }> {
   const url = siteStartUrl(body.url, 'crawl');
   checkSummary(body.summary, 'summary');
@@ -184,8 +189,8 @@ export async function crawlSettings(
     url,
     limit: body.limit ?? CRAWL_DEFAULT_LIMIT,
     maxDepth: body.maxDepth ?? CRAWL_DEFAULT_DEPTH,
-    includePaths: await patterns(body.includePaths, 'includePaths'),
-    excludePaths: await patterns(body.excludePaths, 'excludePaths'),
+    includePaths: await patterns(body.includePaths, caller, 'includePaths'),
+    excludePaths: await patterns(body.excludePaths, caller, 'excludePaths'),
     includeSubdomains: body.includeSubdomains ?? false,
     ignoreQueryParameters,
     stayUnderStartPath: body.stayUnderStartPath ?? false,
@@ -195,7 +200,7 @@ export async function crawlSettings(
     scrape: {
       ...options,
       summary: body.summary,
-      extract: await extractRequest(body.extract, config, 'extract'),
+      extract: await extractRequest(body.extract, config, caller, 'extract'),
       proxy: requireProxy(config, body.proxy),
     },
   };

@@ -15,10 +15,11 @@ import { type JobItems, jobStartRoute } from './jobs-start.ts';
 export async function crawlItems(
   body: CrawlFields,
   config: Config,
+  caller: string,
   /** Engines the pages may use when the caller chose them beyond the native `method` (Firecrawl's basic). */
   methods?: AcquireMethod[],
 ): Promise<Exclude<JobItems, unknown[]>> {
-  const crawl = await crawlSettings(body, config);
+  const crawl = await crawlSettings(body, config, caller);
   const settings = methods
     ? { ...crawl.settings, scrape: { ...crawl.settings.scrape, methods } }
     : crawl.settings;
@@ -33,6 +34,6 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     summary: `Crawl a site in the background, up to ${CRAWL_MAX_LIMIT} pages; results through the job endpoints`,
     body: CrawlBody,
     type: 'crawl',
-    items: (body) => crawlItems(body, deps.services.config),
+    items: (body, caller) => crawlItems(body, deps.services.config, caller),
   });
 };

@@ -12,6 +12,8 @@ export const extractRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
     summary: `One JSON object, valid against your schema, from up to ${ASYNC_BATCH_MAX_URLS} pages together; runs as a job`,
     body: ExtractBody,
     type: 'extract',
-    items: async (body) => [await extractInput(body, deps.services.config, ASYNC_BATCH_MAX_URLS)],
+    items: async (body, caller) => [
+      await extractInput(body, deps.services.config, caller, ASYNC_BATCH_MAX_URLS),
+    ],
   });
 };

@@ -67,7 +67,8 @@ export interface JobStartRoute<B extends TSchema> {
   tags?: string[];
   body: B;
   type: JobType;
-  items(body: Omit<Static<B>, 'webhook'>): JobItems | Promise<JobItems>;
+  /** `caller`, the key that sent the request, takes the turns of checks run on shared workers. */
+  items(body: Omit<Static<B>, 'webhook'>, caller: string): JobItems | Promise<JobItems>;
 }
 
 /** A job's items, with the options some starts add (a crawl's dedupe keys and page limit). */
@@ -90,7 +91,7 @@ export function jobStartRoute<B extends TSchema>(
     },
     async (request, reply) => {
       const { webhook, ...body } = request.body as Static<B> & { webhook?: WebhookBody };
-      const items = await route.items(body as Omit<Static<B>, 'webhook'>);
+      const items = await route.items(body as Omit<Static<B>, 'webhook'>, request.user.userId);
       const { inputs, opts } = Array.isArray(items) ? { inputs: items, opts: {} } : items;
       return reply
         .code(202)
@@ -107,7 +108,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     summary: 'Fetch one URL in the background',
     body: AsyncSingleBody,
     type: 'scrape-single',
-    items: async (body) => [await scrapeInput(body, config)],
+    items: async (body, caller) => [await scrapeInput(body, config, caller)],
   });
 
   jobStartRoute(app, deps, {
@@ -115,9 +116,12 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     summary: `Fetch up to ${ASYNC_BATCH_MAX_URLS} URLs in the background`,
     body: AsyncBatchBody,
     type: 'scrape-batch',
-    items: async (body) =>
+    items: async (body, caller) =>
       batchItems(
-        await batchInput(body, config, { max: ASYNC_BATCH_MAX_URLS, what: 'async batch' }),
+        await batchInput(body, config, caller, {
+          max: ASYNC_BATCH_MAX_URLS,
+          what: 'async batch',
+        }),
       ),
   });
 
@@ -126,7 +130,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     summary: 'Run a browser sequence in the background',
     body: AsyncSequenceBody,
     type: 'sequence',
-    items: async (body) => [await sequenceInput(body, config)],
+    items: async (body, caller) => [await sequenceInput(body, config, caller)],
   });
 
   jobStartRoute(app, deps, {
@@ -134,7 +138,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     summary: 'Run independent browser sequences in the background',
     body: AsyncSequenceBatchBody,
     type: 'sequence-batch',
-    items: async (body) => {
+    items: async (body, caller) => {
       requireProxy(config, body.proxy);
       // Each sequence keeps its own type and proxy; the batch's fill in where it has none.
       const inputs: SequenceInput[] = [];
@@ -143,6 +147,7 @@ export const jobStartRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
           await sequenceInput(
             { ...s, type: s.type ?? body.type, proxy: s.proxy ?? body.proxy },
             config,
+            caller,
             `sequences[${i}].`,
           ),
         );

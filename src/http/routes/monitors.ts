@@ -56,8 +56,16 @@ function trackedFormats(given: Formats | undefined, monitorId: string): Formats 
   return formats;
 }
 
-/** The job a monitor's checks run, from its body: its URLs, or its crawl, fetched fresh each time. */
-async function checkJob(body: MonitorBody, id: string, config: Config): Promise<CheckJob> {
+/**
+ * The job a monitor's checks run, from its body: its URLs, or its crawl, fetched fresh each time.
+ * Its schemas and patterns are checked in `caller`'s turn.
+ */
+async function checkJob(
+  body: MonitorBody,
+  id: string,
+  config: Config,
+  caller: string,
+): Promise<CheckJob> {
   const maxUrls = config.monitors.maxUrls;
   if ((body.urls === undefined) === (body.crawl === undefined))
     throw badRequest('urls', 'give either urls or crawl');
@@ -65,7 +73,7 @@ async function checkJob(body: MonitorBody, id: string, config: Config): Promise<
   // A monitor compares what the page says now: never a cached copy.
   const options = { ...page, formats: trackedFormats(page.formats, id), maxAge: 0 };
   if (urls) {
-    const input = await batchInput({ ...options, urls }, config, {
+    const input = await batchInput({ ...options, urls }, config, caller, {
       max: maxUrls,
       what: 'monitor (WEBDATA_MONITOR_MAX_URLS)',
     });
@@ -80,7 +88,7 @@ async function checkJob(body: MonitorBody, id: string, config: Config): Promise<
   pageScrapeOptions(options, '');
   let settings: Awaited<ReturnType<typeof crawlSettings>>;
   try {
-    settings = await crawlSettings({ ...crawl!, ...options, limit }, config);
+    settings = await crawlSettings({ ...crawl!, ...options, limit }, config, caller);
   } catch (err) {
     // The crawl's own fields are named as the caller wrote them: inside `crawl`.
     if (err instanceof InputError && err.field.split(/[.[]/)[0]! in crawl!)
@@ -190,7 +198,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, d
       const body = request.body;
       const id = randomUUID();
       const when = schedule(body.schedule, config);
-      const job = await checkJob(body, id, config);
+      const job = await checkJob(body, id, config, userId);
       const webhook = await monitorWebhook(body.webhook, config);
       const { webhook: _hook, schedule: _schedule, notify, paused, name, ...asked } = body;
       const webhookSecret = webhook ? await deps.jobs.webhookSecrets.ensure(userId) : undefined;

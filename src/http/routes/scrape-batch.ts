@@ -16,8 +16,8 @@ export const scrapeBatchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       response: { 200: BatchResult, 400: ErrorResponse, 401: ErrorResponse },
     },
     prepare: parsed(
-      (body) =>
-        batchInput(body, deps.services.config, {
+      (body, caller) =>
+        batchInput(body, deps.services.config, caller, {
           max,
           what: 'synchronous batch; use /v1/scrape/async/batch for larger jobs',
         }),

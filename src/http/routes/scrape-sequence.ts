@@ -14,6 +14,6 @@ export const scrapeSequenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
       body: SequenceBody,
       response: { 200: SequenceResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    prepare: parsed((body) => sequenceInput(body, deps.services.config), sequence),
+    prepare: parsed((body, caller) => sequenceInput(body, deps.services.config, caller), sequence),
   });
 };

@@ -14,6 +14,6 @@ export const scrapeSingleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       body: ScrapeSingleBody,
       response: { 200: FetchResult, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
     },
-    prepare: parsed((body) => scrapeInput(body, deps.services.config), scrape),
+    prepare: parsed((body, caller) => scrapeInput(body, deps.services.config, caller), scrape),
   });
 };

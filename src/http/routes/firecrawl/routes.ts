@@ -70,8 +70,8 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   operationRoute(app, deps, {
     url: '/v2/scrape',
     schema: { tags, summary: 'Firecrawl-compatible scrape', body: V2ScrapeBody },
-    prepare: async ({ url, ...options }) => {
-      const c = await compatScrape(url, options, config);
+    prepare: async ({ url, ...options }, caller) => {
+      const c = await compatScrape(url, options, config, caller);
       return async (ctx) => {
         const { result, shot } = c.screenshot
           ? await scrapeWithScreenshot(c.input, c.screenshot, ctx)
@@ -119,7 +119,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           }
           throw err;
         }
-        const c = await compatScrape(url, options, config);
+        const c = await compatScrape(url, options, config, request.user.userId);
         if (c.screenshot) throw badRequest('formats', 'screenshot is served by /v2/scrape only');
         inputs.push(c.input);
       }
@@ -231,8 +231,9 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       schema: { tags, summary: 'Firecrawl-compatible crawl (a background job)', body: V2CrawlBody },
     },
     async (request) => {
-      const { body, methods } = await compatCrawl(request.body, config);
-      const { inputs, opts } = await crawlItems(body, config, methods);
+      const caller = request.user.userId;
+      const { body, methods } = await compatCrawl(request.body, config, caller);
+      const { inputs, opts } = await crawlItems(body, config, caller, methods);
       const { id } = await startJob(deps, request.user.userId, 'crawl', inputs, undefined, opts);
       return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
     },
@@ -268,7 +269,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       summary: 'Firecrawl-compatible search, optionally scraping each result',
       body: V2SearchBody,
     },
-    prepare: async (body) => {
+    prepare: async (body, caller) => {
       for (const [i, source] of (body.sources ?? []).entries()) {
         const type = typeof source === 'string' ? source : source.type;
         if (type !== 'web')
@@ -294,6 +295,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           'https://example.invalid/',
           body.scrapeOptions,
           config,
+          caller,
           'scrapeOptions.',
         ));
       if (compat?.screenshot)

@@ -60,6 +60,7 @@ async function jsonExtract(
   entry: FormatEntry,
   options: ScrapeOptions,
   config: Config,
+  caller: string,
   field: string,
   prefix: string,
 ): Promise<ExtractRequest> {
@@ -77,6 +78,7 @@ async function jsonExtract(
   return (await extractRequest(
     { schema, ...(prompt !== undefined ? { prompt } : {}) },
     config,
+    caller,
     at,
   ))!;
 }
@@ -98,7 +100,12 @@ function viewportOf(viewport: unknown, field: string): { width?: number; height?
   return out;
 }
 
-async function formatsOf(options: ScrapeOptions, config: Config, prefix: string): Promise<Formats> {
+async function formatsOf(
+  options: ScrapeOptions,
+  config: Config,
+  caller: string,
+  prefix: string,
+): Promise<Formats> {
   const formats = new Set<string>();
   let screenshot: ScreenshotRequest | undefined;
   let extract: ExtractRequest | undefined;
@@ -110,7 +117,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
     if (PAGE_FORMAT_NAMES.has(entry.type) || entry.type === 'summary') formats.add(entry.type);
     else if (entry.type === 'json') {
       formats.add('json');
-      extract = await jsonExtract(entry, options, config, field, prefix);
+      extract = await jsonExtract(entry, options, config, caller, field, prefix);
     } else if (entry.type === 'changeTracking') {
       formats.add('changeTracking');
       changeTracking = { type: 'changeTracking', ...changeTrackingOf(entry, field) };
@@ -132,7 +139,7 @@ async function formatsOf(options: ScrapeOptions, config: Config, prefix: string)
   const own =
     tracking && (tracking.entry.schema !== undefined || tracking.entry.prompt !== undefined);
   if (tracking && own && !extract && changeTracking?.modes?.includes('json'))
-    extract = await jsonExtract(tracking.entry, options, config, tracking.field, prefix);
+    extract = await jsonExtract(tracking.entry, options, config, caller, tracking.field, prefix);
   return {
     formats,
     ...(screenshot ? { screenshot } : {}),
@@ -236,14 +243,23 @@ function methodsOf(options: ScrapeOptions, prefix: string): AcquireMethod[] | un
   return FIRECRAWL_PROXY_METHODS[proxy];
 }
 
-/** A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`. */
+/**
+ * A Firecrawl scrape request (or a batch's shared options) as the native scrape of `url`, its
+ * schemas checked in `caller`'s turn (the key that sent it).
+ */
 export async function compatScrape(
   url: string,
   options: ScrapeOptions,
   config: Config,
+  caller: string,
   prefix = '',
 ): Promise<CompatScrape> {
-  const { formats, screenshot, extract, changeTracking } = await formatsOf(options, config, prefix);
+  const { formats, screenshot, extract, changeTracking } = await formatsOf(
+    options,
+    config,
+    caller,
+    prefix,
+  );
   const pageFormats = [...formats].filter((f): f is PageFormat => PAGE_FORMAT_NAMES.has(f));
   const actions = actionsOf(options, prefix);
   const methods = methodsOf(options, prefix);
@@ -272,6 +288,7 @@ export async function compatScrape(
       ...(options.storeInCache !== undefined ? { storeInCache: options.storeInCache } : {}),
     },
     config,
+    caller,
     prefix,
     extract !== undefined,
   );
@@ -290,12 +307,14 @@ export async function compatScrape(
 export async function compatCrawl(
   body: V2CrawlBody,
   config: Config,
+  caller: string,
 ): Promise<{ body: CrawlFields; methods?: AcquireMethod[] }> {
   const prefix = 'scrapeOptions.';
   const c = await compatScrape(
     'https://example.invalid/',
     body.scrapeOptions ?? {},
     config,
+    caller,
     prefix,
   );
   if (c.screenshot) throw badRequest(`${prefix}formats`, 'screenshot is served by /v2/scrape only');
