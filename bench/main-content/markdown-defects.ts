@@ -2,7 +2,8 @@
  * What a reader of the markdown sees as a fault, counted per page: a link with nothing to click
  * or one that is only a heading's permalink glyph, an icon font's glyph, emphasis delimiters that
  * CommonMark prints as they are, markup or template syntax left in the prose, an entity written
- * out, an empty heading. Code is left out: there such text is the content.
+ * out, an empty heading, a table row with nothing in any cell. Code is left out: there such text
+ * is the content.
  */
 
 /** Fenced blocks and inline code spans, whose text is the page's own. */
@@ -19,6 +20,8 @@ export const DEFECTS: ReadonlyArray<[string, RegExp]> = [
   ['placeholder', /\{\{\s*[\w$.]+\s*\}\}|\{%[^%]*%\}/],
   ['entity', /&(?:amp|nbsp|lt|gt|quot|#\d+);/],
   ['empty heading', /^#{1,6}\s*$/m],
+  // A header row may be empty (GFM needs one where the page has none); a body row says nothing.
+  ['empty table row', /^\|(?:\s*\|)+[ \t]*$(?!\n\|\s*---)/m],
 ];
 
 /** The names of the defects a page's markdown shows. */

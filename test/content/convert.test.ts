@@ -95,6 +95,18 @@ describe('convertHtml main content', () => {
     );
   });
 
+  it('leaves out table rows left with nothing in any cell (a placeholder image, hidden text)', () => {
+    const md = markdown(
+      page(`<article><h1>Results</h1>${para('The season')}
+        <table><tr><th>Team</th><th>Points</th></tr><tr><td></td><td> </td></tr>
+          <tr><td>Harbour FC</td><td>42</td></tr><tr><td><a href="/teams/old"><img src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" alt=""></a></td><td><span hidden>7</span></td></tr>
+          <tr><td>Hill</td><td>38</td></tr></table>
+        ${para('The next season')}</article>`),
+    );
+    expect(md).toContain('| Team | Points |\n| --- | --- |\n| Harbour FC | 42 |\n| Hill | 38 |');
+    expect(md).not.toMatch(/^\|(\s*\|)+\s*$/m);
+  });
+
   it('treats a table of tables as layout, not data', () => {
     const md = markdown(
       page(

@@ -5,7 +5,9 @@ import type TurndownService from 'turndown';
  * neither of which holds on linkedom nodes, so its tables came out as run-together cell text.
  * This rule set works from element children only. A table holding another table is layout,
  * not data: its cells become plain blocks. A table without a header row gets its first row
- * promoted, since GFM needs one and the first row of such tables names the columns.
+ * promoted, since GFM needs one and the first row of such tables names the columns. A row below
+ * it with nothing in any cell goes: a spacer row of the page's layout, or one whose cells held
+ * only what main-content selection took out, is a line of bare pipes to a reader.
  */
 
 interface TableShape {
@@ -81,7 +83,7 @@ export function gfmTables(service: TurndownService): void {
       const shape = shapeOf(tableOf(node)!);
       const filled = cellsOf(node as Element).reduce((n, c) => n + span(c), 0);
       const row = `|${content}${' |'.repeat(Math.max(0, shape.columns - filled))}`;
-      if (node !== shape.firstRow) return `\n${row}`;
+      if (node !== shape.firstRow) return /[^\s|]/.test(content) ? `\n${row}` : '';
       return `\n${row}\n|${' --- |'.repeat(shape.columns)}`;
     },
   });
