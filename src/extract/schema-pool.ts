@@ -69,8 +69,8 @@ async function runTask<T>(
 
 /**
  * What is wrong with a caller's schema (see schemaProblem), or undefined when it can be used;
- * compiled on a schema worker within `timeoutMs`, in `caller`'s turn. The shape and byte cap are checked here first,
- * so an oversized schema is never copied to a worker.
+ * compiled on a schema worker within `timeoutMs`, in `caller`'s turn. The shape and byte cap are
+ * checked here first, so an oversized schema is never copied to a worker.
  */
 export async function checkSchema(
   schema: unknown,
