@@ -158,17 +158,21 @@ describe('convertHtml main content', () => {
     expect(md).not.toMatch(/\p{Co}|\[\]\(/u);
   });
 
-  it('writes emphasis CommonMark reads: spaces and breaks outside its delimiters, bold in bold once, runs side by side as one', () => {
+  it('writes emphasis CommonMark reads: spaces and breaks outside its delimiters, bold in bold once, runs side by side as one, across a span too', () => {
     const md = markdown(
       page(`<article><h1>Caring for linen</h1>${para('The fabric')}
         <h2><strong> Washing </strong></h2>
         <p><strong><br>Tip:</strong> wash it <b><strong>cold</strong></b>, <em>dry it </em>flat, and iron it <strong>dam</strong><strong>p</strong>; <strong>never</strong> <strong>bleach</strong> it.</p>
+        <p><span>Fold it in</span><b> loose roll</b><span><strong>s</strong> and store it <em>dry</em></span><span><em>ly</em>.</span></p>
+        <p><strong>Our offer<br><br></strong><span><strong>Book:</strong> by May</span></p>
         ${para('The storage')}</article>`),
     );
     expect(md).toContain('\n## **Washing**\n');
     expect(md).toContain(
       '\n**Tip:** wash it **cold**, *dry it* flat, and iron it **damp**; **never** **bleach** it.',
     );
+    expect(md).toContain('\nFold it in **loose rolls** and store it *dryly*.');
+    expect(md).toContain('\n**Our offer**\n\n**Book:** by May');
   });
 
   it('keeps nested lists nested', () => {

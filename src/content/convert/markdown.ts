@@ -146,6 +146,48 @@ const EMPHASIS = new Set(['EM', 'I']);
 const showsSomething = (node: Node | null): boolean =>
   !!node && (!wordless(node) || !!(node as Element).querySelector?.('img'));
 
+/** Inline wrappers that write no markdown of their own, so a run of emphasis reads through their edges. */
+const TRANSPARENT = new Set(['SPAN', 'FONT']);
+
+/**
+ * What a run of emphasis meets beside it on `side`: its sibling; at the edge of a wrapper that
+ * writes nothing (a `<span>`), the wrapper's sibling; and inside such a wrapper beside it, the
+ * wrapper's first or last child. An editor's markup splits a word so, `<b>trend</b><span><strong>s
+ * </strong> for…</span>`, and the runs must still be written as one.
+ */
+function besideRun(node: Node, side: 'previousSibling' | 'nextSibling'): Node | null {
+  let at = node;
+  let beside = at[side];
+  while (!beside && at.parentNode && TRANSPARENT.has(at.parentNode.nodeName.toUpperCase())) {
+    at = at.parentNode;
+    beside = at[side];
+  }
+  const into = side === 'nextSibling' ? 'firstChild' : 'lastChild';
+  while (beside && TRANSPARENT.has(beside.nodeName.toUpperCase())) beside = beside[into];
+  return beside;
+}
+
+/**
+ * Whether a line break is the first (or last) thing `node` shows, white space aside. Runs are not
+ * joined across one: a run ending in two `<br>`s ends a paragraph, and no emphasis spans two.
+ */
+function breakAtEdge(node: Node, edge: 'firstChild' | 'lastChild'): boolean {
+  const step = edge === 'firstChild' ? 'nextSibling' : 'previousSibling';
+  for (let child = node[edge]; child; child = child[step]) {
+    if (child.nodeType === 3 && !(child as Text).data.trim()) continue;
+    if (child.nodeName.toUpperCase() === 'BR') return true;
+    return child.nodeType === 1 && breakAtEdge(child, edge);
+  }
+  return false;
+}
+
+/** Whether runs `a` and then `b`, of one kind and side by side, are written as one. */
+const joined = (a: Node, b: Node) =>
+  showsSomething(a) &&
+  showsSomething(b) &&
+  !breakAtEdge(a, 'lastChild') &&
+  !breakAtEdge(b, 'firstChild');
+
 /**
  * One kind of emphasis (`kind`: its tag names) written between `delimiter`s as CommonMark reads
  * them. Turndown wraps whatever the element holds, and CommonMark then prints the delimiters as
@@ -153,7 +195,7 @@ const showsSomething = (node: Node | null): boolean =>
  * `## ** Meal plan **`), bold inside bold (`****Toner****`) or two runs side by side that split a
  * word (`**trend****s**`): 52 of the data sets' 1,657 pages showed stray asterisks so. Spaces and
  * breaks at a run's edges go outside it, a run inside a run of its kind writes no delimiters of
- * its own, and runs side by side are written as one.
+ * its own, and runs side by side are written as one, also across a span's edge (`besideRun`).
  */
 function emphasisRule(kind: ReadonlySet<string>, delimiter: string): TurndownService.Rule {
   const sameKind = (node: Node | null) => !!node && kind.has(node.nodeName.toUpperCase());
@@ -166,8 +208,10 @@ function emphasisRule(kind: ReadonlySet<string>, delimiter: string): TurndownSer
     replacement: (content, node) => {
       if (!content.trim() || insideSameKind(node)) return content;
       const [, lead, words, trail] = content.match(/^(\s*)([\s\S]*?)(\s*)$/) as RegExpMatchArray;
-      const joinsPrevious = sameKind(node.previousSibling) && showsSomething(node.previousSibling);
-      const joinsNext = sameKind(node.nextSibling) && showsSomething(node.nextSibling);
+      const previous = besideRun(node, 'previousSibling');
+      const next = besideRun(node, 'nextSibling');
+      const joinsPrevious = sameKind(previous) && joined(previous!, node);
+      const joinsNext = sameKind(next) && joined(node, next!);
       return `${lead}${joinsPrevious ? '' : delimiter}${words}${joinsNext ? '' : delimiter}${trail}`;
     },
   };
