@@ -198,7 +198,7 @@ const joined = (a: Node, b: Node) =>
  * its own, and runs side by side are written as one, also across a span's edge (`besideRun`).
  */
 function emphasisRule(kind: ReadonlySet<string>, delimiter: string): TurndownService.Rule {
-  const sameKind = (node: Node | null) => !!node && kind.has(node.nodeName.toUpperCase());
+  const sameKind = (node: Node) => kind.has(node.nodeName.toUpperCase());
   const insideSameKind = (node: Node) => {
     for (let up = node.parentNode; up; up = up.parentNode) if (sameKind(up)) return true;
     return false;
@@ -210,8 +210,8 @@ function emphasisRule(kind: ReadonlySet<string>, delimiter: string): TurndownSer
       const [, lead, words, trail] = content.match(/^(\s*)([\s\S]*?)(\s*)$/) as RegExpMatchArray;
       const previous = besideRun(node, 'previousSibling');
       const next = besideRun(node, 'nextSibling');
-      const joinsPrevious = sameKind(previous) && joined(previous!, node);
-      const joinsNext = sameKind(next) && joined(node, next!);
+      const joinsPrevious = !!previous && sameKind(previous) && joined(previous, node);
+      const joinsNext = !!next && sameKind(next) && joined(node, next);
       return `${lead}${joinsPrevious ? '' : delimiter}${words}${joinsNext ? '' : delimiter}${trail}`;
     },
   };

@@ -234,7 +234,7 @@ export const firecrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const caller = request.user.userId;
       const { body, methods } = await compatCrawl(request.body, config, caller);
       const { inputs, opts } = await crawlItems(body, config, caller, methods);
-      const { id } = await startJob(deps, request.user.userId, 'crawl', inputs, undefined, opts);
+      const { id } = await startJob(deps, caller, 'crawl', inputs, undefined, opts);
       return { success: true, id, url: `${origin(request)}/v2/crawl/${id}` };
     },
   );
