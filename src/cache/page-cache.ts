@@ -65,6 +65,8 @@ export class PageCache {
    * will make included).
    */
   readonly #writing = new Set<Promise<void>>();
+  /** The last write under way of each entry (by id), which the entry's next write follows. */
+  readonly #writingEntry = new Map<string, Promise<void>>();
   /** The bodies' bytes as this process last counted them, plus what it stored since. */
   #bytes: number | undefined;
   #countedAt = 0;
@@ -120,9 +122,18 @@ export class PageCache {
    * Callers need not wait for it: lookups, deletes and `close` in this process do.
    */
   put(scope: string, key: string, url: string, body: string, cachedAt: number): Promise<void> {
-    const write = this.#put(scope, key, url, body, cachedAt);
+    const id = sha256(`${scope}\0${key}`);
+    // After the entry's write under way, if any: two writes of one entry side by side could land
+    // in either order, and an older body that landed last was served as the newer one.
+    const before = this.#writingEntry.get(id);
+    const put = () => this.#put(id, scope, key, url, body, cachedAt);
+    const write = before ? before.then(put, put) : put();
     this.#writing.add(write);
-    const done = () => this.#writing.delete(write);
+    this.#writingEntry.set(id, write);
+    const done = () => {
+      this.#writing.delete(write);
+      if (this.#writingEntry.get(id) === write) this.#writingEntry.delete(id);
+    };
     write.then(done, done);
     return write;
   }
@@ -137,13 +148,13 @@ export class PageCache {
   }
 
   async #put(
+    id: string,
     scope: string,
     key: string,
     url: string,
     body: string,
     cachedAt: number,
   ): Promise<void> {
-    const id = sha256(`${scope}\0${key}`);
     const packed = await compress(Buffer.from(body, 'utf8'), BROTLI);
     if (packed.length > this.#o.maxBytes) return;
     const file = this.#file(id);

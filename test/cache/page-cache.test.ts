@@ -19,6 +19,30 @@ describe.each(storeBackends)('the page cache on %s', (_name, open) => {
   const database = useFixture(open);
   afterEach(() => vi.restoreAllMocks());
 
+  it('keeps the later of two writes of one entry, however long the earlier one takes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'webdata-cache-'));
+    try {
+      const cache = new PageCache({
+        db: database.db,
+        dir,
+        maxBytes: 50_000_000,
+        ttlMs: 3_600_000,
+        shared: false,
+      });
+      // The first body takes brotli far longer than the second: unordered, it landed last.
+      const slow = Array.from({ length: 600 }, (_, i) => body(`slow${i}`)).join('');
+      const now = Date.now();
+      const first = cache.put('u', 'k', 'https://k.test/', slow, now);
+      const second = cache.put('u', 'k', 'https://k.test/', body('fresh'), now + 1);
+      await Promise.all([first, second]);
+      const entry = await cache.get('u', 'k', 0);
+      expect(entry?.body).toBe(body('fresh'));
+      expect(entry?.cachedAt).toBe(now + 1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('evicts the least recently used entry when stores and reads fall in one millisecond', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'webdata-cache-'));
     try {
