@@ -18,17 +18,14 @@ function body(seed: string): string {
 describe.each(storeBackends)('the page cache on %s', (_name, open) => {
   const database = useFixture(open);
   afterEach(() => vi.restoreAllMocks());
+  /** A cache of one user's entries in `dir`, kept an hour, within `maxBytes`. */
+  const cacheIn = (dir: string, maxBytes: number) =>
+    new PageCache({ db: database.db, dir, maxBytes, ttlMs: 3_600_000, shared: false });
 
   it('keeps the later of two writes of one entry, however long the earlier one takes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'webdata-cache-'));
     try {
-      const cache = new PageCache({
-        db: database.db,
-        dir,
-        maxBytes: 50_000_000,
-        ttlMs: 3_600_000,
-        shared: false,
-      });
+      const cache = cacheIn(dir, 50_000_000);
       // The first body takes brotli far longer than the second: unordered, it landed last.
       const slow = Array.from({ length: 600 }, (_, i) => body(`slow${i}`)).join('');
       const now = Date.now();
@@ -47,13 +44,7 @@ describe.each(storeBackends)('the page cache on %s', (_name, open) => {
     const dir = await mkdtemp(join(tmpdir(), 'webdata-cache-'));
     try {
       // Room for two bodies, not three.
-      const cache = new PageCache({
-        db: database.db,
-        dir,
-        maxBytes: 5_000,
-        ttlMs: 3_600_000,
-        shared: false,
-      });
+      const cache = cacheIn(dir, 5_000);
       const now = Date.now();
       vi.spyOn(Date, 'now').mockReturnValue(now);
       await cache.put('u', 'a', 'https://a.test/', body('a'), now);
